@@ -1,0 +1,266 @@
+"""The static description of a game: map, players, unit types, production, rules data and start position.
+
+A scenario is what `new` copies into the database once; afterwards the game never reads its map file again
+(DESIGN.md). TripleA imports and our own embedded scenarios produce the same plain objects, and the whole
+scenario round-trips through JSON so that it can be stored verbatim and replayed by `audit`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+# The phases of one power's turn, in play order. Games map their own steps onto these names.
+PHASES = ("purchase", "politics", "combat_move", "battle", "noncombat_move", "place", "end_turn")
+
+DOMAINS = ("land", "air", "sea")
+
+
+@dataclass
+class UnitType:
+    """One unit type with the numbers and abilities the rules read.
+
+    `flags` holds ability words in our vocabulary (see FLAG_WORDS); `options` keeps every TripleA
+    attachment option verbatim (name -> list of values, `count` folded in as "count:value") so that a game
+    hook can read what the engine does not interpret.
+    """
+
+    name: str
+    domain: str = "land"
+    attack: int = 0
+    defense: int = 0
+    movement: int = 0
+    hit_points: int = 1
+    cost: int | None = None
+    transport_capacity: int = 0
+    transport_cost: int = 0
+    carrier_capacity: int = 0
+    carrier_cost: int = 0
+    flags: list[str] = field(default_factory=list)
+    options: dict[str, list[str]] = field(default_factory=dict)
+
+    def has(self, flag: str) -> bool:
+        return flag in self.flags
+
+
+# Ability words used in UnitType.flags.
+FLAG_WORDS = (
+    "infantry",          # isInfantry (artillery support target in classic maps)
+    "artillery",         # isArtillery (classic support giver)
+    "can_blitz",
+    "can_bombard",
+    "strategic_bomber",
+    "sub",
+    "destroyer",
+    "air_transport",
+    "infrastructure",    # cannot be a casualty; captured with its territory
+    "factory",           # produces units; capacity in options canProduceXUnits or territory production
+    "aa",                # fires at attacking air before a land battle (isAAforCombatOnly / isAA)
+    "aa_bombing",        # fires at raiding bombers only (isAAforBombingThisUnitOnly)
+    "can_be_damaged",
+    "marker",            # invisible bookkeeping unit (city, trackers): never moves, never fights
+    "no_combat_move",    # canNotMoveDuringCombatMove
+    "air_base",
+    "naval_base",
+)
+
+
+@dataclass
+class Support:
+    """A support attachment: units of `provider` give `bonus` to up to `number` units of `targets` each."""
+
+    name: str
+    provider: str
+    targets: list[str]
+    bonus: int = 1
+    number: int = 1
+    offence: bool = True
+    defence: bool = False
+    faction: str = "allied"        # "allied" or "enemy"
+    dice: str = "strength"         # "strength" or "roll"
+    bonus_type: str = ""
+    players: list[str] = field(default_factory=list)   # empty = every player
+
+
+@dataclass
+class Territory:
+    name: str
+    water: bool = False
+    production: int = 0
+    original_owner: str | None = None
+    capital: str | None = None      # the player whose capital this is
+    victory_city: int = 0
+    convoy_zone: bool = False
+    hidden: bool = False            # bookkeeping territory (e.g. G40 AU's fake capitals): no connections, not shown on maps
+    options: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Player:
+    name: str
+    optional: bool = False          # TripleA's optional players (neutral owners): take no turns
+    alliances: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RelationshipType:
+    name: str
+    archetype: str                  # "war", "allied" or "neutral"
+    options: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Canal:
+    name: str
+    sea_zones: list[str]
+    land_territories: list[str]
+
+
+@dataclass
+class ProductionRule:
+    name: str
+    cost: int                       # PUs
+    results: dict[str, int]         # unit type -> quantity
+
+
+@dataclass
+class Step:
+    """One step of the turn sequence, as the map declares it."""
+
+    name: str
+    phase: str                      # one of PHASES, or "" for steps we do not play (bids, tech, init)
+    player: str | None = None
+    delegate: str = ""
+    display: str = ""
+
+
+@dataclass
+class Placement:
+    territory: str
+    owner: str
+    unit_type: str
+    quantity: int = 1
+
+
+@dataclass
+class Scenario:
+    """Everything a new game copies from its source."""
+
+    name: str
+    version: str = ""
+    source: str = ""                # where it came from: "embedded:demo" or the map XML's file name
+    dice_sides: int = 6
+    territories: list[Territory] = field(default_factory=list)
+    connections: list[tuple[str, str]] = field(default_factory=list)
+    players: list[Player] = field(default_factory=list)             # in turn order
+    unit_types: list[UnitType] = field(default_factory=list)
+    supports: list[Support] = field(default_factory=list)
+    relationship_types: list[RelationshipType] = field(default_factory=list)
+    relationships: list[tuple[str, str, str]] = field(default_factory=list)   # (player, player, type name)
+    canals: list[Canal] = field(default_factory=list)
+    production_rules: list[ProductionRule] = field(default_factory=list)
+    frontiers: dict[str, list[str]] = field(default_factory=dict)           # frontier -> rule names
+    player_production: dict[str, str] = field(default_factory=dict)         # player -> frontier
+    owners: dict[str, str] = field(default_factory=dict)                    # territory -> starting owner
+    placements: list[Placement] = field(default_factory=list)
+    resources: dict[str, int] = field(default_factory=dict)                 # player -> starting PUs
+    sequence: list[Step] = field(default_factory=list)
+    properties: dict[str, str] = field(default_factory=dict)
+    notes: str = ""
+
+    # -- lookups -------------------------------------------------------------------------------------
+
+    def territory(self, name: str) -> Territory:
+        return self._index("_territories", self.territories)[name]
+
+    def unit_type(self, name: str) -> UnitType:
+        return self._index("_unit_types", self.unit_types)[name]
+
+    def player(self, name: str) -> Player:
+        return self._index("_players", self.players)[name]
+
+    def relationship_type(self, name: str) -> RelationshipType:
+        return self._index("_relationship_types", self.relationship_types)[name]
+
+    def _index(self, attr: str, items: list) -> dict:
+        cached = self.__dict__.get(attr)
+        if cached is None or len(cached) != len(items):
+            cached = {item.name: item for item in items}
+            self.__dict__[attr] = cached
+        return cached
+
+    def neighbours(self, name: str) -> set[str]:
+        graph = self.__dict__.get("_graph")
+        if graph is None:
+            graph = {t.name: set() for t in self.territories}
+            for a, b in self.connections:
+                graph[a].add(b)
+                graph[b].add(a)
+            self.__dict__["_graph"] = graph
+        return graph[name]
+
+    def turn_players(self) -> list[str]:
+        """Players who take turns, in turn order (those with at least one played step)."""
+        playing = {s.player for s in self.sequence if s.phase and s.player}
+        return [p.name for p in self.players if p.name in playing]
+
+    def phases_of(self, player: str) -> list[str]:
+        """The phases of `player`'s turn, in order, as its steps declare them."""
+        seen: list[str] = []
+        for s in self.sequence:
+            if s.player == player and s.phase and s.phase not in seen:
+                seen.append(s.phase)
+        return [p for p in PHASES if p in seen]
+
+    def frontier_of(self, player: str) -> list[ProductionRule]:
+        rules = {r.name: r for r in self.production_rules}
+        return [rules[n] for n in self.frontiers.get(self.player_production.get(player, ""), []) if n in rules]
+
+    # -- JSON ----------------------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+
+    @classmethod
+    def from_json(cls, text: str) -> "Scenario":
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Scenario":
+        return cls(
+            name=d["name"],
+            version=d.get("version", ""),
+            source=d.get("source", ""),
+            dice_sides=d.get("dice_sides", 6),
+            territories=[Territory(**t) for t in d.get("territories", [])],
+            connections=[(a, b) for a, b in d.get("connections", [])],
+            players=[Player(**p) for p in d.get("players", [])],
+            unit_types=[UnitType(**u) for u in d.get("unit_types", [])],
+            supports=[Support(**s) for s in d.get("supports", [])],
+            relationship_types=[RelationshipType(**r) for r in d.get("relationship_types", [])],
+            relationships=[(a, b, t) for a, b, t in d.get("relationships", [])],
+            canals=[Canal(**c) for c in d.get("canals", [])],
+            production_rules=[ProductionRule(**r) for r in d.get("production_rules", [])],
+            frontiers=dict(d.get("frontiers", {})),
+            player_production=dict(d.get("player_production", {})),
+            owners=dict(d.get("owners", {})),
+            placements=[Placement(**p) for p in d.get("placements", [])],
+            resources=dict(d.get("resources", {})),
+            sequence=[Step(**s) for s in d.get("sequence", [])],
+            properties=dict(d.get("properties", {})),
+            notes=d.get("notes", ""),
+        )
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "__dataclass_fields__"):
+        return asdict(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
