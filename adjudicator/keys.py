@@ -1,0 +1,159 @@
+"""Key files: where a game's chain secret s_N lives, outside the game database.
+
+The database (journal, revealed seeds, state) is meant to be mailed and published for audit; the secret
+must not travel with it, or anyone holding a copy could compute every future die. So each game's secret
+sits in its own file in a private folder from the configuration: folder mode 0700, file mode 0600.
+
+File name: `<game_id>.<first 16 hex digits of the anchor>.key`, so two games that share an id (say two
+`demo` games) never overwrite each other's key.
+
+File format (UTF-8 text, one `name: value` per line; blank lines and lines starting with '#' are ignored):
+
+    # adjudicator dice key -- keep private; without it this game can no longer roll dice
+    format: adjudicator-key 1
+    game: <game id>
+    n: <chain length>
+    anchor: <s_0, 64 lowercase hex digits>
+    secret: <s_N, 64 lowercase hex digits>
+
+Only `format` and `secret` are read back: the secret is checked against the anchor stored with the game,
+which is the one proof that matters. `game`, `n` and `anchor` are there for the person who has to find the
+right file in a backup.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from adjudicator.dice import CHAIN_LENGTH, chain_seed, hexb, new_secret, unhex
+from adjudicator.errors import ConfigError
+
+FORMAT = "adjudicator-key 1"
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+FOLDER_MODE = 0o700
+FILE_MODE = 0o600
+
+
+def check_game_id(game_id: str) -> None:
+    """Game ids become file names, so only a safe, short alphabet is accepted."""
+    if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+        raise ConfigError(
+            f"invalid game id {game_id!r}: use 1 to 64 letters, digits, '_', '.' or '-', "
+            "starting with a letter or digit"
+        )
+
+
+def _chmod(path: Path, mode: int) -> None:
+    # Best effort: some file systems (and Windows) cannot do POSIX modes; the key is still written.
+    try:
+        os.chmod(path, mode)
+    except OSError:
+        pass
+
+
+class KeyStore:
+    """The private folder holding one key file per game."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+
+    def path_for(self, game_id: str, anchor: bytes) -> Path:
+        check_game_id(game_id)
+        return self.folder / f"{game_id}.{hexb(anchor)[:16]}.key"
+
+    def create(self, game_id: str, secret: bytes | None = None, n: int = CHAIN_LENGTH) -> bytes:
+        """Write the key file of a new game and return its anchor; never replaces an existing key."""
+        check_game_id(game_id)
+        if secret is None:
+            secret = new_secret()
+        try:
+            anchor = chain_seed(secret, 0, n)
+        except ValueError as e:
+            raise ConfigError(f"cannot create the dice chain of game {game_id}: {e}") from None
+        self._ensure_folder()
+        path = self.path_for(game_id, anchor)
+        text = (
+            "# adjudicator dice key -- keep private; without it this game can no longer roll dice\n"
+            f"format: {FORMAT}\ngame: {game_id}\nn: {n}\nanchor: {hexb(anchor)}\nsecret: {hexb(secret)}\n"
+        )
+        self._write_new(path, text.encode("utf-8"))
+        return anchor
+
+    def load(self, game_id: str, anchor: bytes, n: int = CHAIN_LENGTH) -> bytes:
+        """The secret of a game, proven to lead down its chain to the game's anchor."""
+        path = self.path_for(game_id, anchor)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ConfigError(
+                f"the key file {path.name} of game {game_id} is missing from the key folder {self.folder}; "
+                "without it the game can no longer roll dice. Restore the file from a backup "
+                "(a new chain is never made silently: it would break the published anchor)"
+            ) from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise ConfigError(f"cannot read the key file {path}: {e}") from None
+        fields = _parse(text, path)
+        if fields.get("format") != FORMAT:
+            raise ConfigError(f"the key file {path} is corrupt: it does not start with 'format: {FORMAT}'")
+        if "secret" not in fields:
+            raise ConfigError(f"the key file {path} is corrupt: it has no 'secret:' line")
+        try:
+            secret = unhex(fields["secret"], "the secret")
+        except ValueError as e:
+            raise ConfigError(f"the key file {path} is corrupt: {e}") from None
+        if chain_seed(secret, 0, n) != bytes(anchor):
+            raise ConfigError(
+                f"the key file {path} does not belong to game {game_id} "
+                f"(its chain does not lead to the anchor {hexb(anchor)}); "
+                f"the file says it is for game {fields.get('game', '?')} with anchor {fields.get('anchor', '?')}"
+            )
+        return secret
+
+    def delete(self, game_id: str, anchor: bytes) -> None:
+        """Remove a key file, to roll back a `new` that failed after the key was written."""
+        self.path_for(game_id, anchor).unlink(missing_ok=True)
+
+    def _ensure_folder(self) -> None:
+        if self.folder.is_dir():
+            return
+        try:
+            self.folder.mkdir(mode=FOLDER_MODE, parents=True)
+        except OSError as e:
+            raise ConfigError(f"cannot create the key folder {self.folder}: {e}") from None
+        _chmod(self.folder, FOLDER_MODE)  # mkdir's mode is reduced by the umask
+
+    def _write_new(self, path: Path, data: bytes) -> None:
+        # O_EXCL refuses an existing file atomically, and the mode is set at creation, so the secret is
+        # never readable by others, not even for an instant.
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+        except FileExistsError:
+            raise ConfigError(f"the key file {path} already exists; refusing to overwrite a game's key") from None
+        except OSError as e:
+            raise ConfigError(f"cannot create the key file {path}: {e}") from None
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as e:
+            path.unlink(missing_ok=True)
+            raise ConfigError(f"cannot write the key file {path}: {e}") from None
+        _chmod(path, FILE_MODE)
+
+
+def _parse(text: str, path: Path) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, sep, value = line.partition(":")
+        name = name.strip()
+        if not sep or not name or name in fields:
+            # The line is not echoed: it may hold the secret.
+            raise ConfigError(f"the key file {path} is corrupt at line {number}")
+        fields[name] = value.strip()
+    return fields

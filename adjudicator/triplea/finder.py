@@ -1,0 +1,100 @@
+"""Finding a game XML from what a host types after `--map`: a path, a map folder's name or a game's name.
+
+Players know maps by the name TripleA shows (`<info name>`), by the download folder, or by the file; all
+three work, spelled with any case and with `_`, `-` or spaces alike.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from adjudicator.errors import MapError
+
+from .document import read_info
+
+# Where a map folder keeps its game XMLs: TripleA's current layout, then the older one.
+_GAME_FOLDERS = (Path("map", "games"), Path("games"))
+
+
+@dataclass(frozen=True)
+class _Game:
+    xml: Path
+    folder: Path          # the map folder, a direct child of a search dir
+    info: tuple[str, str] | None
+
+    def keys(self) -> set[str]:
+        return {_normal(self.xml.stem)} | ({_normal(self.info[0])} if self.info else set())
+
+    def describe(self) -> str:
+        return f"{self.xml} ({' '.join(self.info)})" if self.info else str(self.xml)
+
+
+def find_map(name_or_path: str, search_dirs: list[Path]) -> Path:
+    """The one game XML meant by `name_or_path`; MapError when it matches none or several.
+
+    An existing file is taken as it is. A name matches a game XML's file stem or its `<info name>`, or a map
+    folder; a folder with several game XMLs only counts when the name picks one of them.
+    """
+    given = Path(name_or_path).expanduser()
+    if given.is_file():
+        return given
+    if given.is_dir():
+        return _single(name_or_path, _games_in(given))
+    if "/" in name_or_path or "\\" in name_or_path:
+        raise MapError(f"{name_or_path}: no such file; give the path of a TripleA game XML or a map name")
+    key = _normal(name_or_path.removesuffix(".xml"))
+    games = [game for folder in _map_folders(search_dirs) for game in _games_in(folder)]
+    exact = [game for game in games if key in game.keys()]
+    if len(exact) == 1:
+        return exact[0].xml
+    in_folder = [game for game in games if _normal_folder(game.folder.name) == key and game not in exact]
+    candidates = exact + in_folder
+    if not candidates:
+        raise MapError(_not_found(name_or_path, key, games, search_dirs))
+    return _single(name_or_path, candidates)
+
+
+def _single(name: str, candidates: list[_Game]) -> Path:
+    if len(candidates) == 1:
+        return candidates[0].xml
+    if not candidates:
+        raise MapError(f"{name}: the folder holds no game XML (looked in map/games/ and games/)")
+    listing = "; ".join(game.describe() for game in candidates)
+    raise MapError(f"'{name}' is ambiguous: it matches {len(candidates)} game XMLs; "
+                   f"pass one by file name, <info> name or path: {listing}")
+
+
+def _not_found(name: str, key: str, games: list[_Game], search_dirs: list[Path]) -> str:
+    spellings: dict[str, str] = {}
+    for game in games:
+        spellings.setdefault(_normal_folder(game.folder.name), game.folder.name)
+        spellings.setdefault(_normal(game.xml.stem), game.xml.stem)
+        if game.info:
+            spellings.setdefault(_normal(game.info[0]), game.info[0])
+    close = [spellings[k] for k in difflib.get_close_matches(key, list(spellings), n=3, cutoff=0.6)]
+    searched = ", ".join(f"{d}{'' if d.is_dir() else ' (missing)'}" for d in search_dirs) or "no folders"
+    message = (f"no TripleA map or game called '{name}' in {searched} "
+               f"(looked for <map folder>/map/games/*.xml and <map folder>/games/*.xml)")
+    return message + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "")
+
+
+def _map_folders(search_dirs: list[Path]) -> list[Path]:
+    """Direct sub-folders of the search dirs; zipped maps are skipped, TripleA can unpack them."""
+    return [child for d in search_dirs if d.is_dir() for child in sorted(d.iterdir()) if child.is_dir()]
+
+
+def _games_in(folder: Path) -> list[_Game]:
+    return [_Game(xml, folder, read_info(xml))
+            for sub in _GAME_FOLDERS for xml in sorted((folder / sub).glob("*.xml"))]
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[\s_-]+", "_", name.strip().casefold())
+
+
+def _normal_folder(name: str) -> str:
+    """TripleA unpacks downloaded maps into `<map>-master` folders; the suffix is not part of the name."""
+    return _normal(name.removesuffix("-master"))
