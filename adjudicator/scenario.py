@@ -80,7 +80,7 @@ class Support:
     faction: str = "allied"        # "allied" or "enemy"
     dice: str = "strength"         # "strength" or "roll"
     bonus_type: str = ""
-    players: list[str] = field(default_factory=list)   # empty = every player
+    players: list[str] = field(default_factory=list)   # who gets it; empty = nobody (TripleA: a tech may add players later)
 
 
 @dataclass
@@ -92,7 +92,7 @@ class Territory:
     capital: str | None = None      # the player whose capital this is
     victory_city: int = 0
     convoy_zone: bool = False
-    hidden: bool = False            # bookkeeping territory (e.g. G40 AU's fake capitals): no connections, not shown on maps
+    hidden: bool = False            # no connections: unreachable (G40 AU fake capitals, G40 2e Pripet Marshes)
     options: dict[str, list[str]] = field(default_factory=dict)
 
 

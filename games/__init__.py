@@ -1,0 +1,32 @@
+"""The games the adjudicator plays, by their normative `--game` names (DESIGN.md).
+
+Each game is a rules class (a subclass of the G40 base rules where it builds on them) plus where its
+scenario comes from: embedded data, or a TripleA map found on the maps path.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from adjudicator.errors import ConfigError
+
+# name -> module under adjudicator.games; None = recognised but not available yet.
+GAMES: dict[str, str | None] = {
+    "demo": "demo",
+    "g40": "g40",
+    "g40-alt-universe": "g40_alt_universe",
+    "expanded-global": None,
+    "apone-europe": None,
+    "allies-vs-axis": None,
+}
+
+
+def game_module(name: str):
+    """The module of game `name`; it defines RULES (the rules class) and scenario_source()."""
+    if name not in GAMES:
+        raise ConfigError(f"unknown game {name!r}: the games are {', '.join(GAMES)}")
+    module = GAMES[name]
+    if module is None:
+        playable = ", ".join(n for n, m in GAMES.items() if m)
+        raise ConfigError(f"the game {name!r} is not playable yet in this version; playable now: {playable}")
+    return import_module(f"{__name__}.{module}")

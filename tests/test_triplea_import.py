@@ -82,16 +82,6 @@ EXPECTED = {
 }
 
 
-@pytest.fixture(scope="session")
-def maps_dir() -> Path:
-    folder = Path(os.environ.get("ADJUDICATOR_TEST_MAPS")
-                  or Path(__file__).resolve().parents[2] / "shared" / "triplea")
-    if not folder.is_dir():
-        pytest.fail(f"TripleA test maps not found at {folder}: check out the shared folder beside the repository "
-                    f"or set ADJUDICATOR_TEST_MAPS to the folder holding <map>/map/games/*.xml")
-    return folder
-
-
 @functools.cache
 def _load(path: Path) -> Scenario:
     return load_scenario(path)

@@ -1,0 +1,234 @@
+"""The `adjudicator` command (DESIGN.md, normative surface). Thin: parse arguments, call a service, print.
+
+Imports of the store, the rules and Jinja2 happen inside the commands that need them, so that `verify`
+starts in a fraction of a second. Every failure a user can cause is an AdjudicatorError: its message is
+printed and the exit code is non-zero, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .errors import AdjudicatorError, SubmissionRejected
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Adjudicate Axis & Allies turns from text orders, with dice anyone can recheck.")
+
+DB_HELP = "Game database: a SQLite file path or a database URL (default: ADJUDICATOR_DB)."
+JSON_HELP = "Print machine-readable JSON."
+
+
+def _settings():
+    from .config import load_settings
+    return load_settings()
+
+
+def _db(db: Optional[str]) -> str:
+    if db:
+        return db
+    found = _settings().database
+    if not found:
+        raise AdjudicatorError("no game database given: name one (e.g. `adjudicator status game.db`) or set ADJUDICATOR_DB")
+    return found
+
+
+def _engine(db: Optional[str]):
+    from .store.db import open_existing
+    return open_existing(_db(db))
+
+
+def _print_json(value) -> None:
+    typer.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def _fail(exc: AdjudicatorError, as_json: bool = False) -> None:
+    if as_json:
+        payload = {"error": exc.message}
+        if isinstance(exc, SubmissionRejected):
+            payload = {"accepted": False, "errors": [e.to_dict() for e in exc.errors]}
+        _print_json(payload)
+    else:
+        typer.echo(f"error: {exc.message}" if not isinstance(exc, SubmissionRejected) else exc.message, err=True)
+    raise typer.Exit(exc.exit_code)
+
+
+@app.command()
+def new(db: str = typer.Argument(..., help="Where to create the game database (a new file)."),
+        game: str = typer.Option(..., "--game", help="demo, g40, g40-alt-universe (expanded-global, apone-europe, allies-vs-axis to come)."),
+        map_: Optional[str] = typer.Option(None, "--map", help="A TripleA game XML path, or a map/game name found on ADJUDICATOR_MAPS_PATH."),
+        rules: Optional[str] = typer.Option(None, "--rules", help="Rule version, e.g. beta-1.3 or beta-1.1 for g40-alt-universe."),
+        player: list[str] = typer.Option([], "--player", help="POWER=CONTACT (mail address or forum name); repeatable."),
+        seed: Optional[str] = typer.Option(None, "--seed", help="Test dice: the chain secret as 64 hex digits. Reports say so."),
+        dice: str = typer.Option("normal", "--dice", help="normal, or strict (opponents add salts before dice are rolled)."),
+        game_id: Optional[str] = typer.Option(None, "--id", help="The game's id as printed in reports (default: file name + random)."),
+        as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Create a game: copy the scenario into a new database and make its dice chain."""
+    try:
+        from .game import new_game
+        players = {}
+        for p in player:
+            name, sep, contact = p.partition("=")
+            if not sep or not name.strip():
+                raise AdjudicatorError(f"--player takes POWER=CONTACT, not {p!r}")
+            players[name.strip()] = contact.strip()
+        out = new_game(db, game, _settings(), map_arg=map_, rules_version=rules, players=players, seed_hex=seed,
+                       dice_mode=dice, game_id=game_id)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    except ValueError as exc:
+        _fail(AdjudicatorError(str(exc)), as_json)
+    if as_json:
+        _print_json(out)
+        return
+    typer.echo(f"created game {out['game']} ({out['title']}, rules {game}{' ' + out['rules'] if out['rules'] else ''}) in {db}")
+    typer.echo(f"powers in turn order: {', '.join(out['powers'])}")
+    typer.echo(f"dice anchor: {out['anchor']}" + ("  (TEST DICE: created with --seed)" if out["test_seed"] else ""))
+    typer.echo(f"key file: {out['key_file']} — keep it private and backed up")
+    typer.echo(f"round {out['round']}: awaiting orders from {out['power']} ({out['phase'].replace('_', ' ')})")
+
+
+@app.command()
+def submit(db: str = typer.Argument(..., help=DB_HELP),
+           file: str = typer.Argument("-", help="File with the orders, or - for standard input."),
+           power: str = typer.Option(..., "--power", help="The power the orders are for."),
+           dry_run: bool = typer.Option(False, "--dry-run", help="Check and show how the orders were understood; store nothing."),
+           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Check a power's orders against the game and lock them (exit 0 accepted, 1 rejected)."""
+    try:
+        text = _read_orders(file)
+        from .game import submit as do_submit
+        out = do_submit(_engine(db), power, text, dry_run=dry_run)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json({"accepted": True, **out})
+        return
+    verb = "would be accepted (dry run, nothing stored)" if dry_run else f"accepted as submission {out['submission']}"
+    typer.echo(f"{len(out['orders'])} order(s) of {out['power']} {verb}; sha256 {out['sha256']}")
+    for line in out["orders"]:
+        typer.echo(f"  {line}")
+    if out["covers"]:
+        typer.echo("covers: " + ", ".join(p.replace("_", " ") for p in out["covers"]))
+
+
+def _read_orders(file: str) -> str:
+    if file == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        path = Path(file)
+        if not path.is_file():
+            raise AdjudicatorError(f"no orders file at {file}")
+        data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+@app.command()
+def adjudicate(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+               fmt: str = typer.Option("markdown", "--format", help="Report format: markdown, bbcode or text."),
+               as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Resolve the locked orders phase by phase and print the report (exit 1 if there is nothing to do)."""
+    try:
+        from sqlmodel import Session
+        from .game import adjudicate as do_adjudicate
+        from .report import render, store_report
+        settings = _settings()
+        engine = _engine(db)
+        out = do_adjudicate(engine, settings)
+        with Session(engine) as s:
+            store_report(s, out["turn_index"], settings.templates_dir)
+            s.commit()
+            text = render(s, out["turn_index"], fmt, settings.templates_dir)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json({**out, "report": text})
+    else:
+        typer.echo(text)
+
+
+@app.command()
+def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Where the game stands: whose turn, treasuries, and (with --json) every territory and unit."""
+    try:
+        from .game import status as do_status
+        out = do_status(_engine(db))
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json(out)
+        return
+    typer.echo(f"{out['title']} — game {out['game']} ({out['name']}{' ' + out['rules'] if out['rules'] else ''})")
+    typer.echo(f"round {out['round']}, {out['power']}, {out['phase'].replace('_', ' ')} (turn {out['turn_index']}); awaiting {out['awaiting']}")
+    typer.echo(f"anchor {out['anchor']}" + ("  TEST DICE" if out["test_seed"] else ""))
+    typer.echo(f"{'power':<22}{'PUs':>5}{'income':>8}  at war with")
+    for name, p in out["powers"].items():
+        if p["turn_order"] is None:
+            continue
+        typer.echo(f"{name:<22}{p['treasury']:>5}{p['income']:>8}  {', '.join(p['at_war_with']) or '-'}")
+
+
+@app.command()
+def report(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+           turn: Optional[int] = typer.Option(None, "--turn", help="Turn index (default: the latest)."),
+           fmt: str = typer.Option("markdown", "--format", help="markdown, bbcode or text."),
+           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Print the report of a turn, ready to post."""
+    try:
+        from sqlmodel import Session
+        from .report import render
+        settings = _settings()
+        with Session(_engine(db)) as s:
+            text = render(s, turn, fmt, settings.templates_dir)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json({"format": fmt, "report": text})
+    else:
+        typer.echo(text)
+
+
+@app.command()
+def rolls(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+          turn: Optional[int] = typer.Option(None, "--turn", help="Only this turn index."),
+          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Every dice group: turn, label, sides, values, and the units they belong to."""
+    try:
+        from .game import rolls as do_rolls
+        out = do_rolls(_engine(db), turn)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json(out)
+        return
+    for g in out:
+        typer.echo(f"turn {g['turn']}  {g['label']}  d{g['sides']}: {' '.join(map(str, g['values']))}")
+
+
+@app.command()
+def demo(db: Optional[str] = typer.Option(None, "--db", help="Keep the demo game in this new file (default: a temporary one)."),
+         fmt: str = typer.Option("markdown", "--format", help="markdown, bbcode or text."),
+         seed: Optional[str] = typer.Option(None, "--seed", help="Chain secret (64 hex digits); default: the demo's fixed test seed.")) -> None:
+    """Play one round of the demo scenario from scripted orders and print every report."""
+    try:
+        from .demo import run_demo
+        for chunk in run_demo(db, fmt, seed):
+            typer.echo(chunk)
+    except AdjudicatorError as exc:
+        _fail(exc)
+
+
+def main() -> None:
+    try:
+        app()
+    except AdjudicatorError as exc:      # raised outside a command's own handling
+        typer.echo(f"error: {exc.message}", err=True)
+        sys.exit(exc.exit_code)

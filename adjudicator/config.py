@@ -1,0 +1,39 @@
+"""Settings from the environment and a `.env` file in the working folder (python-dotenv; the environment wins).
+
+Every key is listed, with its meaning, in `.env.example` and in the README.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ConfigError
+
+TRIPLEA_DEFAULT_MAPS = Path.home() / "triplea" / "downloadedMaps"
+
+
+@dataclass(frozen=True)
+class Settings:
+    database: str | None          # ADJUDICATOR_DB: used when a command is given no DB
+    maps_path: list[Path]         # ADJUDICATOR_MAPS_PATH (os.pathsep-separated) + TripleA's download folder
+    keys_dir: Path                # ADJUDICATOR_KEYS_DIR: private folder of the dice chains' secrets
+    templates_dir: Path | None    # ADJUDICATOR_TEMPLATES: a folder whose templates override the built-in ones
+
+
+def load_settings() -> Settings:
+    try:
+        from dotenv import find_dotenv, load_dotenv
+        load_dotenv(find_dotenv(usecwd=True), override=False)
+    except OSError as exc:
+        raise ConfigError(f"cannot read the .env file: {exc}") from None
+    env = os.environ
+    maps = [Path(p).expanduser() for p in env.get("ADJUDICATOR_MAPS_PATH", "").split(os.pathsep) if p.strip()]
+    maps.append(TRIPLEA_DEFAULT_MAPS)
+    data_home = Path(env.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    keys = Path(env["ADJUDICATOR_KEYS_DIR"]).expanduser() if env.get("ADJUDICATOR_KEYS_DIR") else data_home / "adjudicator" / "keys"
+    templates = Path(env["ADJUDICATOR_TEMPLATES"]).expanduser() if env.get("ADJUDICATOR_TEMPLATES") else None
+    if templates is not None and not templates.is_dir():
+        raise ConfigError(f"ADJUDICATOR_TEMPLATES points to {templates}, which is not a folder")
+    return Settings(database=env.get("ADJUDICATOR_DB") or None, maps_path=maps, keys_dir=keys, templates_dir=templates)

@@ -1,0 +1,97 @@
+"""`adjudicator demo`: one full round of the embedded scenario from scripted orders, every report printed.
+
+It goes through the same services as the real commands (new, submit, adjudicate, report), so what a
+newcomer sees is what a game does. The dice are test dice from a fixed seed unless another is given; the
+orders are legal whatever the dice, because no power's orders depend on another's battles.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Iterator
+
+from sqlmodel import Session
+
+from .config import load_settings
+from .game import adjudicate, new_game, status, submit
+from .report import render, store_report
+from .store.db import open_existing
+
+DEMO_SEED = hashlib.sha256(b"adjudicator demo").hexdigest()
+
+SCRIPT = {
+    "Germans": """\
+power: Germans
+round: 1
+[purchase]
+buy 2 inf, 1 arm
+[combat move]
+cm 3 inf, 1 art, 1 arm Poland > Belarus
+cm 2 ftr Germany > Poland > Belarus
+cm 2 inf, 1 mech East Prussia > Baltic States
+retreat Baltic States > East Prussia if attackers < 2
+[noncombat move]
+ncm 2 ftr Belarus > Poland
+ncm 2 inf Germany > Poland
+[place]
+place 2 inf, 1 arm Germany
+end
+""",
+    "Russians": """\
+power: Russians
+round: 1
+buy 4 inf
+cm 3 inf, 1 art Ukraine > Romania
+ncm 2 inf Moscow > Smolensk
+place 3 inf Moscow
+place 1 inf Leningrad
+end
+""",
+    "Italians": """\
+power: Italians
+round: 1
+buy 2 inf
+ncm 1 ftr Italy > Germany
+place 2 inf Italy
+end
+""",
+}
+
+
+def run_demo(db_path: str | None, fmt: str, seed: str | None) -> Iterator[str]:
+    settings = load_settings()
+    work = Path(tempfile.mkdtemp(prefix="adjudicator-demo-"))
+    try:
+        db = db_path or str(work / "demo.db")
+        settings = replace(settings, keys_dir=work / "keys") if db_path is None else settings
+        created = new_game(db, "demo", settings, seed_hex=seed or DEMO_SEED, game_id="demo")
+        yield (f"# adjudicator demo — {created['title']}\n\n"
+               f"Created game `{created['game']}` in {'a temporary file' if db_path is None else db}; "
+               f"powers {', '.join(created['powers'])}; dice anchor `{created['anchor']}` (test dice).\n")
+        engine = open_existing(db)
+        for power in created["powers"]:
+            accepted = submit(engine, power, SCRIPT[power])
+            yield f"## {power} submit\n\n```\n{SCRIPT[power]}```\nAccepted as:\n\n```\n" + "\n".join(accepted["orders"]) + "\n```\n"
+            done = adjudicate(engine, settings)
+            with Session(engine) as s:
+                store_report(s, done["turn_index"], settings.templates_dir)
+                s.commit()
+                yield render(s, done["turn_index"], fmt, settings.templates_dir)
+        st = status(engine)
+        yield _standings(st)
+        engine.dispose()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _standings(st: dict) -> str:
+    lines = [f"## After round {st['round'] - 1}", "", "| power | PUs | income |", "|---|---:|---:|"]
+    for name, p in st["powers"].items():
+        lines.append(f"| {name} | {p['treasury']} | {p['income']} |")
+    lines += ["", f"Next: round {st['round']}, {st['power']}. State hash `{st['state_hash']}`.",
+              "Try it yourself: `adjudicator new game.db --game demo`, then `adjudicator submit game.db --power Germans orders.txt`."]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,342 @@
+"""What the commands do to a game: create it, accept a submission, adjudicate, read its state and journal.
+
+The CLI stays thin: it parses arguments, calls these functions and prints what they return. Every write
+here is one transaction, so a failure leaves the database as it was (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from . import dice
+from .config import Settings
+from .errors import ILLEGAL, AdjudicatorError, ConfigError, NothingToDo, OrderError, StoreError, SubmissionRejected
+from .keys import KeyStore, check_game_id
+from .notation import Lexicon, parse_submission
+from .notation.orders import STANDING, End, OrderOfLoss, Salt, Scramble, Submerge
+from .rules import turn
+from .rules.base import G40Rules
+from .scenario import Scenario
+from .state import State
+from .store import db
+from .store.models import DiceGroupRow, Game, Power, RevealedSeed, Step, Submission
+
+
+@dataclass
+class Loaded:
+    """An open game: its row, scenario, rules and current state."""
+
+    session: Session
+    game: Game
+    scenario: Scenario
+    rules: G40Rules
+    state: State
+    _lexicon: Lexicon | None = field(default=None, repr=False)
+
+    @property
+    def lexicon(self) -> Lexicon:
+        if self._lexicon is None:
+            self._lexicon = Lexicon.from_scenario(self.scenario)
+        return self._lexicon
+
+
+def rules_for(name: str, scenario: Scenario, rules_version: str) -> G40Rules:
+    from .games import game_module
+    return game_module(name).RULES(scenario, rules_version)
+
+
+def open_game(session: Session) -> Loaded:
+    game = db.the_game(session)
+    try:
+        scenario = Scenario.from_json(game.scenario)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise StoreError(f"the game's stored scenario is damaged ({exc}); restore the database from a copy") from None
+    rules = rules_for(game.name, scenario, game.rules_version)
+    return Loaded(session, game, scenario, rules, db.load_state(session, game))
+
+
+# -- new ------------------------------------------------------------------------------------------
+
+def load_scenario(name: str, map_arg: str | None, rules_version: str | None, settings: Settings) -> tuple[Scenario, str]:
+    """The scenario of a new game and the rules version it is played with."""
+    from .games import game_module
+    module = game_module(name)
+    versions = getattr(module, "RULE_VERSIONS", {})
+    version = rules_version or getattr(module, "DEFAULT_VERSION", "")
+    if versions and version not in versions:
+        raise ConfigError(f"{name} has the rule versions {', '.join(versions)}; {rules_version!r} is not one of them")
+    if versions == {} and rules_version:
+        raise ConfigError(f"{name} has no rule versions to choose from (drop --rules)")
+    if not module.NEEDS_MAP:
+        if map_arg:
+            raise ConfigError(f"the {name} game brings its own scenario: drop --map")
+        return module.scenario(), version
+    from .triplea import find_map, load_scenario as load_xml
+    wanted = map_arg or versions.get(version)
+    if not wanted:
+        raise ConfigError(f"the {name} game is played on a TripleA map: give --map PATH (a game XML) or a map name")
+    return load_xml(find_map(wanted, settings.maps_path)), version
+
+
+def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = None, rules_version: str | None = None,
+             players: dict[str, str] | None = None, seed_hex: str | None = None, dice_mode: str = "normal",
+             game_id: str | None = None) -> dict:
+    scenario, version = load_scenario(name, map_arg, rules_version, settings)
+    if dice_mode not in ("normal", "strict"):
+        raise ConfigError(f"--dice takes normal or strict, not {dice_mode!r}")
+    secret = dice.unhex(seed_hex, "--seed") if seed_hex else None
+    gid = game_id or _default_id(db_arg)
+    check_game_id(gid)
+    state = State.initial(scenario)
+    order = scenario.turn_players()
+    contacts = _check_players(players or {}, scenario)
+    keystore = KeyStore(settings.keys_dir)
+    anchor = keystore.create(gid, secret)
+    try:
+        engine = db.create(db_arg)
+    except BaseException:
+        keystore.delete(gid, anchor)
+        raise
+    try:
+        try:
+            with Session(engine) as s:
+                game = Game(id=gid, name=name, title=f"{scenario.name} {scenario.version}".strip(), rules_version=version,
+                            anchor=dice.hexb(anchor), chain_length=dice.CHAIN_LENGTH, dice_mode=dice_mode,
+                            test_seed=secret is not None, scenario=scenario.to_json(),
+                            initial_state=json.dumps(state.to_dict(), sort_keys=True),
+                            round=state.round, power=state.power, phase=state.phase, turn_index=state.turn_index)
+                s.add(game)
+                s.flush()
+                db.save_state(s, game, state, turn_order=order, contacts=contacts)
+                s.commit()
+        finally:
+            engine.dispose()
+    except BaseException:
+        keystore.delete(gid, anchor)
+        if db.is_file_db(db_arg):
+            Path(db_arg).unlink(missing_ok=True)
+        raise
+    return {"game": gid, "name": name, "title": f"{scenario.name} {scenario.version}".strip(), "rules": version,
+            "anchor": dice.hexb(anchor), "test_seed": secret is not None, "key_file": str(keystore.path_for(gid, anchor)),
+            "powers": order, "round": state.round, "power": state.power, "phase": state.phase}
+
+
+def _default_id(db_arg: str) -> str:
+    stem = Path(db_arg).stem if db.is_file_db(db_arg) else "game"
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", stem).strip("-.") or "game"
+    return f"{slug[:48]}-{secrets.token_hex(3)}"
+
+
+def resolve_power(lex: Lexicon, given: str, option: str, scenario: Scenario) -> str:
+    """A power named on the command line (`GER`, `Germany`, `Germans`), or a ConfigError that helps."""
+    found = lex.resolve("power", given)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise ConfigError(f"{option} {given}: ambiguous, it could be {', '.join(found)}")
+    close = lex.suggest("power", given)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise ConfigError(f"{option} {given}: not a power of this game{hint}; the powers are "
+                      f"{', '.join(scenario.turn_players())}")
+
+
+def _check_players(players: dict[str, str], scenario: Scenario) -> dict[str, str]:
+    lex = Lexicon.from_scenario(scenario)
+    return {resolve_power(lex, given, "--player", scenario): contact for given, contact in players.items()}
+
+
+# -- submit ---------------------------------------------------------------------------------------
+
+def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
+    """Check a submission and, unless dry-run, store it. Raises SubmissionRejected listing every error."""
+    with Session(engine) as s:
+        g = open_game(s)
+        power = resolve_power(g.lexicon, power_arg, "--power", g.scenario)
+        mover = power == g.state.power
+        result = parse_submission(text, g.lexicon, start_phase=g.state.phase if mover else "purchase",
+                                  phases=g.scenario.phases_of(power) or None)
+        sub = result.submission
+        errors = list(result.errors) + _header_errors(g, sub, power)
+        turn_orders = [o for o in sub.orders if not isinstance(o, STANDING + (Salt,)) and (o.phase or isinstance(o, End))]
+        salts = [o for o in sub.orders if isinstance(o, Salt)]
+        errors += _salt_errors(g, power, salts)
+        if turn_orders and not mover:
+            errors.append(OrderError(ILLEGAL, f"it is {g.state.power}'s turn (round {g.state.round}, "
+                                     f"{g.state.phase.replace('_', ' ')}): {power} may file only standing orders now",
+                                     turn_orders[0].line, turn_orders[0].column, turn_orders[0].source))
+        elif turn_orders and _locked(s, g.game):
+            errors.append(OrderError(ILLEGAL, f"{power}'s orders for this turn are already locked; "
+                                     "they are adjudicated next (`adjudicate`)"))
+        if not errors and turn_orders:
+            errors += turn.check(g.rules, g.state, turn_orders, sub.ended)
+        if not sub.orders and not errors:
+            errors.append(OrderError("invalid", "the submission holds no orders"))
+        if errors:
+            raise SubmissionRejected(sorted(errors, key=lambda e: (e.line, e.column)))
+        summary = {"game": g.game.id, "power": power, "orders": [o.canonical() for o in sub.orders],
+                   "covers": turn.covered_phases(g.rules, g.state, turn_orders, sub.ended) if turn_orders else [],
+                   "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "dry_run": dry_run}
+        if dry_run:
+            return summary
+        kind = "turn" if turn_orders else ("salt" if salts else "standing")
+        row = Submission(game_id=g.game.id, seq=_next_seq(s, Submission, g.game.id), power=power, kind=kind,
+                         round=g.state.round, turn_index=g.state.turn_index, phase=g.state.phase, text=text,
+                         sha256=summary["sha256"], status="locked" if kind == "turn" else "done")
+        s.add(row)
+        s.flush()
+        standing = [o for o in sub.orders if isinstance(o, STANDING) and o.place is None] if sub.orders else []
+        if standing:
+            apply_standing(g.state, power, standing)
+            _add_step(s, g, row.id, "standing", [{"type": "standing", "power": power,
+                                                  "orders": [o.canonical() for o in standing]}], [])
+            db.save_state(s, g.game, g.state)
+        s.commit()
+        summary["submission"] = row.seq
+        summary["kind"] = kind
+        return summary
+
+
+def _header_errors(g: Loaded, sub, power: str) -> list[OrderError]:
+    errors = []
+    if sub.game is not None and sub.game != g.game.id:
+        errors.append(OrderError(ILLEGAL, f"these orders are for game {sub.game!r}; this is game {g.game.id!r}"))
+    if sub.power is not None and sub.power != power:
+        errors.append(OrderError(ILLEGAL, f"the header says power {sub.power}, but the orders are submitted for {power}"))
+    if sub.round is not None and sub.round != g.state.round:
+        errors.append(OrderError(ILLEGAL, f"these orders are for round {sub.round}; the game is in round {g.state.round}"))
+    return errors
+
+
+def _salt_errors(g: Loaded, power: str, salts: list) -> list[OrderError]:
+    if salts and g.game.dice_mode != "strict":
+        o = salts[0]
+        return [OrderError(ILLEGAL, "salts are for games created with `--dice strict`", o.line, o.column, o.source)]
+    return []
+
+
+def apply_standing(state: State, power: str, orders: list) -> None:
+    """Standing orders replace the power's earlier ones of the same kind."""
+    mine = state.standing.setdefault(power, {})
+    scrambles = []
+    for o in orders:
+        if isinstance(o, OrderOfLoss):
+            mine["ool"] = list(o.units)
+        elif isinstance(o, Submerge):
+            mine["submerge"] = o.always
+        elif isinstance(o, Scramble):
+            scrambles.append({"place": o.place, "sea_zone": o.sea_zone, "max": o.max})
+    if scrambles:
+        mine["scramble"] = scrambles
+
+
+def _locked(s: Session, game: Game) -> Submission | None:
+    return s.exec(select(Submission).where(Submission.game_id == game.id, Submission.kind == "turn",
+                                           Submission.status == "locked").order_by(Submission.seq)).first()
+
+
+def _next_seq(s: Session, table, gid: str) -> int:
+    rows = s.exec(select(table.seq).where(table.game_id == gid).order_by(table.seq.desc())).first()
+    return (rows or 0) + 1
+
+
+def _add_step(s: Session, g: Loaded, submission_id: int | None, phase: str, events: list[dict], groups: list,
+              state_hash: str | None = None, turn_index: int | None = None, round_: int | None = None,
+              power: str | None = None) -> Step:
+    step = Step(game_id=g.game.id, seq=_next_seq(s, Step, g.game.id), submission_id=submission_id,
+                turn_index=turn_index or g.state.turn_index, round=round_ or g.state.round, power=power or g.state.power,
+                phase=phase, events=json.dumps(events, sort_keys=True), state_hash=state_hash or g.state.hash())
+    s.add(step)
+    s.flush()
+    for grp in groups:
+        s.add(DiceGroupRow(game_id=g.game.id, step_id=step.id, turn_index=step.turn_index, label=grp.label,
+                           sides=grp.sides, count=len(grp.values), dice=json.dumps(grp.values), units=json.dumps(grp.units)))
+    return step
+
+
+# -- adjudicate -----------------------------------------------------------------------------------
+
+def adjudicate(engine, settings: Settings) -> dict:
+    """Play the locked submission of the power to move; one transaction for all it writes."""
+    with Session(engine) as s:
+        g = open_game(s)
+        sub = _locked(s, g.game)
+        if sub is None:
+            raise NothingToDo(f"nothing to adjudicate: awaiting orders from {g.state.power} "
+                              f"(round {g.state.round}, {g.state.phase.replace('_', ' ')})")
+        secret = KeyStore(settings.keys_dir).load(g.game.id, dice.unhex(g.game.anchor, "anchor"), g.game.chain_length)
+        turn_index, round_, power = g.state.turn_index, g.state.round, g.state.power
+        seed = dice.chain_seed(secret, turn_index, g.game.chain_length)
+        roller = dice.Roller(dice.turn_key(seed), g.game.id, turn_index)
+        parsed = parse_submission(sub.text, g.lexicon, start_phase=sub.phase, phases=g.scenario.phases_of(power))
+        orders = [o for o in parsed.submission.orders if o.phase or isinstance(o, End)]
+        if parsed.errors:
+            raise StoreError(f"the locked submission {sub.seq} no longer parses; the database was changed by hand?")
+        results = turn.play(g.rules, g.state, orders, parsed.submission.ended, roller)
+        for r in results:
+            _add_step(s, g, sub.id, r.phase, r.events, r.groups, r.state_hash, turn_index, round_, power)
+        finished = g.state.turn_index != turn_index
+        if finished:
+            s.add(RevealedSeed(game_id=g.game.id, turn_index=turn_index, seed=dice.hexb(seed)))
+        sub.status = "done"
+        s.add(sub)
+        db.save_state(s, g.game, g.state)
+        s.commit()
+        return {"game": g.game.id, "turn_index": turn_index, "round": round_, "power": power,
+                "phases": [r.phase for r in results], "turn_over": finished,
+                "next": {"round": g.state.round, "power": g.state.power, "phase": g.state.phase}}
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+def status(engine) -> dict:
+    with Session(engine) as s:
+        g = open_game(s)
+        st = g.state
+        powers = {}
+        order = g.scenario.turn_players()
+        for p in g.scenario.players:
+            income, _ = g.rules.income(st, p.name)
+            powers[p.name] = {"treasury": st.treasury.get(p.name, 0), "income": income,
+                              "at_war_with": sorted(g.rules.enemies_of(st, p.name)),
+                              "turn_order": order.index(p.name) + 1 if p.name in order else None,
+                              "pending_purchases": st.purchases.get(p.name, {})}
+        territories = {}
+        for t in g.scenario.territories:
+            units: dict[str, dict[str, int]] = {}
+            for u in st.units_at(t.name):
+                units.setdefault(u.owner, {}).setdefault(u.type, 0)
+                units[u.owner][u.type] += 1
+            if t.water and not units:
+                continue
+            territories[t.name] = {"owner": st.owners.get(t.name), "units": units}
+        return {"game": g.game.id, "name": g.game.name, "title": g.game.title, "rules": g.game.rules_version,
+                "round": st.round, "power": st.power, "phase": st.phase, "turn_index": st.turn_index,
+                "anchor": g.game.anchor, "dice": g.game.dice_mode, "test_seed": g.game.test_seed,
+                "awaiting": "adjudicate" if _locked(s, g.game) else f"orders from {st.power}",
+                "powers": powers, "territories": territories, "state_hash": st.hash()}
+
+
+def rolls(engine, turn_index: int | None = None) -> list[dict]:
+    with Session(engine) as s:
+        game = db.the_game(s)
+        q = select(DiceGroupRow).where(DiceGroupRow.game_id == game.id)
+        if turn_index is not None:
+            q = q.where(DiceGroupRow.turn_index == turn_index)
+        seeds = {r.turn_index: r.seed for r in s.exec(select(RevealedSeed).where(RevealedSeed.game_id == game.id))}
+        return [{"turn": r.turn_index, "label": r.label, "sides": r.sides, "count": r.count,
+                 "values": json.loads(r.dice), "units": json.loads(r.units), "seed": seeds.get(r.turn_index)}
+                for r in s.exec(q.order_by(DiceGroupRow.id))]
+
+
+def powers_in_order(s: Session, game: Game) -> list[Power]:
+    return list(s.exec(select(Power).where(Power.game_id == game.id).order_by(Power.turn_order)))
+
+
+__all__ = ["new_game", "submit", "adjudicate", "status", "rolls", "open_game", "AdjudicatorError"]

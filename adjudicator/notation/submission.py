@@ -1,0 +1,143 @@
+"""A pasted submission to a `Submission` and every error in it.
+
+Besides reading each line, the submission as a whole has rules that need only the text: headers come first,
+orders come in phase order from the game's cursor, nothing follows `end`. Checking them here lets a player
+see all such mistakes at once, before the rules engine looks at the game.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from adjudicator.errors import ILLEGAL, OrderError
+from adjudicator.notation.lexicon import Lexicon
+from adjudicator.notation.orders import End, Submission
+from adjudicator.notation.parser import COLON, WORD, ParseFailure, Reader, Token, did_you_mean, tokenize
+from adjudicator.notation.text import Line, clean_text
+from adjudicator.notation.verbs import VerbRegistry
+from adjudicator.scenario import PHASES
+
+HEADERS = ("game", "power", "round")
+
+# Section names, without spaces, dashes or underscores, to the phase they open.
+SECTIONS = {
+    "purchase": "purchase", "buy": "purchase", "politics": "politics",
+    "combatmove": "combat_move", "combat": "combat_move", "cm": "combat_move",
+    "noncombatmove": "noncombat_move", "noncombat": "noncombat_move", "ncm": "noncombat_move",
+    "place": "place", "mobilize": "place", "mobilise": "place", "placement": "place",
+}
+_BRACKETS = re.compile(r"\[([^\[\]]*)\]\s*:?")
+_NAME_COLON = re.compile(r"([a-z][a-z _-]*?)\s*:", re.I)
+_G40 = VerbRegistry.g40()
+
+
+@dataclass
+class ParseResult:
+    submission: Submission          # the orders that could be read and are in phase order
+    errors: list[OrderError]        # every error of the submission, in text order
+
+
+def parse_submission(text: str, lexicon: Lexicon, start_phase: str = "purchase",
+                     phases: Sequence[str] | None = None, verbs: VerbRegistry | None = None) -> ParseResult:
+    """Read `text` for a mover whose turn has `phases` (default: all of PHASES), starting at `start_phase`."""
+    phases = tuple(phases or PHASES)
+    if start_phase not in phases:
+        raise ValueError(f"start phase {start_phase!r} is not one of {phases}")
+    return _SubmissionReader(text, lexicon, phases, start_phase, verbs or _G40).read()
+
+
+def _words(phase: str) -> str:
+    return phase.replace("_", " ")
+
+
+def _section(text: str) -> str | None:
+    """The phase a section line opens, "" for an unknown `[section]`, None if the line is no section."""
+    m = _BRACKETS.fullmatch(text)
+    if m:
+        return SECTIONS.get(re.sub(r"[\s_-]", "", m.group(1).casefold()), "")
+    m = _NAME_COLON.fullmatch(text)
+    return SECTIONS.get(re.sub(r"[\s_-]", "", m.group(1).casefold())) if m else None
+
+
+class _SubmissionReader:
+    def __init__(self, text: str, lexicon: Lexicon, phases: tuple[str, ...], start_phase: str,
+                 verbs: VerbRegistry):
+        self.submission = Submission(text=text)
+        self.errors: list[OrderError] = []
+        self.lexicon = lexicon
+        self.phases = phases
+        self.running = phases.index(start_phase)
+        self.verbs = verbs
+        self.started = False            # an order or section has been seen: headers are over
+        self.headers: set[str] = set()
+
+    def read(self) -> ParseResult:
+        for line in clean_text(self.submission.text):
+            reader = Reader(line, tokenize(line.text), self.lexicon, self.phases[self.running])
+            try:
+                self._line(line, reader)
+            except ParseFailure as failure:
+                self.errors.append(failure.error)
+        return ParseResult(self.submission, self.errors)
+
+    def _line(self, line: Line, r: Reader) -> None:
+        first = r.tokens[0]
+        if self.submission.ended:
+            r.fail("nothing may follow `end`", first, expected="the end of the submission")
+        section = _section(line.text)
+        if section is not None:
+            self.started = True
+            if not section:
+                r.fail(f"unknown section '{line.text}'", first,
+                       expected="[purchase], [politics], [combat move], [noncombat move] or [place]")
+            self._reach(r, section, first)
+            return
+        if len(r.tokens) > 1 and first.kind == WORD and first.text.casefold() in HEADERS and r.tokens[1].kind == COLON:
+            self._header(r, first)
+            return
+        self.started = True
+        verb = self.verbs.get(first.text) if first.kind == WORD else None
+        if verb is None:
+            found = difflib.get_close_matches(first.text.casefold(), self.verbs.words(), n=3)
+            r.fail(f"unknown order '{first.text}'" + did_you_mean(found), first,
+                   expected="an order: " + ", ".join(v.name for v in self.verbs.verbs()), candidates=found)
+        r.pos = 1
+        r.accept_symbol(COLON)          # `buy: 3 inf` reads as `buy 3 inf`
+        order = verb.build(verb.parse(r))
+        r.done()
+        order.line, order.column, order.source = line.number, first.column, line.text
+        self._reach(r, order.phase, first)
+        self.submission.orders.append(order)
+        self.submission.ended = isinstance(order, End)
+
+    def _reach(self, r: Reader, phase: str, at: Token) -> None:
+        """Move the running phase to `phase`, which must not be over; "" (standing orders) goes anywhere."""
+        if not phase:
+            return
+        if phase not in self.phases:
+            r.fail(f"this turn has no {_words(phase)} phase", at, kind=ILLEGAL)
+        i = self.phases.index(phase)
+        if i < self.running:
+            order = ", ".join(_words(p) for p in self.phases if p not in ("battle", "end_turn"))
+            r.fail(f"the {_words(phase)} phase is already over: orders must come in phase order ({order})", at,
+                   kind=ILLEGAL)
+        self.running = i
+
+    def _header(self, r: Reader, first: Token) -> None:
+        name = first.text.casefold()
+        if self.started:
+            r.fail("headers (game:, power:, round:) must come before the first order", first, kind=ILLEGAL)
+        if name in self.headers:
+            r.fail(f"the {name} header is given twice", first, kind=ILLEGAL)
+        self.headers.add(name)
+        r.pos = 2
+        if name == "game":
+            self.submission.game = r.rest("the game's id")
+        elif name == "power":
+            self.submission.power = r.power()
+        else:
+            self.submission.round = r.number("a round number")
+        r.done()

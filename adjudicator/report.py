@@ -1,0 +1,168 @@
+"""Turn reports: the journal of one power-turn rendered through a Jinja2 template per forum format.
+
+Sentences are built here once, in plain words; the templates only lay them out (headings, lists, code
+blocks), so Markdown for NodeBB, BBCode and plain text say exactly the same thing. The dice block is the
+same in every format, so that `verify` can read it back from any of them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from importlib.resources import files
+
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+from sqlmodel import Session, select
+
+from .errors import AdjudicatorError
+from .store import db
+from .store.models import DiceGroupRow, Report, RevealedSeed, Step
+
+FORMATS = ("markdown", "bbcode", "text")
+PHASE_TITLES = {"standing": "Standing orders", "purchase": "Purchase", "politics": "Politics",
+                "combat_move": "Combat move", "battle": "Battles", "noncombat_move": "Non-combat move",
+                "place": "Mobilize new units", "end_turn": "End of turn"}
+
+
+def environment(templates_dir: Path | None = None) -> Environment:
+    loaders = [FileSystemLoader(str(templates_dir))] if templates_dir else []
+    loaders.append(FileSystemLoader(str(files("adjudicator.templates"))))
+    return Environment(loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                       keep_trailing_newline=True)
+
+
+def units_phrase(units: dict[str, int]) -> str:
+    return ", ".join(f"{n} {u}" for u, n in units.items()) if units else "nothing"
+
+
+def describe(event: dict) -> list[str]:
+    """The report's sentences for one journal event."""
+    kind = event["type"]
+    if kind == "purchase":
+        return [f"{event['power']} buy {units_phrase(event['units'])} for {event['cost']} PUs ({event['treasury']} left)."]
+    if kind == "repair":
+        return [f"{event['power']} repair {event['amount']} damage on the {event['unit']} in {event['place']} ({event['treasury']} PUs left)."]
+    if kind == "war":
+        return [f"{event['power']} declare war on {event['target']}."]
+    if kind == "move":
+        line = f"{units_phrase(event['units'])}: {' > '.join(event['path'])}"
+        if event.get("attack"):
+            line += f" (attack on {event['attack']})"
+        return [line] + [f"{c['place']} is blitzed and taken by {c['owner']}." for c in event.get("captures", [])]
+    if kind == "battle_order":
+        return [f"Battle order: {event['order']}"]
+    if kind == "capture":
+        return [capture_phrase(event) + "."]
+    if kind == "place":
+        return [f"{units_phrase(event['units'])} placed in {event['place']}."]
+    if kind == "void":
+        return [f"Order void: `{event['order']}`: {event['reason']}."]
+    if kind == "crash":
+        return [f"The {event['unit']} in {event['place']} found no place to land and is lost."]
+    if kind == "income":
+        return [f"{event['power']} collect {event['income']} PUs (treasury {event['treasury']})."]
+    if kind == "held_over":
+        return [f"Bought but not placed, kept for later: {units_phrase(event['units'])}."]
+    if kind == "next":
+        return [f"Next: round {event['round']}, {event['power']}, {PHASE_TITLES[event['phase']].lower()}."]
+    if kind == "standing":
+        return [f"{event['power']} standing orders: " + "; ".join(event["orders"])]
+    return [json.dumps(event, sort_keys=True)]
+
+
+def capture_phrase(event: dict) -> str:
+    line = f"{event['place']} is captured from {event['from']}"
+    line += f" and liberated for {event['owner']}" if event["owner"] != event["by"] else f" by {event['by']}"
+    if event.get("treasury_taken"):
+        line += f"; {event['by']} take {event['treasury_taken']} PUs from the capital"
+    return line
+
+
+def battle_view(event: dict) -> dict:
+    """A battle laid out for the templates: header, one line per round, result."""
+    rounds = []
+    if event.get("aa"):
+        aa = event["aa"]
+        rounds.append(f"AA fire: {' '.join(map(str, aa['values']))} — {aa['hits']} hit(s); lost {units_phrase(aa['losses'])}")
+    for r in event["rounds"]:
+        parts = [f"Round {r['round']}"]
+        for side in ("attacker", "defender"):
+            grp = r[side]
+            if grp:
+                parts.append(f"{side} {' '.join(map(str, grp['values']))} ({grp['hits']} hit{'s' if grp['hits'] != 1 else ''})")
+            else:
+                parts.append(f"{side} cannot fire")
+        losses = f"attacker lose {units_phrase(r['attacker_losses'])}; defender lose {units_phrase(r['defender_losses'])}"
+        rounds.append(": ".join([parts[0], "; ".join(parts[1:])]) + f" → {losses}")
+    result = {"captured": "the attackers win", "defended": "the defence holds",
+              "retreated": f"the attacker retreats to {event.get('retreat', {}).get('to', '?')}",
+              "cleared": "the defenders are destroyed but no land unit is left to take the territory",
+              "destroyed": "both sides are destroyed" if not event["survivors"]["defender"] else "the attack is wiped out"}[event["result"]]
+    if event.get("capture"):
+        result = capture_phrase(event["capture"])
+    return {"place": event["place"], "attacker": event["attacker"], "defenders": ", ".join(event["defenders"]),
+            "attacking": units_phrase(event["attacking"]), "defending": units_phrase(event["defending"]),
+            "rounds": rounds, "result": result, "notes": event.get("notes", []),
+            "survivors": units_phrase(event["survivors"]["attacker"]), "defender_survivors": units_phrase(event["survivors"]["defender"])}
+
+
+def turn_context(session: Session, turn_index: int | None) -> dict:
+    game = db.the_game(session)
+    steps = list(session.exec(select(Step).where(Step.game_id == game.id).order_by(Step.seq)))
+    played = [s for s in steps if s.phase != "standing"]
+    if not played:
+        raise AdjudicatorError("nothing has been adjudicated yet: there is no report to show")
+    if turn_index is None:
+        turn_index = played[-1].turn_index
+    mine = [s for s in played if s.turn_index == turn_index]
+    if not mine:
+        done = sorted({s.turn_index for s in played})
+        raise AdjudicatorError(f"no report for turn {turn_index}: the turns played so far are {done[0]} to {done[-1]}")
+    groups = list(session.exec(select(DiceGroupRow).where(DiceGroupRow.game_id == game.id, DiceGroupRow.turn_index == turn_index)
+                               .order_by(DiceGroupRow.id)))
+    seed = session.get(RevealedSeed, (game.id, turn_index))
+    phases = []
+    for st in mine:
+        events = json.loads(st.events)
+        phases.append({"phase": st.phase, "title": PHASE_TITLES.get(st.phase, st.phase),
+                       "lines": [line for e in events if e["type"] != "battle" for line in describe(e)],
+                       "battles": [battle_view(e) for e in events if e["type"] == "battle"],
+                       "state_hash": st.state_hash})
+    return {
+        "game": {"id": game.id, "title": game.title, "name": game.name, "rules": game.rules_version,
+                 "anchor": game.anchor, "test_seed": game.test_seed, "dice_mode": game.dice_mode},
+        "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power},
+        "seed": seed.seed if seed else None,
+        "salts": json.loads(seed.salts) if seed else [],
+        "phases": phases,
+        "dice": [{"label": g.label, "sides": g.sides, "values": json.loads(g.dice), "units": json.loads(g.units)} for g in groups],
+        "state_hash": mine[-1].state_hash,
+    }
+
+
+def dice_block(ctx: dict) -> str:
+    """The machine-checkable part of every report: game, turn, anchor, seed and each dice group on one line."""
+    lines = ["adjudicator dice", f"game: {ctx['game']['id']}", f"turn: {ctx['turn']['index']}",
+             f"anchor: {ctx['game']['anchor']}",
+             f"seed: {ctx['seed'] or '(revealed when this turn is over)'}"]
+    if ctx["salts"]:
+        lines.append("salts: " + " | ".join(ctx["salts"]))
+    for g in ctx["dice"]:
+        lines.append(f"{g['label']} | d{g['sides']} | {' '.join(map(str, g['values']))} | {', '.join(g['units'])}")
+    return "\n".join(lines)
+
+
+def render(session: Session, turn_index: int | None, fmt: str, templates_dir: Path | None = None) -> str:
+    if fmt not in FORMATS:
+        raise AdjudicatorError(f"--format takes {', '.join(FORMATS)}, not {fmt!r}")
+    ctx = turn_context(session, turn_index)
+    ctx["dice_block"] = dice_block(ctx)
+    return environment(templates_dir).get_template(f"report.{fmt}.j2").render(**ctx)
+
+
+def store_report(session: Session, turn_index: int, templates_dir: Path | None = None) -> str:
+    """Render the Markdown report of a turn and keep it in the journal (as posted)."""
+    text = render(session, turn_index, "markdown", templates_dir)
+    session.add(Report(game_id=db.the_game(session).id, turn_index=turn_index, format="markdown", text=text))
+    return text

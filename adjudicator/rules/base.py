@@ -1,0 +1,143 @@
+"""The G40 2nd-edition base rules as one class whose hooks a game overrides, like python-chess variants.
+
+Rule ids in messages come from shared/rules/LEDGER.md (section BG). The class holds no state of its own
+beyond the scenario: every method takes the `State` it reads or changes.
+"""
+
+from __future__ import annotations
+
+from ..scenario import Scenario, UnitType
+from ..state import State, Unit
+
+
+class RuleViolation(Exception):
+    """An order the rules forbid; `rule` is the ledger id. Becomes an ILLEGAL OrderError at submit time."""
+
+    def __init__(self, message: str, rule: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+
+
+class G40Rules:
+    """Base rules of A&A Global 1940 2nd edition, played on any map that provides the data."""
+
+    name = "g40"
+    title = "G40 2nd edition base rules"
+    # Documented default order of loss (README "Casualties"): cheapest combat value in the role first.
+    default_ool_doc = "lowest value in its role (attack or defence) first, then lowest cost, then name"
+
+    def __init__(self, scenario: Scenario, rules_version: str = ""):
+        self.scenario = scenario
+        self.rules_version = rules_version
+
+    # -- relations ----------------------------------------------------------------------------------
+
+    def archetype(self, state: State, a: str, b: str) -> str:
+        if a == b:
+            return "self"
+        name = state.relationship(a, b)
+        if name is None:
+            return "neutral"
+        try:
+            return self.scenario.relationship_type(name).archetype
+        except KeyError:
+            return "neutral"
+
+    def at_war(self, state: State, a: str, b: str) -> bool:
+        return self.archetype(state, a, b) == "war"
+
+    def friendly(self, state: State, a: str, b: str) -> bool:
+        return self.archetype(state, a, b) in ("self", "allied")
+
+    def enemies_of(self, state: State, power: str) -> list[str]:
+        return [p.name for p in self.scenario.players if self.at_war(state, power, p.name)]
+
+    def war_type(self) -> str:
+        for rt in self.scenario.relationship_types:
+            if rt.archetype == "war" and rt.name.lower() == "war":
+                return rt.name
+        for rt in self.scenario.relationship_types:
+            if rt.archetype == "war":
+                return rt.name
+        raise RuleViolation("this game has no relationship of the war kind")
+
+    # -- units --------------------------------------------------------------------------------------
+
+    def ut(self, unit: Unit | str) -> UnitType:
+        return self.scenario.unit_type(unit if isinstance(unit, str) else unit.type)
+
+    def is_combatant(self, unit: Unit) -> bool:
+        """Can be hit in a battle: everything but facilities and bookkeeping markers."""
+        t = self.ut(unit)
+        return not (t.has("infrastructure") or t.has("marker"))
+
+    def can_capture(self, unit: Unit) -> bool:
+        """BG-39: only land units with an attack value capture a territory."""
+        t = self.ut(unit)
+        return t.domain == "land" and t.attack > 0 and self.is_combatant(unit)
+
+    def movement(self, unit: Unit) -> int:
+        return self.ut(unit).movement
+
+    # -- territories --------------------------------------------------------------------------------
+
+    def is_water(self, place: str) -> bool:
+        return self.scenario.territory(place).water
+
+    def owner(self, state: State, place: str) -> str | None:
+        return state.owners.get(place)
+
+    def hostile_units(self, state: State, power: str, place: str) -> list[Unit]:
+        return [u for u in state.units_at(place) if self.at_war(state, power, u.owner) and self.is_combatant(u)]
+
+    def is_hostile_land(self, state: State, power: str, place: str) -> bool:
+        owner = self.owner(state, place)
+        return owner is not None and self.at_war(state, power, owner)
+
+    def is_friendly_land(self, state: State, power: str, place: str) -> bool:
+        owner = self.owner(state, place)
+        return owner is not None and self.friendly(state, power, owner)
+
+    def capital_of(self, power: str) -> str | None:
+        for t in self.scenario.territories:
+            if t.capital == power:
+                return t.name
+        return None
+
+    def can_collect_income(self, state: State, power: str) -> bool:
+        """BG-37: a power whose capital is held by someone else collects nothing."""
+        capital = self.capital_of(power)
+        return capital is None or state.owners.get(capital) == power
+
+    # -- hooks a game overrides ---------------------------------------------------------------------
+
+    def income(self, state: State, power: str) -> tuple[int, list[dict]]:
+        """Income collected at the end of `power`'s turn, with the lines the report shows."""
+        if not self.can_collect_income(state, power):
+            return 0, [{"item": "capital held by the enemy: no income", "amount": 0}]
+        total = sum(self.scenario.territory(t).production for t, o in state.owners.items() if o == power)
+        return total, [{"item": "territories", "amount": total}]
+
+    def may_declare_war(self, state: State, power: str, target: str) -> None:
+        """Raise RuleViolation if `power` may not declare war on `target` now (BG-02)."""
+        if target == power:
+            raise RuleViolation("a power cannot declare war on itself", "BG-02")
+        if self.at_war(state, power, target):
+            raise RuleViolation(f"{power} is already at war with {target}", "BG-02")
+        if self.friendly(state, power, target):
+            raise RuleViolation(f"{power} and {target} are allies", "BG-02")
+
+    def unit_value(self, unit: Unit, role: str) -> int:
+        t = self.ut(unit)
+        return t.attack if role == "attacker" else t.defense
+
+    def capture_goes_to(self, state: State, power: str, place: str) -> str:
+        """BG-40: liberated territory returns to a friendly original owner that can still collect income."""
+        original = state.original_owners.get(place)
+        if original and original != power and self.friendly(state, power, original) and self.can_collect_income(state, original):
+            return original
+        return power
+
+    def takes_treasury_on_capture(self, place: str, previous_owner: str) -> bool:
+        return self.scenario.territory(place).capital == previous_owner

@@ -1,0 +1,107 @@
+"""Purchase, mobilisation and income (BG-33 … BG-37)."""
+
+from __future__ import annotations
+
+from ..notation.orders import Buy, Place
+from ..state import State
+from .base import G40Rules, RuleViolation
+
+
+def buy(rules: G40Rules, state: State, power: str, order: Buy) -> dict:
+    prices = {}
+    for rule in rules.scenario.frontier_of(power):
+        if len(rule.results) == 1:
+            (unit, qty), = rule.results.items()
+            if qty == 1 and (unit not in prices or rule.cost < prices[unit]):
+                prices[unit] = rule.cost
+    total = 0
+    for uc in order.units:
+        if uc.unit not in prices:
+            raise RuleViolation(f"{power} cannot buy {uc.unit}: it is not on {power}'s purchase list "
+                                f"({', '.join(sorted(prices)) or 'empty'})", "BG-33")
+        total += prices[uc.unit] * uc.count
+    if total > state.treasury.get(power, 0):
+        raise RuleViolation(f"{order.canonical()} costs {total} PUs; {power} has {state.treasury.get(power, 0)}", "BG-33")
+    state.treasury[power] -= total
+    bought = state.purchases.setdefault(power, {})
+    for uc in order.units:
+        bought[uc.unit] = bought.get(uc.unit, 0) + uc.count
+    return {"type": "purchase", "power": power, "units": {uc.unit: uc.count for uc in order.units},
+            "cost": total, "treasury": state.treasury[power]}
+
+
+def factory_capacity(rules: G40Rules, state: State, power: str, place: str) -> int:
+    """BG-35: units a territory may still receive this turn from its factories (0 if none usable)."""
+    if rules.is_water(place) or state.owners.get(place) != power or place in state.conquered:
+        return 0
+    total = 0
+    for u in state.units_at(place, power):
+        t = rules.ut(u)
+        if t.has("factory"):
+            cap = t.options.get("canProduceXUnits")
+            base = int(cap[0]) if cap else rules.scenario.territory(place).production
+            total += max(0, base - u.damage)
+    return total
+
+
+def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[str, int]) -> dict:
+    """Mobilise bought units; `placed` counts units already placed this turn per producing territory."""
+    pending = state.purchases.get(power, {})
+    for uc in order.units:
+        if pending.get(uc.unit, 0) < uc.count:
+            raise RuleViolation(f"{power} has {pending.get(uc.unit, 0)} {uc.unit} waiting to be placed, not {uc.count}", "BG-35")
+    where = order.place
+    n = sum(uc.count for uc in order.units)
+    domains = {rules.ut(uc.unit).domain for uc in order.units}
+    facilities = [uc.unit for uc in order.units if rules.ut(uc.unit).has("infrastructure")]
+    if facilities:
+        _check_facility(rules, state, power, where, facilities)
+        producer = None
+    elif rules.is_water(where):
+        if domains != {"sea"}:
+            raise RuleViolation(f"only ships are placed in a sea zone such as {where}", "BG-35")
+        producers = [t for t in sorted(rules.scenario.neighbours(where))
+                     if factory_capacity(rules, state, power, t) - placed.get(t, 0) >= n]
+        if not producers:
+            raise RuleViolation(f"no factory of {power} next to {where} can place {n} more units this turn", "BG-35")
+        producer = producers[0]
+    else:
+        if "sea" in domains:
+            raise RuleViolation(f"ships are placed in a sea zone next to a factory, not in {where}", "BG-35")
+        room = factory_capacity(rules, state, power, where) - placed.get(where, 0)
+        if factory_capacity(rules, state, power, where) == 0:
+            raise RuleViolation(f"{power} has no factory in {where} that it held at the start of the turn", "BG-35")
+        if room < n:
+            raise RuleViolation(f"the factory in {where} can place {room} more units this turn, not {n}", "BG-35")
+        producer = where
+    if producer:
+        placed[producer] = placed.get(producer, 0) + n
+    for uc in order.units:
+        pending[uc.unit] -= uc.count
+        if not pending[uc.unit]:
+            del pending[uc.unit]
+        for _ in range(uc.count):
+            state.add_unit(uc.unit, power, where)
+    return {"type": "place", "power": power, "place": where, "units": {uc.unit: uc.count for uc in order.units}}
+
+
+def _check_facility(rules: G40Rules, state: State, power: str, where: str, facilities: list[str]) -> None:
+    """BG-34: facilities go on land held since the start of the turn, one of each kind per territory."""
+    if rules.is_water(where) or state.owners.get(where) != power or where in state.conquered:
+        raise RuleViolation(f"facilities are placed on a territory {power} held at the start of the turn; {where} is not one", "BG-34")
+    for name in facilities:
+        t = rules.ut(name)
+        if facilities.count(name) > 1 or any(u.type == name for u in state.units_at(where)):
+            raise RuleViolation(f"{where} may have only one {name}", "BG-34")
+        need = t.options.get("canOnlyBePlacedInTerritoryValuedAtX")
+        if need and rules.scenario.territory(where).production < int(need[0]):
+            raise RuleViolation(f"a {name} needs a territory worth at least {need[0]}; {where} is worth "
+                                f"{rules.scenario.territory(where).production}", "BG-34")
+        if t.has("factory") and any(rules.ut(u).has("factory") for u in state.units_at(where)):
+            raise RuleViolation(f"{where} already has a factory", "BG-34")
+
+
+def collect_income(rules: G40Rules, state: State, power: str) -> dict:
+    amount, lines = rules.income(state, power)
+    state.treasury[power] = state.treasury.get(power, 0) + amount
+    return {"type": "income", "power": power, "income": amount, "lines": lines, "treasury": state.treasury[power]}

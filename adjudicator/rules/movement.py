@@ -1,0 +1,229 @@
+"""Combat and non-combat movement (BG-03 … BG-08): which units an order moves, and whether the path is legal."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ..notation.orders import Move
+from ..state import State, Unit
+from .base import G40Rules, RuleViolation
+
+
+def pick_units(rules: G40Rules, state: State, power: str, order: Move, steps: int, phase: str) -> list[Unit]:
+    """The units an order means: of the named types at the path's start, those with the most movement left."""
+    start = order.path[0]
+    chosen: list[Unit] = []
+    for uc in order.units:
+        pool = sorted((u for u in state.units_at(start, power) if u.type == uc.unit and u not in chosen),
+                      key=lambda u: (u.moved, u.id))
+        if len(pool) < uc.count:
+            have = len(pool)
+            raise RuleViolation(f"{power} has {have} {uc.unit} in {start}, not {uc.count}")
+        usable = [u for u in pool if rules.movement(u) - u.moved >= steps and _may_move_now(rules, u, phase)]
+        if len(usable) < uc.count:
+            reason = _why_not(rules, pool, steps, phase)
+            raise RuleViolation(f"only {len(usable)} of the {uc.count} {uc.unit} in {start} can move {steps} "
+                                f"{'space' if steps == 1 else 'spaces'} now: {reason}", _rule_for(reason))
+        chosen.extend(usable[:uc.count])
+    return chosen
+
+
+def _may_move_now(rules: G40Rules, unit: Unit, phase: str) -> bool:
+    t = rules.ut(unit)
+    if t.movement == 0 or t.has("marker"):
+        return False
+    if phase == "combat_move":
+        return not t.has("no_combat_move")
+    # BG-08: after combat, only aircraft (to land) and units that did not move in combat may move.
+    return t.domain == "air" or not unit.flags.get("combat_moved")
+
+
+def _why_not(rules: G40Rules, pool: list[Unit], steps: int, phase: str) -> str:
+    for u in pool:
+        t = rules.ut(u)
+        if t.movement == 0 or t.has("marker"):
+            return f"{t.name} cannot move"
+        if phase == "combat_move" and t.has("no_combat_move"):
+            return f"{t.name} cannot move in the combat move phase"
+        if phase == "noncombat_move" and u.flags.get("combat_moved") and t.domain != "air":
+            return "units that moved in combat cannot move again in non-combat"
+    return "not enough movement left"
+
+
+def _rule_for(reason: str) -> str:
+    if "non-combat" in reason:
+        return "BG-08"
+    if "combat move phase" in reason:
+        return "BG-25"
+    return "BG-03"
+
+
+def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
+    """Check `order` against `state` and carry it out; returns the report event. Raises RuleViolation."""
+    phase = order.phase
+    path = list(order.path)
+    if len(path) < 2:
+        raise RuleViolation("a move needs at least two places: where the units are and where they go")
+    for a, b in zip(path, path[1:]):
+        if b not in rules.scenario.neighbours(a):
+            raise RuleViolation(f"{b} is not next to {a}", "BG-03")
+    steps = len(path) - 1
+    units = pick_units(rules, state, power, order, steps, phase)
+    domains = {rules.ut(u).domain for u in units}
+    captured: list[str] = []
+    for domain in sorted(domains):
+        group = [u for u in units if rules.ut(u).domain == domain]
+        if domain == "land":
+            captured = _check_land(rules, state, power, group, path, phase)
+        elif domain == "air":
+            _check_air(rules, state, power, group, path, phase)
+        else:
+            _check_sea(rules, state, power, path, phase)
+    dest = path[-1]
+    for u in units:
+        u.place = dest
+        u.moved += steps
+        if phase == "combat_move":
+            u.flags["combat_moved"] = True
+    blitzes = [capture(rules, state, power, place) for place in captured]
+    event = {"type": "move", "phase": phase, "power": power, "path": path, "order": order.canonical(),
+             "units": _counts(units), "captures": blitzes}
+    if phase == "combat_move" and _is_attack(rules, state, power, dest):
+        if dest not in [b["place"] for b in state.battles]:
+            state.battles.append({"place": dest, "attacker": power})
+        event["attack"] = dest
+    return event
+
+
+def _counts(units: list[Unit]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for u in units:
+        out[u.type] = out.get(u.type, 0) + 1
+    return out
+
+
+def _is_attack(rules: G40Rules, state: State, power: str, place: str) -> bool:
+    return bool(rules.hostile_units(state, power, place)) or rules.is_hostile_land(state, power, place)
+
+
+def _neutral(rules: G40Rules, state: State, power: str, place: str) -> bool:
+    owner = rules.owner(state, place)
+    return owner is not None and not rules.friendly(state, power, owner) and not rules.at_war(state, power, owner)
+
+
+def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], path: list[str], phase: str) -> list[str]:
+    """Land paths; returns the territories blitzed on the way (BG-03, BG-04, BG-08)."""
+    blitzed = []
+    for place in path[1:]:
+        if rules.is_water(place):
+            raise RuleViolation(f"land units cannot enter the sea zone {place} (transports are not supported yet)", "BG-03")
+        if _neutral(rules, state, power, place):
+            raise RuleViolation(f"{place} belongs to {rules.owner(state, place)}, with whom {power} is not at war", "BG-02")
+    for place in path[1:-1]:
+        if rules.is_friendly_land(state, power, place) and not rules.hostile_units(state, power, place):
+            continue
+        if phase != "combat_move":
+            raise RuleViolation(f"land units may not pass through hostile {place} in non-combat", "BG-08")
+        if rules.hostile_units(state, power, place):
+            raise RuleViolation(f"land units must stop in {place}: it holds enemy units", "BG-03")
+        slow = [u.type for u in units if not rules.ut(u).has("can_blitz")]
+        if slow:
+            raise RuleViolation(f"{slow[0]} cannot blitz through {place}: only units that can blitz move on "
+                                "through an empty enemy territory", "BG-04")
+        blitzed.append(place)
+    dest = path[-1]
+    if phase == "combat_move":
+        if not _is_attack(rules, state, power, dest):
+            raise RuleViolation(f"{dest} is not hostile: a combat move must end in an attack; "
+                                "move there with ncm in the non-combat phase", "BG-02")
+    elif not rules.is_friendly_land(state, power, dest) or rules.hostile_units(state, power, dest):
+        raise RuleViolation(f"land units may not enter hostile {dest} in non-combat", "BG-08")
+    return blitzed
+
+
+def _check_air(rules: G40Rules, state: State, power: str, units: list[Unit], path: list[str], phase: str) -> None:
+    """Air paths (BG-05, BG-06): no neutral fly-over, and a landing place in reach."""
+    for place in path[1:]:
+        if not rules.is_water(place) and _neutral(rules, state, power, place):
+            raise RuleViolation(f"aircraft may not fly over neutral {place}", "BG-41")
+    dest = path[-1]
+    if phase == "combat_move":
+        if not _is_attack(rules, state, power, dest):
+            raise RuleViolation(f"{dest} is not hostile: a combat move must end in an attack", "BG-02")
+        for u in units:
+            left = rules.movement(u) - u.moved - (len(path) - 1)
+            if landing_distance(rules, state, power, dest) > left:
+                raise RuleViolation(f"{u.type} would have no place to land after attacking {dest}: "
+                                    f"{left} movement left", "BG-06")
+    elif not can_land(rules, state, power, dest):
+        raise RuleViolation(f"aircraft must land in a friendly territory held since the start of the turn; "
+                            f"{dest} is not one", "BG-06")
+
+
+def can_land(rules: G40Rules, state: State, power: str, place: str) -> bool:
+    return (not rules.is_water(place) and rules.is_friendly_land(state, power, place)
+            and place not in state.conquered and not rules.hostile_units(state, power, place))
+
+
+def landing_distance(rules: G40Rules, state: State, power: str, start: str) -> int:
+    """Steps from `start` to the nearest place an aircraft of `power` may land (a large number if none)."""
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        if can_land(rules, state, power, here):
+            return seen[here]
+        for nxt in rules.scenario.neighbours(here):
+            if nxt not in seen:
+                seen[nxt] = seen[here] + 1
+                queue.append(nxt)
+    return 1 << 20
+
+
+def _check_sea(rules: G40Rules, state: State, power: str, path: list[str], phase: str) -> None:
+    """Sea paths (BG-07) and canals: ships stay at sea, stop at enemy warships, pass canals only when friendly."""
+    for place in path[1:]:
+        if not rules.is_water(place):
+            raise RuleViolation(f"ships cannot enter the land territory {place}", "BG-07")
+    for a, b in zip(path, path[1:]):
+        _check_canal(rules, state, power, a, b)
+    for place in path[1:-1]:
+        if _blocking(rules, state, power, place):
+            raise RuleViolation(f"ships must stop in {place}: enemy warships are there", "BG-07")
+    if rules.hostile_units(state, power, path[-1]):
+        raise RuleViolation(f"{path[-1]} holds enemy units: sea battles are not supported yet", "BG-07")
+    if phase == "combat_move":
+        raise RuleViolation(f"{path[-1]} holds no enemy: ships move there with ncm in the non-combat phase", "BG-02")
+
+
+def _blocking(rules: G40Rules, state: State, power: str, place: str) -> bool:
+    return any(rules.ut(u).domain == "sea" and not rules.ut(u).has("sub") and rules.ut(u).transport_capacity == 0
+               for u in rules.hostile_units(state, power, place))
+
+
+def _check_canal(rules: G40Rules, state: State, power: str, a: str, b: str) -> None:
+    for canal in rules.scenario.canals:
+        if a in canal.sea_zones and b in canal.sea_zones:
+            for land in canal.land_territories:
+                if not rules.is_friendly_land(state, power, land) or land in state.conquered:
+                    raise RuleViolation(f"the {canal.name} between {a} and {b} needs {land} held by "
+                                        f"{power} or an ally since the start of the turn")
+
+
+def capture(rules: G40Rules, state: State, power: str, place: str) -> dict:
+    """Change a territory's owner (BG-39, BG-40); facilities there change hands with it."""
+    previous = state.owners.get(place)
+    new_owner = rules.capture_goes_to(state, power, place)
+    state.owners[place] = new_owner
+    if place not in state.conquered:
+        state.conquered.append(place)
+    for u in state.units_at(place):
+        if not rules.is_combatant(u) and previous is not None and u.owner == previous:
+            u.owner = new_owner
+    event = {"type": "capture", "place": place, "by": power, "from": previous, "owner": new_owner}
+    if previous and rules.takes_treasury_on_capture(place, previous):
+        taken = state.treasury.get(previous, 0)
+        state.treasury[previous] = 0
+        state.treasury[power] = state.treasury.get(power, 0) + taken
+        event["treasury_taken"] = taken
+    return event

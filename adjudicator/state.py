@@ -1,0 +1,138 @@
+"""The current position of a game as plain objects, the way python-chess keeps a Board.
+
+The rules read and change a `State`; the store loads it from tables and writes it back in one transaction.
+Its canonical JSON is what the state hash covers, so every field that decides the outcome of a later turn
+must be in `to_dict`, and nothing else (no database ids, no timestamps).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .scenario import Scenario
+
+
+@dataclass
+class Unit:
+    id: int
+    type: str
+    owner: str
+    place: str
+    damage: int = 0            # hits taken by a multi-hit unit, or bombing damage of a facility
+    moved: int = 0             # movement points spent this turn
+    flags: dict = field(default_factory=dict)   # per-turn marks: "attacked_from", "no_move" (e.g. units that fought)
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "type": self.type, "owner": self.owner, "place": self.place,
+                "damage": self.damage, "moved": self.moved, "flags": dict(sorted(self.flags.items()))}
+
+
+@dataclass
+class State:
+    round: int
+    power: str                 # whose turn
+    phase: str                 # where the cursor stands in that power's turn
+    turn_index: int            # power-turns since the start, 1-based (DESIGN.md dice §2)
+    treasury: dict[str, int]
+    owners: dict[str, str]     # territory -> current owner (land only)
+    original_owners: dict[str, str]
+    units: list[Unit]
+    relationships: dict[tuple[str, str], str]   # sorted pair -> relationship type name
+    purchases: dict[str, dict[str, int]] = field(default_factory=dict)   # power -> unit type -> bought, not yet placed
+    standing: dict[str, dict] = field(default_factory=dict)            # power -> {"ool": [...], "scramble": [...], "submerge": bool}
+    conquered: list[str] = field(default_factory=list)                 # territories taken this turn
+    battles: list[dict] = field(default_factory=list)                  # battles declared by this turn's combat moves
+    next_unit_id: int = 1
+
+    # -- construction -------------------------------------------------------------------------------
+
+    @classmethod
+    def initial(cls, scenario: Scenario) -> "State":
+        players = scenario.turn_players()
+        if not players:
+            raise ValueError("the scenario has no player who takes turns")
+        first = players[0]
+        units: list[Unit] = []
+        for p in scenario.placements:
+            for _ in range(p.quantity):
+                units.append(Unit(len(units) + 1, p.unit_type, p.owner, p.territory))
+        owners = dict(scenario.owners)
+        original = {t.name: t.original_owner or owners.get(t.name, "") for t in scenario.territories if not t.water}
+        rel = {pair_key(a, b): t for a, b, t in scenario.relationships}
+        return cls(
+            round=1, power=first, phase=scenario.phases_of(first)[0], turn_index=1,
+            treasury={p.name: scenario.resources.get(p.name, 0) for p in scenario.players},
+            owners=owners, original_owners={k: v for k, v in original.items() if v},
+            units=units, relationships=rel, next_unit_id=len(units) + 1,
+        )
+
+    # -- queries ------------------------------------------------------------------------------------
+
+    def units_at(self, place: str, owner: str | None = None) -> list[Unit]:
+        return [u for u in self.units if u.place == place and (owner is None or u.owner == owner)]
+
+    def unit(self, unit_id: int) -> Unit:
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)
+
+    def relationship(self, a: str, b: str) -> str | None:
+        return None if a == b else self.relationships.get(pair_key(a, b))
+
+    def add_unit(self, type_: str, owner: str, place: str) -> Unit:
+        u = Unit(self.next_unit_id, type_, owner, place)
+        self.next_unit_id += 1
+        self.units.append(u)
+        return u
+
+    def remove_units(self, ids: Iterable[int]) -> None:
+        gone = set(ids)
+        self.units = [u for u in self.units if u.id not in gone]
+
+    # -- hashing ------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        return {
+            "round": self.round, "power": self.power, "phase": self.phase, "turn_index": self.turn_index,
+            "treasury": dict(sorted(self.treasury.items())),
+            "owners": dict(sorted(self.owners.items())),
+            "original_owners": dict(sorted(self.original_owners.items())),
+            "units": [u.to_dict() for u in sorted(self.units, key=lambda u: u.id)],
+            "relationships": [[a, b, t] for (a, b), t in sorted(self.relationships.items())],
+            "purchases": {p: dict(sorted(b.items())) for p, b in sorted(self.purchases.items()) if b},
+            "standing": {p: s for p, s in sorted(self.standing.items()) if s},
+            "conquered": sorted(self.conquered),
+            "battles": self.battles,
+            "next_unit_id": self.next_unit_id,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "State":
+        return cls(
+            round=d["round"], power=d["power"], phase=d["phase"], turn_index=d["turn_index"],
+            treasury=dict(d["treasury"]), owners=dict(d["owners"]), original_owners=dict(d["original_owners"]),
+            units=[Unit(**u) for u in d["units"]],
+            relationships={pair_key(a, b): t for a, b, t in d["relationships"]},
+            purchases={p: dict(b) for p, b in d.get("purchases", {}).items()},
+            standing={p: dict(s) for p, s in d.get("standing", {}).items()},
+            conquered=list(d.get("conquered", [])), battles=list(d.get("battles", [])),
+            next_unit_id=d["next_unit_id"],
+        )
+
+    def hash(self) -> str:
+        return hashlib.sha256(canonical_json(self.to_dict()).encode("utf-8")).hexdigest()
+
+    def copy(self) -> "State":
+        return State.from_dict(json.loads(canonical_json(self.to_dict())))
+
+
+def pair_key(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def canonical_json(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

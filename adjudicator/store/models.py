@@ -1,0 +1,133 @@
+"""SQLModel tables: the current state (what `status` reads) and the append-only journal (what `audit` replays)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Optional
+
+from sqlmodel import Field, SQLModel
+
+SCHEMA_VERSION = 1
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Meta(SQLModel, table=True):
+    key: str = Field(primary_key=True)
+    value: str
+
+
+class Game(SQLModel, table=True):
+    id: str = Field(primary_key=True)
+    name: str                                  # the --game name: demo, g40, g40-alt-universe, ...
+    title: str                                 # the scenario's name, e.g. "G40 Alt Universe 2.0.8"
+    rules_version: str = ""
+    anchor: str                                # s_0, hex
+    chain_length: int
+    dice_mode: str = "normal"                  # "normal" or "strict"
+    test_seed: bool = False                    # created with --seed: the reports say so
+    salts_required: str = ""                   # strict mode: comma-separated powers whose salts are awaited
+    scenario: str                              # the Scenario as JSON, copied once at `new`
+    initial_state: str                         # the starting State as JSON
+    round: int
+    power: str
+    phase: str
+    turn_index: int
+    extra: str = "{}"                          # State fields without a table: purchases, standing orders, battles
+    state_hash: str = ""
+    created_at: str = Field(default_factory=now)
+
+
+class Power(SQLModel, table=True):
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    name: str = Field(primary_key=True)
+    turn_order: int                            # -1 for players that take no turns
+    treasury: int = 0
+    contact: str = ""
+
+
+class TerritoryOwner(SQLModel, table=True):
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    territory: str = Field(primary_key=True)
+    owner: str
+    original_owner: str = ""
+
+
+class UnitRow(SQLModel, table=True):
+    __tablename__ = "unit"
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    id: int = Field(primary_key=True)
+    place: str = Field(index=True)
+    owner: str
+    type: str
+    damage: int = 0
+    moved: int = 0
+    flags: str = "{}"
+
+
+class Relationship(SQLModel, table=True):
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    a: str = Field(primary_key=True)
+    b: str = Field(primary_key=True)
+    type: str
+
+
+# -- journal (append-only) ------------------------------------------------------------------------
+
+class Submission(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    seq: int                                   # order of acceptance within the game
+    power: str
+    kind: str                                  # "turn", "standing" or "salt"
+    round: int
+    turn_index: int
+    phase: str                                 # the cursor's phase when it was accepted
+    text: str
+    sha256: str
+    status: str = "locked"                     # "locked" until adjudicated, then "done"
+    created_at: str = Field(default_factory=now)
+
+
+class Step(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    seq: int
+    submission_id: Optional[int] = Field(default=None, foreign_key="submission.id")
+    turn_index: int
+    round: int
+    power: str
+    phase: str
+    events: str                                # JSON list of report events
+    state_hash: str
+
+
+class DiceGroupRow(SQLModel, table=True):
+    __tablename__ = "dice_group"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    step_id: int = Field(foreign_key="step.id")
+    turn_index: int
+    label: str
+    sides: int
+    count: int
+    dice: str                                  # JSON list of values
+    units: str                                 # JSON list: the unit each value belongs to
+
+
+class RevealedSeed(SQLModel, table=True):
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    turn_index: int = Field(primary_key=True)
+    seed: str                                  # s_i, hex; stored only once turn i is over
+    salts: str = "[]"                          # strict mode: the salts folded into the key, in order
+
+
+class Report(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    turn_index: int
+    format: str
+    text: str
+    created_at: str = Field(default_factory=now)

@@ -1,0 +1,8 @@
+"""Any TripleA map played with the G40 2nd-edition base rules: the map's XML brings all the data."""
+
+from adjudicator.rules.base import G40Rules
+
+RULES = G40Rules
+NEEDS_MAP = True
+DEFAULT_MAP = None
+RULE_VERSIONS: dict[str, str] = {}

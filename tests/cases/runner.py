@@ -1,0 +1,87 @@
+"""Rule cases as data (DESIGN.md "Rule cases"): a position, the orders, fixed dice, the expected result.
+
+A case file is TOML with `[[case]]` tables:
+
+    id       stable id, e.g. "BG-24-01"          rule     ledger id (shared/rules/LEDGER.md)
+    purpose  one line                             ruling   optional: the RULINGS.md entry it depends on
+    setup    "demo"                               power    the mover (default: the setup's first power)
+    phase    cursor phase (default "purchase")    treasury {power = PUs} changes
+    position {place = {owner = "...", units = {power = {unit = n}}}}: these places are set exactly
+    relationships [[a, b, type]] changes          standing {power = {ool = [...]}} standing orders
+    orders   the mover's submission text           dice     {label = [values]}
+    [case.expect] error (ledger id of an expected rejection) | owners {place = power}
+                  units {place = {power = {unit = n}}} | treasury {power = n} | events [type, ...]
+                  void (number of void orders) | cursor {round, power, phase}
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from adjudicator.dice import FixedRoller
+from adjudicator.errors import OrderError
+from adjudicator.games import game_module
+from adjudicator.notation import Lexicon, parse_submission
+from adjudicator.rules import turn
+from adjudicator.state import State, Unit, pair_key
+
+HERE = Path(__file__).parent
+
+
+def load_cases() -> list[dict]:
+    cases = []
+    for path in sorted(HERE.glob("*.toml")):
+        for case in tomllib.loads(path.read_text(encoding="utf-8"))["case"]:
+            case["file"] = path.name
+            cases.append(case)
+    return cases
+
+
+def position(case: dict):
+    module = game_module(case.get("setup", "demo"))
+    scenario = module.scenario()
+    rules = module.RULES(scenario)
+    state = State.initial(scenario)
+    state.power = case.get("power", state.power)
+    state.turn_index = scenario.turn_players().index(state.power) + 1
+    state.phase = case.get("phase", "purchase")
+    state.treasury.update(case.get("treasury", {}))
+    for place, spec in case.get("position", {}).items():
+        state.units = [u for u in state.units if u.place != place]
+        if "owner" in spec:
+            state.owners[place] = spec["owner"]
+        for power, units in spec.get("units", {}).items():
+            for unit, n in units.items():
+                for _ in range(n):
+                    state.units.append(Unit(state.next_unit_id, unit, power, place))
+                    state.next_unit_id += 1
+    for a, b, kind in case.get("relationships", []):
+        state.relationships[pair_key(a, b)] = kind
+    for power, standing in case.get("standing", {}).items():
+        state.standing[power] = dict(standing)
+    return scenario, rules, state
+
+
+def run(case: dict) -> tuple[State, list[OrderError], list[dict]]:
+    """Play a case: returns the final state, the submission's errors, and the events of the steps played."""
+    scenario, rules, state = position(case)
+    parsed = parse_submission(case["orders"], Lexicon.from_scenario(scenario), start_phase=state.phase,
+                              phases=scenario.phases_of(state.power))
+    if parsed.errors:
+        return state, list(parsed.errors), []
+    orders = [o for o in parsed.submission.orders if o.phase or o.verb == "end"]
+    errors = turn.check(rules, state, orders, parsed.submission.ended)
+    if errors:
+        return state, errors, []
+    roller = FixedRoller({k: list(v) for k, v in case.get("dice", {}).items()})
+    steps = turn.play(rules, state, orders, parsed.submission.ended, roller)
+    return state, [], [e for s in steps for e in s.events]
+
+
+def units_by_place(state: State, place: str) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for u in state.units_at(place):
+        out.setdefault(u.owner, {}).setdefault(u.type, 0)
+        out[u.owner][u.type] += 1
+    return out

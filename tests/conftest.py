@@ -1,0 +1,66 @@
+"""Shared fixtures: the TripleA test maps from ../shared, a private keys folder, and a CLI runner.
+
+Every test runs in its own working folder, so no developer's `.env` or key files leak into it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from adjudicator.cli import app
+
+G40AU_208 = "g40_alt_universe/map/games/G40_Alt_Universe_v2.0.8_beta-1.3.xml"
+TEST_SEED = "00" * 31 + "01"
+
+
+@pytest.fixture(scope="session")
+def maps_dir() -> Path:
+    folder = Path(os.environ.get("ADJUDICATOR_TEST_MAPS")
+                  or Path(__file__).resolve().parents[2] / "shared" / "triplea")
+    if not folder.is_dir():
+        pytest.fail(f"TripleA test maps not found at {folder}: check out the shared folder beside the repository "
+                    f"or set ADJUDICATOR_TEST_MAPS to the folder holding <map>/map/games/*.xml")
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def private_env(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ADJUDICATOR_KEYS_DIR", str(tmp_path / "keys"))
+    for key in ("ADJUDICATOR_DB", "ADJUDICATOR_MAPS_PATH", "ADJUDICATOR_TEMPLATES"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+class Cli:
+    """Runs `adjudicator ARGS` in-process and keeps the result."""
+
+    def __init__(self):
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, input: str | None = None, code: int | None = 0):
+        result = self.runner.invoke(app, [str(a) for a in args], input=input)
+        if code is not None:
+            assert result.exit_code == code, f"exit {result.exit_code}, expected {code}\n{result.output}\n{result.exception!r}"
+        assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), repr(result.exception)
+        return result
+
+    def json(self, *args: str, input: str | None = None, code: int | None = 0):
+        return json.loads(self(*args, "--json", input=input, code=code).stdout)
+
+
+@pytest.fixture
+def cli() -> Cli:
+    return Cli()
+
+
+@pytest.fixture
+def demo_db(cli, tmp_path) -> Path:
+    db = tmp_path / "demo.db"
+    cli("new", db, "--game", "demo", "--seed", TEST_SEED, "--id", "t1")
+    return db

@@ -1,0 +1,54 @@
+"""Runs every rule case in tests/cases/*.toml (see tests/cases/runner.py for the format)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from cases.runner import load_cases, run, units_by_place
+
+CASES = load_cases()
+LEDGER = Path(__file__).resolve().parents[2] / "shared" / "rules" / "LEDGER.md"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_case(case):
+    state, errors, events = run(case)
+    expect = case["expect"]
+    if "error" in expect:
+        assert errors, f"{case['id']}: expected a rejection under {expect['error']}, but the orders were accepted"
+        assert any(e.rule == expect["error"] for e in errors), [e.render() for e in errors]
+        if "message" in expect:
+            assert any(expect["message"] in e.message for e in errors), [e.message for e in errors]
+        return
+    assert not errors, "\n".join(e.render() for e in errors)
+    for place, owner in expect.get("owners", {}).items():
+        assert state.owners[place] == owner, f"{place} owned by {state.owners[place]}, expected {owner}"
+    for place, units in expect.get("units", {}).items():
+        assert units_by_place(state, place) == units, f"units in {place}"
+    for power, amount in expect.get("treasury", {}).items():
+        assert state.treasury[power] == amount, f"{power} treasury"
+    kinds = [e["type"] for e in events]
+    for kind in expect.get("events", []):
+        assert kind in kinds, f"no {kind} event in {kinds}"
+    if "void" in expect:
+        assert kinds.count("void") == expect["void"], [e for e in events if e["type"] == "void"]
+    if "result" in expect:
+        assert [e["result"] for e in events if e["type"] == "battle"] == expect["result"]
+    if "rounds" in expect:
+        assert [len(e["rounds"]) for e in events if e["type"] == "battle"] == expect["rounds"]
+    if "cursor" in expect:
+        c = expect["cursor"]
+        assert (state.round, state.power, state.phase) == (c["round"], c["power"], c["phase"])
+
+
+def test_case_ids_are_unique_and_rules_exist():
+    ids = [c["id"] for c in CASES]
+    assert len(ids) == len(set(ids))
+    known = set(re.findall(r"^\| ([A-Z0-9]+-\d+) \|", LEDGER.read_text(encoding="utf-8"), re.M)) if LEDGER.exists() else None
+    for c in CASES:
+        assert c.get("purpose"), c["id"]
+        if known is not None:
+            assert c["rule"] in known, f"{c['id']} names rule {c['rule']}, which is not in LEDGER.md"
