@@ -8,6 +8,7 @@ printed and the exit code is non-zero, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -232,3 +233,10 @@ def main() -> None:
     except AdjudicatorError as exc:      # raised outside a command's own handling
         typer.echo(f"error: {exc.message}", err=True)
         sys.exit(exc.exit_code)
+    except Exception as exc:             # a bug: say so in one paragraph; ADJUDICATOR_DEBUG=1 shows the traceback
+        if os.environ.get("ADJUDICATOR_DEBUG"):
+            raise
+        typer.echo(f"internal error: {type(exc).__name__}: {exc}. This is a bug in the adjudicator, and nothing "
+                   "was saved by the failing step. Please report it with the command you ran "
+                   "(set ADJUDICATOR_DEBUG=1 to see the details).", err=True)
+        sys.exit(3)

@@ -164,9 +164,10 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
                                   phases=g.scenario.phases_of(power) or None)
         sub = result.submission
         errors = list(result.errors) + _header_errors(g, sub, power)
-        turn_orders = [o for o in sub.orders if not isinstance(o, STANDING + (Salt,)) and (o.phase or isinstance(o, End))]
+        turn_orders = [o for o in sub.orders if o.phase or isinstance(o, End)]
         salts = [o for o in sub.orders if isinstance(o, Salt)]
         errors += _salt_errors(g, power, salts)
+        blocked = bool(turn_orders) and (not mover or _locked(s, g.game) is not None)
         if turn_orders and not mover:
             errors.append(OrderError(ILLEGAL, f"it is {g.state.power}'s turn (round {g.state.round}, "
                                      f"{g.state.phase.replace('_', ' ')}): {power} may file only standing orders now",
@@ -174,7 +175,7 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         elif turn_orders and _locked(s, g.game):
             errors.append(OrderError(ILLEGAL, f"{power}'s orders for this turn are already locked; "
                                      "they are adjudicated next (`adjudicate`)"))
-        if not errors and turn_orders:
+        if turn_orders and not blocked:
             errors += turn.check(g.rules, g.state, turn_orders, sub.ended)
         if not sub.orders and not errors:
             errors.append(OrderError("invalid", "the submission holds no orders"))
@@ -191,7 +192,7 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
                          sha256=summary["sha256"], status="locked" if kind == "turn" else "done")
         s.add(row)
         s.flush()
-        standing = [o for o in sub.orders if isinstance(o, STANDING) and o.place is None] if sub.orders else []
+        standing = [o for o in sub.orders if isinstance(o, STANDING) and not o.phase]
         if standing:
             apply_standing(g.state, power, standing)
             _add_step(s, g, row.id, "standing", [{"type": "standing", "power": power,
@@ -300,12 +301,14 @@ def status(engine) -> dict:
         g = open_game(s)
         st = g.state
         powers = {}
+        contacts = {p.name: p.contact for p in powers_in_order(s, g.game)}
         order = g.scenario.turn_players()
         for p in g.scenario.players:
             income, _ = g.rules.income(st, p.name)
             powers[p.name] = {"treasury": st.treasury.get(p.name, 0), "income": income,
                               "at_war_with": sorted(g.rules.enemies_of(st, p.name)),
                               "turn_order": order.index(p.name) + 1 if p.name in order else None,
+                              "contact": contacts.get(p.name, ""),
                               "pending_purchases": st.purchases.get(p.name, {})}
         territories = {}
         for t in g.scenario.territories:

@@ -130,6 +130,14 @@ class State:
         return State.from_dict(json.loads(canonical_json(self.to_dict())))
 
 
+def count_types(units: Iterable[Unit]) -> dict[str, int]:
+    """Unit type -> how many, sorted by type: the form reports and events use."""
+    out: dict[str, int] = {}
+    for u in units:
+        out[u.type] = out.get(u.type, 0) + 1
+    return dict(sorted(out.items()))
+
+
 def pair_key(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 

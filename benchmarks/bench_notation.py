@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from g40_names import g40_names_scenario  # noqa: E402  (the tests' stand-in for the TripleA importer)
+from g40_names import g40_names_scenario  # noqa: E402
 
 from adjudicator.notation import Lexicon, parse_submission  # noqa: E402
 

@@ -252,3 +252,24 @@ def test_demo_plays_a_round_with_battles(cli):
 def test_python_dash_m_runs_the_cli(tmp_path):
     r = subprocess.run([sys.executable, "-m", "adjudicator", "--help"], capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 0 and "adjudicate" in r.stdout
+
+
+def test_players_contacts_are_kept_by_power_alias(cli, tmp_path):
+    db = tmp_path / "p.db"
+    cli("new", db, "--game", "demo", "--player", "GER=alice@example.org", "--player", "Russia=boris (forum)")
+    powers = cli.json("status", db)["powers"]
+    assert powers["Germans"]["contact"] == "alice@example.org"
+    assert powers["Russians"]["contact"] == "boris (forum)"
+    assert powers["Italians"]["contact"] == ""
+
+
+def test_a_damaged_database_is_reported_in_one_paragraph_not_a_traceback(tmp_path, monkeypatch):
+    db = tmp_path / "x.db"
+    env = {**__import__("os").environ, "ADJUDICATOR_KEYS_DIR": str(tmp_path / "k")}
+    subprocess.run([sys.executable, "-m", "adjudicator", "new", str(db), "--game", "demo"], check=True, env=env,
+                   capture_output=True)
+    with sqlite3.connect(db) as con:          # damage the stored scenario behind the adjudicator's back
+        con.execute("update game set extra = 'not json'")
+    r = subprocess.run([sys.executable, "-m", "adjudicator", "status", str(db)], capture_output=True, text=True, env=env)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "damaged" in r.stderr

@@ -99,6 +99,9 @@ UNITS = st.sampled_from(["inf", "art", "mech", "arm", "tank", "ftr", "tac", "bmb
 LAND = st.sampled_from(["G5", "g6", "UK 19", "R12", "IN 3", "PA10", "US1", "C7", "F22"])
 SEA = st.sampled_from(["sz76", "SZ 1", "110 Sea Zone", "Sea Zone 127", "42 sea zone"])
 PLACES = LAND | SEA
+# `salt: x` reads as `salt x`, so a salt cannot start with a colon.
+SALT = st.text(st.characters(min_codepoint=33, max_codepoint=126, exclude_characters="#"), min_size=1).filter(
+    lambda s: not s.startswith(":"))
 
 
 @st.composite
@@ -123,7 +126,7 @@ def order_line(draw) -> str:
         f"place {draw(unit_list())} {draw(PLACES)}",
         f"scramble {draw(LAND)} > {draw(SEA)} {draw(st.sampled_from(['', 'max 0', 'max 3']))}",
         f"submerge {draw(st.sampled_from(['always', 'never']))}",
-        f"salt {draw(st.text(st.characters(min_codepoint=33, max_codepoint=126, exclude_characters='#'), min_size=1))}",
+        f"salt {draw(SALT)}",
     ]))
 
 

@@ -30,11 +30,16 @@ def test_aliases_only_for_unit_types_the_game_has():
     assert G40.resolve(UNIT, "bb") == ["battleship"]
 
 
-@pytest.mark.parametrize("name", [u.name for u in g40_names_scenario().unit_types])
+@pytest.mark.parametrize("name", [u.name for u in g40_names_scenario().unit_types if not u.has("marker")])
 def test_every_g40_unit_name_plain_plural_and_upper(name):
     assert G40.resolve(UNIT, name) == [name]
     assert G40.resolve(UNIT, name + "s") == [name]
     assert G40.resolve(UNIT, name.upper()) == [name]
+
+
+@pytest.mark.parametrize("name", ["city", "city_captured", "french_escalation_tracker", "independent_neutral_free"])
+def test_bookkeeping_markers_cannot_be_named_in_orders(name):
+    assert G40.resolve(UNIT, name) == []
 
 
 @pytest.mark.parametrize("text, unit", [

@@ -151,6 +151,7 @@ def test_sections_set_the_running_phase():
     ("[cm]", "combat_move"), ("[noncombat move]", "noncombat_move"), ("[non-combat move]", "noncombat_move"),
     ("[ncm]", "noncombat_move"), ("[NonCombat_Move]", "noncombat_move"), ("[place]", "place"),
     ("[mobilize]", "place"), ("Combat move:", "combat_move"), ("Non Combat Move:", "noncombat_move"),
+    ("Purchase", "purchase"), ("[b]Politics:[/b]", "politics"), ("PLACE", "place"), ("[buy]", "purchase"),
 ])
 def test_section_names(header, phase):
     sample = {"purchase": "buy 1 inf", "politics": "war Russians", "combat_move": "cm 1 ftr G5 > G6",

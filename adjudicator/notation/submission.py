@@ -29,8 +29,10 @@ SECTIONS = {
     "noncombatmove": "noncombat_move", "noncombat": "noncombat_move", "ncm": "noncombat_move",
     "place": "place", "mobilize": "place", "mobilise": "place", "placement": "place",
 }
+# Short forms that are also order words open a section only in brackets: a bare `buy` is an incomplete order.
+HEADINGS = {name: phase for name, phase in SECTIONS.items() if name not in ("buy", "cm", "ncm")}
 _BRACKETS = re.compile(r"\[([^\[\]]*)\]\s*:?")
-_NAME_COLON = re.compile(r"([a-z][a-z _-]*?)\s*:", re.I)
+_NAME = re.compile(r"([a-z][a-z _-]*?)\s*:?", re.I)
 _G40 = VerbRegistry.g40()
 
 
@@ -54,12 +56,15 @@ def _words(phase: str) -> str:
 
 
 def _section(text: str) -> str | None:
-    """The phase a section line opens, "" for an unknown `[section]`, None if the line is no section."""
+    """The phase a section line opens, "" for an unknown `[section]`, None if the line is no section.
+
+    Besides `[combat move]`, a line that is only a section's name (`Combat move:`, `Purchase`) opens it:
+    that is how forum posts head their parts, and as an order such a line would be incomplete anyway."""
     m = _BRACKETS.fullmatch(text)
     if m:
         return SECTIONS.get(re.sub(r"[\s_-]", "", m.group(1).casefold()), "")
-    m = _NAME_COLON.fullmatch(text)
-    return SECTIONS.get(re.sub(r"[\s_-]", "", m.group(1).casefold())) if m else None
+    m = _NAME.fullmatch(text)
+    return HEADINGS.get(re.sub(r"[\s_-]", "", m.group(1).casefold())) if m else None
 
 
 class _SubmissionReader:

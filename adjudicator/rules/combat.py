@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..notation.orders import Retreat
-from ..state import State, Unit
+from ..state import State, Unit, count_types
 from .base import G40Rules
 from .movement import capture
 
@@ -105,20 +105,13 @@ def _aa_fire(rules: G40Rules, state: State, roller, place: str, defenders: list[
     return {"label": label, "sides": rules.scenario.dice_sides, "values": values, "units": names, "hits": hits, "targets": air}
 
 
-def _counts(units: list[Unit]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for u in units:
-        out[u.type] = out.get(u.type, 0) + 1
-    return dict(sorted(out.items()))
-
-
 def resolve_battle(rules: G40Rules, state: State, power: str, place: str, roller, orders: BattleOrders) -> list[dict]:
     """Fight the battle in `place`; returns its report event (with the capture, if any, inside it)."""
     attackers = [u for u in state.units_at(place, power) if rules.is_combatant(u)]
     defenders = rules.hostile_units(state, power, place)
     event = {"type": "battle", "place": place, "attacker": power,
              "defenders": sorted({u.owner for u in defenders}) or ([state.owners[place]] if place in state.owners else []),
-             "attacking": _counts(attackers), "defending": _counts(defenders), "rounds": [], "notes": []}
+             "attacking": count_types(attackers), "defending": count_types(defenders), "rounds": [], "notes": []}
     att_ool = order_of_loss(rules, state, power, "attacker", orders.ool)
     def_ools = {p: order_of_loss(rules, state, p, "defender", None) for p in {u.owner for u in defenders}}
     dead: list[Unit] = []
@@ -126,7 +119,7 @@ def resolve_battle(rules: G40Rules, state: State, power: str, place: str, roller
     aa = _aa_fire(rules, state, roller, place, defenders, attackers) if defenders else None
     if aa:
         _, killed = take_casualties(rules, aa.pop("targets"), aa["hits"], att_ool)
-        aa["losses"] = _counts(killed)
+        aa["losses"] = count_types(killed)
         event["aa"] = aa
         attackers = [u for u in attackers if u not in killed]
         dead += killed
@@ -145,8 +138,8 @@ def resolve_battle(rules: G40Rules, state: State, power: str, place: str, roller
         defenders = [u for u in defenders if u not in d_dead]
         dead += a_dead + d_dead
         event["rounds"].append({"round": rnd, "attacker": a, "defender": d,
-                                "attacker_losses": _counts(a_dead), "defender_losses": _counts(d_dead),
-                                "attacker_damaged": _counts(a_dmg)})
+                                "attacker_losses": count_types(a_dead), "defender_losses": count_types(d_dead),
+                                "attacker_damaged": count_types(a_dmg)})
         if attackers and defenders and _retreats(rules, state, orders.retreat, rnd, attackers, event):
             break
 
@@ -181,7 +174,7 @@ def _retreats(rules: G40Rules, state: State, order: Retreat | None, rnd: int, at
     land = [u for u in attackers if rules.ut(u).domain == "land"]
     for u in land:
         u.place = order.to
-    event["retreat"] = {"to": order.to, "after_round": rnd, "units": _counts(land)}
+    event["retreat"] = {"to": order.to, "after_round": rnd, "units": count_types(land)}
     attackers[:] = [u for u in attackers if u not in land]
     return True
 
@@ -200,5 +193,5 @@ def _outcome(rules: G40Rules, state: State, power: str, place: str, attackers: l
         event["notes"].append("no land unit survived to take the territory (aircraft cannot capture)")
     else:
         event["result"] = "destroyed"
-    event["survivors"] = {"attacker": _counts(attackers), "defender": _counts(defenders)}
+    event["survivors"] = {"attacker": count_types(attackers), "defender": count_types(defenders)}
     return [event]

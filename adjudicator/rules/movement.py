@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..notation.orders import Move
-from ..state import State, Unit
+from ..state import State, Unit, count_types
 from .base import G40Rules, RuleViolation
 
 
@@ -87,19 +87,12 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
             u.flags["combat_moved"] = True
     blitzes = [capture(rules, state, power, place) for place in captured]
     event = {"type": "move", "phase": phase, "power": power, "path": path, "order": order.canonical(),
-             "units": _counts(units), "captures": blitzes}
+             "units": count_types(units), "captures": blitzes}
     if phase == "combat_move" and _is_attack(rules, state, power, dest):
         if dest not in [b["place"] for b in state.battles]:
             state.battles.append({"place": dest, "attacker": power})
         event["attack"] = dest
     return event
-
-
-def _counts(units: list[Unit]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for u in units:
-        out[u.type] = out.get(u.type, 0) + 1
-    return out
 
 
 def _is_attack(rules: G40Rules, state: State, power: str, place: str) -> bool:

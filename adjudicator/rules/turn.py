@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..errors import ILLEGAL, OrderError
 from ..notation.orders import Bomb, Buy, End, Move, Order, OrderOfLoss, Place, Repair, Retreat, War
 from ..scenario import PHASES
-from ..state import State
+from ..state import State, pair_key
 from . import movement
 from .base import G40Rules, RuleViolation
 from .combat import BattleOrders, resolve_battle
@@ -96,8 +96,7 @@ def _apply(rules: G40Rules, state: State, power: str, order: Order, placed: dict
     if isinstance(order, War):
         rules.may_declare_war(state, power, order.power)
         war = rules.war_type()
-        for p in (order.power,):
-            state.relationships[tuple(sorted((power, p)))] = war
+        state.relationships[pair_key(power, order.power)] = war
         return {"type": "war", "power": power, "target": order.power}
     if isinstance(order, Move):
         return movement.move(rules, state, power, order)

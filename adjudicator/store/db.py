@@ -100,6 +100,14 @@ def the_game(session: Session) -> Game:
 
 
 def load_state(session: Session, game: Game) -> State:
+    try:
+        return _load_state(session, game)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise StoreError(f"the stored state of game {game.id} is damaged ({type(exc).__name__}: {exc}); "
+                         "restore the database from a copy (it was changed outside the adjudicator)") from None
+
+
+def _load_state(session: Session, game: Game) -> State:
     powers = session.exec(select(Power).where(Power.game_id == game.id)).all()
     owners = session.exec(select(TerritoryOwner).where(TerritoryOwner.game_id == game.id)).all()
     units = session.exec(select(UnitRow).where(UnitRow.game_id == game.id)).all()
