@@ -101,9 +101,12 @@ def battle_view(event: dict) -> dict:
               "destroyed": "both sides are destroyed" if not event["survivors"]["defender"] else "the attack is wiped out"}[event["result"]]
     if event.get("capture"):
         result = capture_phrase(event["capture"])
+    notes = list(event.get("notes", []))
+    if event.get("retreat", {}).get("stay"):
+        notes.append(f"units that came ashore from the sea cannot retreat and fight on: {units_phrase(event['retreat']['stay'])}")
     return {"place": event["place"], "attacker": event["attacker"], "defenders": ", ".join(event["defenders"]),
             "attacking": units_phrase(event["attacking"]), "defending": units_phrase(event["defending"]),
-            "rounds": rounds, "result": result, "notes": event.get("notes", []),
+            "rounds": rounds, "result": result, "notes": notes,
             "survivors": units_phrase(event["survivors"]["attacker"]), "defender_survivors": units_phrase(event["survivors"]["defender"])}
 
 

@@ -23,11 +23,13 @@ class Unit:
     place: str
     damage: int = 0            # hits taken by a multi-hit unit, or bombing damage of a facility
     moved: int = 0             # movement points spent this turn
-    flags: dict = field(default_factory=dict)   # per-turn marks: "attacked_from", "no_move" (e.g. units that fought)
+    flags: dict = field(default_factory=dict)   # per-turn marks: "combat_moved", "fought", "unloaded", "amphibious"
+    carried_by: int | None = None               # the transport this land unit is aboard (it stays aboard across turns)
 
     def to_dict(self) -> dict:
         return {"id": self.id, "type": self.type, "owner": self.owner, "place": self.place,
-                "damage": self.damage, "moved": self.moved, "flags": dict(sorted(self.flags.items()))}
+                "damage": self.damage, "moved": self.moved, "flags": dict(sorted(self.flags.items())),
+                "carried_by": self.carried_by}
 
 
 @dataclass
@@ -74,11 +76,8 @@ class State:
     def units_at(self, place: str, owner: str | None = None) -> list[Unit]:
         return [u for u in self.units if u.place == place and (owner is None or u.owner == owner)]
 
-    def unit(self, unit_id: int) -> Unit:
-        for u in self.units:
-            if u.id == unit_id:
-                return u
-        raise KeyError(unit_id)
+    def cargo_of(self, transport: Unit) -> list[Unit]:
+        return [u for u in self.units if u.carried_by == transport.id]
 
     def relationship(self, a: str, b: str) -> str | None:
         return None if a == b else self.relationships.get(pair_key(a, b))

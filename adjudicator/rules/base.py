@@ -68,9 +68,9 @@ class G40Rules:
         return self.scenario.unit_type(unit if isinstance(unit, str) else unit.type)
 
     def is_combatant(self, unit: Unit) -> bool:
-        """Can be hit in a battle: everything but facilities and bookkeeping markers."""
+        """Can be hit in a battle: everything but facilities, bookkeeping markers and cargo aboard a transport."""
         t = self.ut(unit)
-        return not (t.has("infrastructure") or t.has("marker"))
+        return not (t.has("infrastructure") or t.has("marker")) and unit.carried_by is None
 
     def can_capture(self, unit: Unit) -> bool:
         """BG-39: only land units with an attack value capture a territory."""
@@ -98,6 +98,19 @@ class G40Rules:
     def is_friendly_land(self, state: State, power: str, place: str) -> bool:
         owner = self.owner(state, place)
         return owner is not None and self.friendly(state, power, owner)
+
+    def is_neutral_land(self, state: State, power: str, place: str) -> bool:
+        owner = self.owner(state, place)
+        return owner is not None and not self.friendly(state, power, owner) and not self.at_war(state, power, owner)
+
+    def is_attack(self, state: State, power: str, place: str) -> bool:
+        """Entering `place` starts a battle: enemy units there, or enemy land."""
+        return bool(self.hostile_units(state, power, place)) or self.is_hostile_land(state, power, place)
+
+    def blocks_ships(self, state: State, power: str, place: str) -> bool:
+        """BG-07: enemy surface warships stop ships; enemy submarines and transports do not."""
+        return any(self.ut(u).domain == "sea" and not self.ut(u).has("sub") and self.ut(u).transport_capacity == 0
+                   for u in self.hostile_units(state, power, place))
 
     def capital_of(self, power: str) -> str | None:
         for t in self.scenario.territories:

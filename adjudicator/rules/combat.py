@@ -125,6 +125,7 @@ def resolve_battle(rules: G40Rules, state: State, power: str, place: str, roller
         dead += killed
 
     rnd = 0
+    retreat = orders.retreat
     while attackers and defenders and rnd < MAX_ROUNDS:
         rnd += 1
         a = _fire(rules, roller, f"battle:{place}:r{rnd}:attacker", attackers, "attacker")
@@ -140,8 +141,8 @@ def resolve_battle(rules: G40Rules, state: State, power: str, place: str, roller
         event["rounds"].append({"round": rnd, "attacker": a, "defender": d,
                                 "attacker_losses": count_types(a_dead), "defender_losses": count_types(d_dead),
                                 "attacker_damaged": count_types(a_dmg)})
-        if attackers and defenders and _retreats(rules, state, orders.retreat, rnd, attackers, event):
-            break
+        if attackers and defenders and retreat and _retreats(rules, state, retreat, rnd, attackers, event):
+            retreat = None          # units landed from the sea fight on alone (BG-11)
 
     state.remove_units(u.id for u in dead)
     for u in attackers:
@@ -162,7 +163,8 @@ def _defender_losses(rules: G40Rules, defenders: list[Unit], hits: int, ools: di
 
 
 def _retreats(rules: G40Rules, state: State, order: Retreat | None, rnd: int, attackers: list[Unit], event: dict) -> bool:
-    """BG-23: the standing retreat order of this battle, checked at the end of each round."""
+    """BG-23: the standing retreat order of this battle, checked at the end of each round. Units that came
+    ashore from transports stay (BG-11); aircraft stay too and land in non-combat."""
     if order is None or rnd < (order.after_round or 1):
         return False
     if order.if_attackers_below is not None and len(attackers) >= order.if_attackers_below:
@@ -171,23 +173,27 @@ def _retreats(rules: G40Rules, state: State, order: Retreat | None, rnd: int, at
     if not rules.is_friendly_land(state, power, order.to) or rules.hostile_units(state, power, order.to):
         event["notes"].append(f"retreat to {order.to} void: it is no longer friendly")
         return False
-    land = [u for u in attackers if rules.ut(u).domain == "land"]
+    leaving = [u for u in attackers if not u.flags.get("amphibious")]
+    land = [u for u in leaving if rules.ut(u).domain == "land"]
     for u in land:
         u.place = order.to
-    event["retreat"] = {"to": order.to, "after_round": rnd, "units": count_types(land)}
-    attackers[:] = [u for u in attackers if u not in land]
+    for u in leaving:
+        u.flags["fought"] = True
+    event["retreat"] = {"to": order.to, "after_round": rnd, "units": count_types(land),
+                        "stay": count_types(u for u in attackers if u.flags.get("amphibious"))}
+    attackers[:] = [u for u in attackers if u.flags.get("amphibious")]
     return True
 
 
 def _outcome(rules: G40Rules, state: State, power: str, place: str, attackers: list[Unit], defenders: list[Unit], event: dict) -> list[dict]:
-    if "retreat" in event:
-        event["result"] = "retreated"
-    elif defenders:
-        event["result"] = "defended"
+    if defenders:
+        event["result"] = "retreated" if "retreat" in event else "defended"
     elif any(rules.can_capture(u) for u in attackers):
         event["result"] = "captured"
         if rules.is_hostile_land(state, power, place):
             event["capture"] = capture(rules, state, power, place)
+    elif "retreat" in event:
+        event["result"] = "retreated"
     elif attackers:
         event["result"] = "cleared"
         event["notes"].append("no land unit survived to take the territory (aircraft cannot capture)")

@@ -6,14 +6,17 @@ from collections import deque
 
 from ..notation.orders import Move
 from ..state import State, Unit, count_types
+from . import transport
 from .base import G40Rules, RuleViolation
 
 
-def pick_units(rules: G40Rules, state: State, power: str, order: Move, steps: int, phase: str) -> list[Unit]:
-    """The units an order means: of the named types at the path's start, those with the most movement left."""
+def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, phase: str) -> list[Unit]:
+    """The units an order means: of the named types at the path's start, those with the most movement left.
+    `cost(unit_type)` is the movement the order takes from a unit of that type."""
     start = order.path[0]
     chosen: list[Unit] = []
     for uc in order.units:
+        steps = cost(rules.ut(uc.unit))
         pool = sorted((u for u in state.units_at(start, power) if u.type == uc.unit and u not in chosen),
                       key=lambda u: (u.moved, u.id))
         if len(pool) < uc.count:
@@ -32,6 +35,8 @@ def _may_move_now(rules: G40Rules, unit: Unit, phase: str) -> bool:
     t = rules.ut(unit)
     if t.movement == 0 or t.has("marker"):
         return False
+    if unit.flags.get("unloaded"):
+        return False                    # BG-10: unloaded units, and transports that unloaded, are done
     if phase == "combat_move":
         return not t.has("no_combat_move")
     # BG-08: after combat, only aircraft (to land) and units that did not move in combat may move.
@@ -45,12 +50,16 @@ def _why_not(rules: G40Rules, pool: list[Unit], steps: int, phase: str) -> str:
             return f"{t.name} cannot move"
         if phase == "combat_move" and t.has("no_combat_move"):
             return f"{t.name} cannot move in the combat move phase"
+        if u.flags.get("unloaded"):
+            return "units that unloaded from a transport, and the transport, move no further this turn"
         if phase == "noncombat_move" and u.flags.get("combat_moved") and t.domain != "air":
             return "units that moved in combat cannot move again in non-combat"
     return "not enough movement left"
 
 
 def _rule_for(reason: str) -> str:
+    if "unloaded" in reason:
+        return "BG-10"
     if "non-combat" in reason:
         return "BG-08"
     if "combat move phase" in reason:
@@ -59,7 +68,10 @@ def _rule_for(reason: str) -> str:
 
 
 def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
-    """Check `order` against `state` and carry it out; returns the report event. Raises RuleViolation."""
+    """Check `order` against `state` and carry it out; returns the report event. Raises RuleViolation.
+
+    One path serves every unit of the order: ships follow its sea zones, land units walk its land part, board
+    a transport where it enters the sea and unload where it comes ashore (NOTATION.md "Transports")."""
     phase = order.phase
     path = list(order.path)
     if len(path) < 2:
@@ -67,50 +79,54 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
     for a, b in zip(path, path[1:]):
         if b not in rules.scenario.neighbours(a):
             raise RuleViolation(f"{b} is not next to {a}", "BG-03")
-    steps = len(path) - 1
-    units = pick_units(rules, state, power, order, steps, phase)
-    domains = {rules.ut(u).domain for u in units}
+    legs = transport.Legs(rules, path)
+    units = pick_units(rules, state, power, order, legs.cost, phase)
+    land = [u for u in units if rules.ut(u).domain == "land"]
+    air = [u for u in units if rules.ut(u).domain == "air"]
+    ships = [u for u in units if rules.ut(u).domain == "sea"]
     captured: list[str] = []
-    for domain in sorted(domains):
-        group = [u for u in units if rules.ut(u).domain == domain]
-        if domain == "land":
-            captured = _check_land(rules, state, power, group, path, phase)
-        elif domain == "air":
-            _check_air(rules, state, power, group, path, phase)
-        else:
-            _check_sea(rules, state, power, path, phase)
+    if land and not legs.sea:
+        captured = _check_land(rules, state, power, land, path, phase)
+    elif land:
+        legs.check_land(state, power, land, ships, phase)
+    if air:
+        _check_air(rules, state, power, air, path, phase)
+    if ships:
+        legs.check_ships(state, power, ships, land, phase)
+        _check_sea(rules, state, power, legs.sea_path, phase, carrying=legs.carrying(state, ships, land))
+    for u in air + (land if not legs.sea else []):
+        _arrive(u, path[-1], len(path) - 1, phase)
+    for u in ships:
+        _arrive(u, legs.sea_path[-1], len(legs.sea_path) - 1, phase)
+        for cargo in state.cargo_of(u):
+            cargo.place = u.place
+    if land and legs.sea:
+        legs.carry_out(state, power, land, phase)
     dest = path[-1]
-    for u in units:
-        u.place = dest
-        u.moved += steps
-        if phase == "combat_move":
-            u.flags["combat_moved"] = True
     blitzes = [capture(rules, state, power, place) for place in captured]
     event = {"type": "move", "phase": phase, "power": power, "path": path, "order": order.canonical(),
              "units": count_types(units), "captures": blitzes}
-    if phase == "combat_move" and _is_attack(rules, state, power, dest):
+    if phase == "combat_move" and not rules.is_water(dest) and rules.is_attack(state, power, dest):
         if dest not in [b["place"] for b in state.battles]:
             state.battles.append({"place": dest, "attacker": power})
         event["attack"] = dest
     return event
 
 
-def _is_attack(rules: G40Rules, state: State, power: str, place: str) -> bool:
-    return bool(rules.hostile_units(state, power, place)) or rules.is_hostile_land(state, power, place)
+def _arrive(unit: Unit, place: str, steps: int, phase: str) -> None:
+    unit.place = place
+    unit.moved += steps
+    if phase == "combat_move":
+        unit.flags["combat_moved"] = True
 
 
-def _neutral(rules: G40Rules, state: State, power: str, place: str) -> bool:
-    owner = rules.owner(state, place)
-    return owner is not None and not rules.friendly(state, power, owner) and not rules.at_war(state, power, owner)
 
 
 def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], path: list[str], phase: str) -> list[str]:
     """Land paths; returns the territories blitzed on the way (BG-03, BG-04, BG-08)."""
     blitzed = []
     for place in path[1:]:
-        if rules.is_water(place):
-            raise RuleViolation(f"land units cannot enter the sea zone {place} (transports are not supported yet)", "BG-03")
-        if _neutral(rules, state, power, place):
+        if rules.is_neutral_land(state, power, place):
             raise RuleViolation(f"{place} belongs to {rules.owner(state, place)}, with whom {power} is not at war", "BG-02")
     for place in path[1:-1]:
         if rules.is_friendly_land(state, power, place) and not rules.hostile_units(state, power, place):
@@ -126,7 +142,7 @@ def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], pa
         blitzed.append(place)
     dest = path[-1]
     if phase == "combat_move":
-        if not _is_attack(rules, state, power, dest):
+        if not rules.is_attack(state, power, dest):
             raise RuleViolation(f"{dest} is not hostile: a combat move must end in an attack; "
                                 "move there with ncm in the non-combat phase", "BG-02")
     elif not rules.is_friendly_land(state, power, dest) or rules.hostile_units(state, power, dest):
@@ -137,12 +153,14 @@ def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], pa
 def _check_air(rules: G40Rules, state: State, power: str, units: list[Unit], path: list[str], phase: str) -> None:
     """Air paths (BG-05, BG-06): no neutral fly-over, and a landing place in reach."""
     for place in path[1:]:
-        if not rules.is_water(place) and _neutral(rules, state, power, place):
+        if not rules.is_water(place) and rules.is_neutral_land(state, power, place):
             raise RuleViolation(f"aircraft may not fly over neutral {place}", "BG-41")
     dest = path[-1]
     if phase == "combat_move":
-        if not _is_attack(rules, state, power, dest):
+        if not rules.is_attack(state, power, dest):
             raise RuleViolation(f"{dest} is not hostile: a combat move must end in an attack", "BG-02")
+        if rules.is_water(dest):
+            raise RuleViolation(f"{dest} holds enemy ships: sea battles are not supported yet", "BG-07")
         for u in units:
             left = rules.movement(u) - u.moved - (len(path) - 1)
             if landing_distance(rules, state, power, dest) > left:
@@ -173,25 +191,22 @@ def landing_distance(rules: G40Rules, state: State, power: str, start: str) -> i
     return 1 << 20
 
 
-def _check_sea(rules: G40Rules, state: State, power: str, path: list[str], phase: str) -> None:
-    """Sea paths (BG-07) and canals: ships stay at sea, stop at enemy warships, pass canals only when friendly."""
+def _check_sea(rules: G40Rules, state: State, power: str, path: list[str], phase: str, carrying: bool) -> None:
+    """Sea paths (BG-07) and canals: ships stay at sea, stop at enemy warships, pass canals only when friendly.
+    In combat move, ships go only where they fight, or carry troops towards an amphibious assault."""
     for place in path[1:]:
         if not rules.is_water(place):
             raise RuleViolation(f"ships cannot enter the land territory {place}", "BG-07")
     for a, b in zip(path, path[1:]):
         _check_canal(rules, state, power, a, b)
     for place in path[1:-1]:
-        if _blocking(rules, state, power, place):
+        if rules.blocks_ships(state, power, place):
             raise RuleViolation(f"ships must stop in {place}: enemy warships are there", "BG-07")
     if rules.hostile_units(state, power, path[-1]):
         raise RuleViolation(f"{path[-1]} holds enemy units: sea battles are not supported yet", "BG-07")
-    if phase == "combat_move":
+    if phase == "combat_move" and not carrying:
         raise RuleViolation(f"{path[-1]} holds no enemy: ships move there with ncm in the non-combat phase", "BG-02")
 
-
-def _blocking(rules: G40Rules, state: State, power: str, place: str) -> bool:
-    return any(rules.ut(u).domain == "sea" and not rules.ut(u).has("sub") and rules.ut(u).transport_capacity == 0
-               for u in rules.hostile_units(state, power, place))
 
 
 def _check_canal(rules: G40Rules, state: State, power: str, a: str, b: str) -> None:

@@ -118,7 +118,7 @@ def _load_state(session: Session, game: Game) -> State:
         treasury={p.name: p.treasury for p in powers},
         owners={o.territory: o.owner for o in owners},
         original_owners={o.territory: o.original_owner for o in owners if o.original_owner},
-        units=[Unit(u.id, u.type, u.owner, u.place, u.damage, u.moved, json.loads(u.flags)) for u in units],
+        units=[Unit(u.id, u.type, u.owner, u.place, u.damage, u.moved, json.loads(u.flags), u.carried_by) for u in units],
         relationships={pair_key(r.a, r.b): r.type for r in rels},
         purchases=extra.get("purchases", {}), standing=extra.get("standing", {}),
         conquered=extra.get("conquered", []), battles=extra.get("battles", []),
@@ -144,7 +144,8 @@ def save_state(session: Session, game: Game, state: State, turn_order: list[str]
     session.add_all(TerritoryOwner(game_id=gid, territory=t, owner=o, original_owner=originals.get(t, ""))
                     for t, o in state.owners.items())
     session.add_all(UnitRow(game_id=gid, id=u.id, place=u.place, owner=u.owner, type=u.type, damage=u.damage,
-                            moved=u.moved, flags=json.dumps(u.flags, sort_keys=True)) for u in state.units)
+                            moved=u.moved, flags=json.dumps(u.flags, sort_keys=True), carried_by=u.carried_by)
+                    for u in state.units)
     session.add_all(Relationship(game_id=gid, a=a, b=b, type=t) for (a, b), t in state.relationships.items())
     game.round, game.power, game.phase, game.turn_index = state.round, state.power, state.phase, state.turn_index
     game.extra = json.dumps({"purchases": state.purchases, "standing": state.standing, "conquered": state.conquered,

@@ -65,6 +65,7 @@ class UnitRow(SQLModel, table=True):
     damage: int = 0
     moved: int = 0
     flags: str = "{}"
+    carried_by: Optional[int] = None           # id of the transport this unit is aboard
 
 
 class Relationship(SQLModel, table=True):

@@ -1,0 +1,130 @@
+"""Transports (BG-09 … BG-11): boarding, carrying and unloading, read from the path of an ordinary move.
+
+A path may cross the sea once: land units walk to the coast and board the mover's transports in the first sea
+zone, ships follow the sea zones, and land units aboard come ashore in the last place if it is land — an
+amphibious assault when that place is hostile. Cargo stays aboard across turns until it unloads.
+"""
+
+from __future__ import annotations
+
+from ..scenario import UnitType
+from ..state import State, Unit
+from .base import G40Rules, RuleViolation
+
+
+class Legs:
+    """How one path splits into a walk to the coast, a voyage, and a landing."""
+
+    def __init__(self, rules: G40Rules, path: list[str]):
+        self.rules = rules
+        self.path = path
+        water = [rules.is_water(p) for p in path]
+        self.sea = any(water)
+        self.sea_path: list[str] = []
+        self.ashore: str | None = None
+        self.first = 0
+        if not self.sea:
+            return
+        self.first = water.index(True)
+        last = len(water) - 1 - water[::-1].index(True)
+        if not all(water[self.first:last + 1]):
+            raise RuleViolation("a path crosses the sea once: land, then sea zones, then at most one landing", "BG-10")
+        if last < len(path) - 2:
+            raise RuleViolation(f"units that come ashore in {path[last + 1]} stop there", "BG-10")
+        self.sea_path = path[self.first:last + 1]
+        self.ashore = path[last + 1] if last + 1 < len(path) else None
+
+    def cost(self, unit_type: UnitType) -> int:
+        """Movement the order takes: land units pay for the walk to the boat, not for the voyage."""
+        if not self.sea or unit_type.domain == "air":
+            return len(self.path) - 1
+        if unit_type.domain == "land":
+            return self.first
+        return len(self.sea_path) - 1
+
+    def carrying(self, state: State, ships: list[Unit], land: list[Unit]) -> bool:
+        return bool(land) or any(state.cargo_of(s) for s in ships)
+
+    # -- checks -------------------------------------------------------------------------------------
+
+    def check_land(self, state: State, power: str, land: list[Unit], ships: list[Unit], phase: str) -> None:
+        rules = self.rules
+        if self.first > 0:
+            if len(self.sea_path) > 1:
+                raise RuleViolation(f"land units board in {self.sea_path[0]}; move the transport in an order of its own",
+                                    "BG-10")
+            for place in self.path[1:self.first]:
+                if not rules.is_friendly_land(state, power, place) or rules.hostile_units(state, power, place):
+                    raise RuleViolation(f"on the way to the transports, land units may only cross friendly land; "
+                                        f"{place} is not", "BG-03")
+            zone = self.sea_path[0]
+            if rules.blocks_ships(state, power, zone):
+                raise RuleViolation(f"transports load only in a sea zone free of enemy warships; {zone} is not", "BG-10")
+            self.assign(state, power, zone, land)
+        else:
+            moving = {s.id for s in ships}
+            for u in land:
+                if len(self.sea_path) > 1 and u.carried_by not in moving:
+                    raise RuleViolation(f"the {u.type} in {self.path[0]} travels with its transport: "
+                                        "name the transport in the same order, or move it first", "BG-10")
+        if self.ashore is None:
+            return
+        self._check_landing(state, power, phase)
+
+    def _check_landing(self, state: State, power: str, phase: str) -> None:
+        rules, place, zone = self.rules, self.ashore, self.sea_path[-1]
+        if rules.is_neutral_land(state, power, place):
+            raise RuleViolation(f"{place} belongs to {rules.owner(state, place)}, with whom {power} is not at war", "BG-02")
+        if rules.blocks_ships(state, power, zone):
+            raise RuleViolation(f"enemy warships in {zone} must be fought first: sea battles are not supported yet", "BG-11")
+        if phase == "combat_move":
+            if not rules.is_attack(state, power, place):
+                raise RuleViolation(f"{place} is not hostile: in combat move, troops come ashore only to attack; "
+                                    "unload there with ncm", "BG-02")
+        elif not rules.is_friendly_land(state, power, place) or rules.hostile_units(state, power, place):
+            raise RuleViolation(f"land units may not come ashore in hostile {place} in non-combat", "BG-08")
+
+    def check_ships(self, state: State, power: str, ships: list[Unit], land: list[Unit], phase: str) -> None:
+        if not self.sea:
+            raise RuleViolation(f"ships cannot enter the land territory {self.path[1]}", "BG-07")
+        if self.first > 0:
+            raise RuleViolation(f"ships start at sea, not in {self.path[0]}", "BG-07")
+        if self.ashore is not None and not land:
+            raise RuleViolation(f"ships cannot enter the land territory {self.ashore}", "BG-07")
+
+    def assign(self, state: State, power: str, zone: str, land: list[Unit]) -> dict[int, Unit]:
+        """BG-09: which transport each boarding unit takes (first with room, by id); raises if there is no room."""
+        boats = sorted((u for u in state.units_at(zone, power) if self.rules.ut(u).transport_capacity > 0
+                        and not u.flags.get("unloaded")), key=lambda u: u.id)
+        room = {b.id: self.rules.ut(b).transport_capacity - sum(self.rules.ut(c).transport_cost for c in state.cargo_of(b))
+                for b in boats}
+        seats: dict[int, Unit] = {}
+        for u in sorted(land, key=lambda u: u.id):
+            need = self.rules.ut(u).transport_cost
+            boat = next((b for b in boats if need and room[b.id] >= need), None)
+            if boat is None:
+                raise RuleViolation(f"no room for the {u.type} on {power}'s transports in {zone}", "BG-09")
+            room[boat.id] -= need
+            seats[u.id] = boat
+        return seats
+
+    # -- carrying out -------------------------------------------------------------------------------
+
+    def carry_out(self, state: State, power: str, land: list[Unit], phase: str) -> None:
+        if self.first > 0:
+            seats = self.assign(state, power, self.sea_path[0], land)
+            for u in land:
+                u.place, u.carried_by = self.sea_path[0], seats[u.id].id
+                u.moved += self.first
+                if phase == "combat_move":
+                    u.flags["combat_moved"] = True
+        if self.ashore is None:
+            return
+        for u in land:
+            boat = next((b for b in state.units if b.id == u.carried_by), None)
+            if boat is not None:
+                boat.flags["unloaded"] = True
+            u.place, u.carried_by = self.ashore, None
+            u.flags["unloaded"] = True
+            if phase == "combat_move":
+                u.flags["combat_moved"] = u.flags["amphibious"] = True
