@@ -125,6 +125,16 @@ class G40Rules:
 
     # -- hooks a game overrides ---------------------------------------------------------------------
 
+    def lexicon(self):
+        """The names players may use: the map's names and the 1940-family aliases; a game adds its own."""
+        from ..notation import Lexicon
+        return Lexicon.from_scenario(self.scenario)
+
+    def verbs(self):
+        """The order verbs of this game: the G40 family's; a game registers its own on top (NOTATION.md)."""
+        from ..notation import VerbRegistry
+        return VerbRegistry.g40()
+
     def income(self, state: State, power: str) -> tuple[int, list[dict]]:
         """Income collected at the end of `power`'s turn, with the lines the report shows."""
         if not self.can_collect_income(state, power):

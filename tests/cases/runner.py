@@ -22,7 +22,7 @@ from pathlib import Path
 from adjudicator.dice import FixedRoller
 from adjudicator.errors import OrderError
 from adjudicator.games import game_module
-from adjudicator.notation import Lexicon, parse_submission
+from adjudicator.notation import parse_submission
 from adjudicator.rules import turn
 from adjudicator.state import State, Unit, pair_key
 
@@ -66,8 +66,8 @@ def position(case: dict):
 def run(case: dict) -> tuple[State, list[OrderError], list[dict]]:
     """Play a case: returns the final state, the submission's errors, and the events of the steps played."""
     scenario, rules, state = position(case)
-    parsed = parse_submission(case["orders"], Lexicon.from_scenario(scenario), start_phase=state.phase,
-                              phases=scenario.phases_of(state.power))
+    parsed = parse_submission(case["orders"], rules.lexicon(), start_phase=state.phase,
+                              phases=scenario.phases_of(state.power), verbs=rules.verbs())
     if parsed.errors:
         return state, list(parsed.errors), []
     orders = [o for o in parsed.submission.orders if o.phase or o.verb == "end"]
