@@ -166,14 +166,25 @@ def _check_air(rules: G40Rules, state: State, power: str, units: list[Unit], pat
             if landing_distance(rules, state, power, dest) > left:
                 raise RuleViolation(f"{u.type} would have no place to land after attacking {dest}: "
                                     f"{left} movement left", "BG-06")
-    elif not can_land(rules, state, power, dest):
-        raise RuleViolation(f"aircraft must land in a friendly territory held since the start of the turn; "
-                            f"{dest} is not one", "BG-06")
+    elif not can_land(rules, state, power, dest, extra=sum(rules.ut(u).carrier_cost for u in units)):
+        raise RuleViolation(f"aircraft must land in a friendly territory held since the start of the turn, or on a "
+                            f"friendly carrier with room; {dest} is neither", "BG-06")
 
 
-def can_land(rules: G40Rules, state: State, power: str, place: str) -> bool:
-    return (not rules.is_water(place) and rules.is_friendly_land(state, power, place)
-            and place not in state.conquered and not rules.hostile_units(state, power, place))
+def can_land(rules: G40Rules, state: State, power: str, place: str, extra: int = 0) -> bool:
+    """BG-06: friendly land held since the start of the turn, or a sea zone whose friendly carriers have
+    room for the aircraft already there plus `extra` more carrier places (BG-14)."""
+    if rules.is_water(place):
+        return carrier_room(rules, state, power, place) >= extra
+    return (rules.is_friendly_land(state, power, place) and place not in state.conquered
+            and not rules.hostile_units(state, power, place))
+
+
+def carrier_room(rules: G40Rules, state: State, power: str, place: str) -> int:
+    """Free carrier places in a sea zone: friendly carriers' capacity less the friendly aircraft there."""
+    friendly = [u for u in state.units_at(place) if rules.friendly(state, power, u.owner)]
+    return (sum(rules.ut(u).carrier_capacity for u in friendly)
+            - sum(rules.ut(u).carrier_cost for u in friendly if rules.ut(u).domain == "air"))
 
 
 def landing_distance(rules: G40Rules, state: State, power: str, start: str) -> int:
@@ -182,7 +193,7 @@ def landing_distance(rules: G40Rules, state: State, power: str, start: str) -> i
     queue = deque([start])
     while queue:
         here = queue.popleft()
-        if can_land(rules, state, power, here):
+        if can_land(rules, state, power, here, extra=1 if rules.is_water(here) else 0):
             return seen[here]
         for nxt in rules.scenario.neighbours(here):
             if nxt not in seen:

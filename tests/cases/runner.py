@@ -4,7 +4,7 @@ A case file is TOML with `[[case]]` tables:
 
     id       stable id, e.g. "BG-24-01"          rule     ledger id (shared/rules/LEDGER.md)
     purpose  one line                             ruling   optional: the RULINGS.md entry it depends on
-    setup    "demo"                               power    the mover (default: the setup's first power)
+    setup    "demo", or a map game (its default map) power    the mover (default: the setup's first power)
     phase    cursor phase (default "purchase")    treasury {power = PUs} changes
     position {place = {owner = "...", units = {power = {unit = n}}}}: these places are set exactly
     relationships [[a, b, type]] changes          standing {power = {ool = [...]}} standing orders
@@ -16,7 +16,9 @@ A case file is TOML with `[[case]]` tables:
 
 from __future__ import annotations
 
+import os
 import tomllib
+from functools import cache
 from pathlib import Path
 
 from adjudicator.dice import FixedRoller
@@ -25,8 +27,10 @@ from adjudicator.games import game_module
 from adjudicator.notation import parse_submission
 from adjudicator.rules import turn
 from adjudicator.state import State, Unit, pair_key
+from adjudicator.triplea import load_scenario
 
 HERE = Path(__file__).parent
+MAPS = Path(os.environ.get("ADJUDICATOR_TEST_MAPS") or HERE.parents[2] / "shared" / "triplea")
 
 
 def load_cases() -> list[dict]:
@@ -38,9 +42,15 @@ def load_cases() -> list[dict]:
     return cases
 
 
+@cache
+def map_scenario(game_stem: str):
+    """A TripleA game of the shared test maps, by its file stem."""
+    return load_scenario(next(MAPS.glob(f"*/map/games/{game_stem}.xml")))
+
+
 def position(case: dict):
     module = game_module(case.get("setup", "demo"))
-    scenario = module.scenario()
+    scenario = module.scenario() if not module.NEEDS_MAP else map_scenario(module.RULE_VERSIONS[module.DEFAULT_VERSION])
     rules = module.RULES(scenario)
     state = State.initial(scenario)
     state.power = case.get("power", state.power)
