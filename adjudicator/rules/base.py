@@ -112,6 +112,18 @@ class G40Rules:
         return any(self.ut(u).domain == "sea" and not self.ut(u).has("sub") and self.ut(u).transport_capacity == 0
                    for u in self.hostile_units(state, power, place))
 
+    def check_land_destination(self, state: State, power: str, place: str, phase: str) -> None:
+        """Where land units may end a move: into an attack in combat move (BG-02), onto friendly land in
+        non-combat (BG-08), never onto a neutral's land."""
+        if self.is_neutral_land(state, power, place):
+            raise RuleViolation(f"{place} belongs to {self.owner(state, place)}, with whom {power} is not at war", "BG-02")
+        if phase == "combat_move":
+            if not self.is_attack(state, power, place):
+                raise RuleViolation(f"{place} is not hostile: a combat move must end in an attack; "
+                                    "move there with ncm in the non-combat phase", "BG-02")
+        elif not self.is_friendly_land(state, power, place) or self.hostile_units(state, power, place):
+            raise RuleViolation(f"land units may not enter hostile {place} in non-combat", "BG-08")
+
     def capital_of(self, power: str) -> str | None:
         for t in self.scenario.territories:
             if t.capital == power:

@@ -125,10 +125,9 @@ def _arrive(unit: Unit, place: str, steps: int, phase: str) -> None:
 def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], path: list[str], phase: str) -> list[str]:
     """Land paths; returns the territories blitzed on the way (BG-03, BG-04, BG-08)."""
     blitzed = []
-    for place in path[1:]:
+    for place in path[1:-1]:
         if rules.is_neutral_land(state, power, place):
             raise RuleViolation(f"{place} belongs to {rules.owner(state, place)}, with whom {power} is not at war", "BG-02")
-    for place in path[1:-1]:
         if rules.is_friendly_land(state, power, place) and not rules.hostile_units(state, power, place):
             continue
         if phase != "combat_move":
@@ -140,13 +139,7 @@ def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], pa
             raise RuleViolation(f"{slow[0]} cannot blitz through {place}: only units that can blitz move on "
                                 "through an empty enemy territory", "BG-04")
         blitzed.append(place)
-    dest = path[-1]
-    if phase == "combat_move":
-        if not rules.is_attack(state, power, dest):
-            raise RuleViolation(f"{dest} is not hostile: a combat move must end in an attack; "
-                                "move there with ncm in the non-combat phase", "BG-02")
-    elif not rules.is_friendly_land(state, power, dest) or rules.hostile_units(state, power, dest):
-        raise RuleViolation(f"land units may not enter hostile {dest} in non-combat", "BG-08")
+    rules.check_land_destination(state, power, path[-1], phase)
     return blitzed
 
 

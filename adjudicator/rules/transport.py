@@ -72,17 +72,10 @@ class Legs:
         self._check_landing(state, power, phase)
 
     def _check_landing(self, state: State, power: str, phase: str) -> None:
-        rules, place, zone = self.rules, self.ashore, self.sea_path[-1]
-        if rules.is_neutral_land(state, power, place):
-            raise RuleViolation(f"{place} belongs to {rules.owner(state, place)}, with whom {power} is not at war", "BG-02")
-        if rules.blocks_ships(state, power, zone):
+        zone = self.sea_path[-1]
+        if self.rules.blocks_ships(state, power, zone):
             raise RuleViolation(f"enemy warships in {zone} must be fought first: sea battles are not supported yet", "BG-11")
-        if phase == "combat_move":
-            if not rules.is_attack(state, power, place):
-                raise RuleViolation(f"{place} is not hostile: in combat move, troops come ashore only to attack; "
-                                    "unload there with ncm", "BG-02")
-        elif not rules.is_friendly_land(state, power, place) or rules.hostile_units(state, power, place):
-            raise RuleViolation(f"land units may not come ashore in hostile {place} in non-combat", "BG-08")
+        self.rules.check_land_destination(state, power, self.ashore, phase)
 
     def check_ships(self, state: State, power: str, ships: list[Unit], land: list[Unit], phase: str) -> None:
         if not self.sea:
