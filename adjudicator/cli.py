@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
@@ -67,6 +68,7 @@ def new(db: str = typer.Argument(..., help="Where to create the game database (a
         seed: Optional[str] = typer.Option(None, "--seed", help="Test dice: the chain secret as 64 hex digits. Reports say so."),
         dice: str = typer.Option("normal", "--dice", help="normal, or strict (opponents add salts before dice are rolled)."),
         game_id: Optional[str] = typer.Option(None, "--id", help="The game's id as printed in reports (default: file name + random)."),
+        salt_from: list[str] = typer.Option([], "--salt-from", help="Strict dice: a power whose salt every other power's turn awaits; repeatable (default: every power that takes turns)."),
         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Create a game: copy the scenario into a new database and make its dice chain."""
     try:
@@ -78,7 +80,7 @@ def new(db: str = typer.Argument(..., help="Where to create the game database (a
                 raise AdjudicatorError(f"--player takes POWER=CONTACT, not {p!r}")
             players[name.strip()] = contact.strip()
         out = new_game(db, game, _settings(), map_arg=map_, rules_version=rules, players=players, seed_hex=seed,
-                       dice_mode=dice, game_id=game_id)
+                       dice_mode=dice, game_id=game_id, salt_from=salt_from)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     except ValueError as exc:
@@ -90,6 +92,9 @@ def new(db: str = typer.Argument(..., help="Where to create the game database (a
     typer.echo(f"powers in turn order: {', '.join(out['powers'])}")
     typer.echo(f"dice anchor: {out['anchor']}" + ("  (TEST DICE: created with --seed)" if out["test_seed"] else ""))
     typer.echo(f"key file: {out['key_file']} — keep it private and backed up")
+    if out["dice"] == "strict":
+        typer.echo("strict dice: each turn's dice await the salts of "
+                   + (", ".join(out["salts_from"]) if out["salts_from"] else "every other power that takes turns"))
     typer.echo(f"round {out['round']}: awaiting orders from {out['power']} ({out['phase'].replace('_', ' ')})")
 
 
@@ -101,7 +106,7 @@ def submit(db: str = typer.Argument(..., help=DB_HELP),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Check a power's orders against the game and lock them (exit 0 accepted, 1 rejected)."""
     try:
-        text = _read_orders(file)
+        text = _read_text(file, "orders")
         from .game import submit as do_submit
         out = do_submit(_engine(db), power, text, dry_run=dry_run)
     except AdjudicatorError as exc:
@@ -117,13 +122,14 @@ def submit(db: str = typer.Argument(..., help=DB_HELP),
         typer.echo("covers: " + ", ".join(p.replace("_", " ") for p in out["covers"]))
 
 
-def _read_orders(file: str) -> str:
+def _read_text(file: str, what: str) -> str:
+    """A file (or standard input for `-`) as text: UTF-8 with or without BOM, else Windows-1252 as mailers write it."""
     if file == "-":
         data = sys.stdin.buffer.read()
     else:
         path = Path(file)
         if not path.is_file():
-            raise AdjudicatorError(f"no orders file at {file}")
+            raise AdjudicatorError(f"no {what} file at {file}")
         data = path.read_bytes()
     try:
         return data.decode("utf-8-sig")
@@ -134,6 +140,7 @@ def _read_orders(file: str) -> str:
 @app.command()
 def adjudicate(db: Optional[str] = typer.Argument(None, help=DB_HELP),
                fmt: str = typer.Option("markdown", "--format", help="Report format: markdown, bbcode or text."),
+               without_salts: bool = typer.Option(False, "--without-salts", help="Strict dice: roll without the salts still awaited (after the agreed deadline); the report names them."),
                as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Resolve the locked orders phase by phase and print the report (exit 1 if there is nothing to do)."""
     try:
@@ -142,7 +149,7 @@ def adjudicate(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         from .report import render, store_report
         settings = _settings()
         engine = _engine(db)
-        out = do_adjudicate(engine, settings)
+        out = do_adjudicate(engine, settings, without_salts=without_salts)
         with Session(engine) as s:
             store_report(s, out["turn_index"], settings.templates_dir)
             s.commit()
@@ -212,6 +219,68 @@ def rolls(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         return
     for g in out:
         typer.echo(f"turn {g['turn']}  {g['label']}  d{g['sides']}: {' '.join(map(str, g['values']))}")
+
+
+@app.command()
+def audit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Replay the whole game from its setup and journal: exit 0 iff every seed, roll and state hash replays.
+
+    Needs no key file and changes nothing, so a copy of the database, mailed or published, will do."""
+    try:
+        from .audit import audit as do_audit
+        with _progress("replaying the journal") as advance:
+            result = do_audit(_db(db), progress=advance)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json(result.to_dict())
+    else:
+        for line in result.lines():
+            typer.echo(line)
+    if result.mismatch is not None:
+        raise typer.Exit(1)
+
+
+@contextmanager
+def _progress(what: str):
+    """Yield a callback (done, total) that draws a progress bar on stderr, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        yield lambda done, total: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(what, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+@app.command()
+def verify(report_file: str = typer.Argument(..., help="The report as posted or mailed (Markdown, HTML, BBCode or text, quoted or not), or - for standard input."),
+           anchor: Optional[str] = typer.Option(None, "--anchor", help="The game's anchor as published at its start: every dice block must carry it."),
+           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Check a report's dice from its text alone: the seed against the anchor, every die recomputed.
+
+    Exit 0: every die that can be checked matches; 1: something does not; 2: nothing to check (yet)."""
+    try:
+        from .verify import check, summary
+        text = _read_text(report_file, "report")
+        if anchor is not None:
+            from .dice import unhex
+            try:
+                unhex(anchor, "--anchor")
+            except ValueError as exc:
+                raise AdjudicatorError(str(exc)) from None
+        blocks = check(text, anchor)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    code, lines = summary(blocks)
+    if as_json:
+        _print_json({"ok": code == 0, "exit": code, "blocks": [b.to_dict() for b in blocks]})
+    else:
+        for line in lines:
+            typer.echo(line)
+    raise typer.Exit(code)
 
 
 @app.command()

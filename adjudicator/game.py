@@ -29,6 +29,9 @@ from .store import db
 from .store.models import DiceGroupRow, Game, Power, RevealedSeed, Step, Submission
 
 
+MAX_SALT = 200     # characters: a salt is printed on one line of every report's dice block
+
+
 @dataclass
 class Loaded:
     """An open game: its row, scenario, rules and current state."""
@@ -43,7 +46,7 @@ class Loaded:
     @property
     def lexicon(self) -> Lexicon:
         if self._lexicon is None:
-            self._lexicon = Lexicon.from_scenario(self.scenario)
+            self._lexicon = self.rules.lexicon()
         return self._lexicon
 
 
@@ -87,10 +90,11 @@ def load_scenario(name: str, map_arg: str | None, rules_version: str | None, set
 
 def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = None, rules_version: str | None = None,
              players: dict[str, str] | None = None, seed_hex: str | None = None, dice_mode: str = "normal",
-             game_id: str | None = None) -> dict:
+             game_id: str | None = None, salt_from: list[str] | None = None) -> dict:
     scenario, version = load_scenario(name, map_arg, rules_version, settings)
     if dice_mode not in ("normal", "strict"):
         raise ConfigError(f"--dice takes normal or strict, not {dice_mode!r}")
+    salters = _check_salters(salt_from or [], scenario, dice_mode)
     secret = dice.unhex(seed_hex, "--seed") if seed_hex else None
     gid = game_id or _default_id(db_arg)
     check_game_id(gid)
@@ -109,7 +113,7 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
             with Session(engine) as s:
                 game = Game(id=gid, name=name, title=f"{scenario.name} {scenario.version}".strip(), rules_version=version,
                             anchor=dice.hexb(anchor), chain_length=dice.CHAIN_LENGTH, dice_mode=dice_mode,
-                            test_seed=secret is not None, scenario=scenario.to_json(),
+                            salts_required=",".join(salters), test_seed=secret is not None, scenario=scenario.to_json(),
                             initial_state=json.dumps(state.to_dict(), sort_keys=True),
                             round=state.round, power=state.power, phase=state.phase, turn_index=state.turn_index)
                 s.add(game)
@@ -125,7 +129,23 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
         raise
     return {"game": gid, "name": name, "title": f"{scenario.name} {scenario.version}".strip(), "rules": version,
             "anchor": dice.hexb(anchor), "test_seed": secret is not None, "key_file": str(keystore.path_for(gid, anchor)),
-            "powers": order, "round": state.round, "power": state.power, "phase": state.phase}
+            "powers": order, "round": state.round, "power": state.power, "phase": state.phase,
+            "dice": dice_mode, "salts_from": salters}
+
+
+def _check_salters(given: list[str], scenario: Scenario, dice_mode: str) -> list[str]:
+    """The powers whose salts a strict game awaits (`--salt-from`); none listed means every power that takes turns."""
+    if given and dice_mode != "strict":
+        raise ConfigError("--salt-from is for games created with `--dice strict`")
+    lex = Lexicon.from_scenario(scenario)
+    salters = []
+    for name in given:
+        power = resolve_power(lex, name, "--salt-from", scenario)
+        if power not in scenario.turn_players():
+            raise ConfigError(f"--salt-from {name}: {power} takes no turns, so it has no orders to salt dice with")
+        if power not in salters:
+            salters.append(power)
+    return salters
 
 
 def _default_id(db_arg: str) -> str:
@@ -161,12 +181,12 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         power = resolve_power(g.lexicon, power_arg, "--power", g.scenario)
         mover = power == g.state.power
         result = parse_submission(text, g.lexicon, start_phase=g.state.phase if mover else "purchase",
-                                  phases=g.scenario.phases_of(power) or None)
+                                  phases=g.scenario.phases_of(power) or None, verbs=g.rules.verbs())
         sub = result.submission
         errors = list(result.errors) + _header_errors(g, sub, power)
         turn_orders = [o for o in sub.orders if o.phase or isinstance(o, End)]
         salts = [o for o in sub.orders if isinstance(o, Salt)]
-        errors += _salt_errors(g, power, salts)
+        errors += _salt_errors(s, g, power, salts)
         blocked = bool(turn_orders) and (not mover or _locked(s, g.game) is not None)
         if turn_orders and not mover:
             errors.append(OrderError(ILLEGAL, f"it is {g.state.power}'s turn (round {g.state.round}, "
@@ -215,11 +235,74 @@ def _header_errors(g: Loaded, sub, power: str) -> list[OrderError]:
     return errors
 
 
-def _salt_errors(g: Loaded, power: str, salts: list) -> list[OrderError]:
-    if salts and g.game.dice_mode != "strict":
-        o = salts[0]
-        return [OrderError(ILLEGAL, "salts are for games created with `--dice strict`", o.line, o.column, o.source)]
-    return []
+def _salt_errors(s: Session, g: Loaded, power: str, salts: list[Salt]) -> list[OrderError]:
+    """Strict dice (DESIGN.md §7): one salt per opponent per power-turn, accepted once the mover's orders are
+    locked and until the first part of the turn is adjudicated, in text that survives being pasted in a report."""
+    if not salts:
+        return []
+
+    def error(message: str, o: Salt = salts[0]) -> OrderError:
+        return OrderError(ILLEGAL, message, o.line, o.column, o.source)
+
+    if g.game.dice_mode != "strict":
+        return [error("salts are for games created with `--dice strict`")]
+    errors = [error(problem, o) for o in salts if (problem := _salt_text_problem(o.text))]
+    if len(salts) > 1:
+        errors.append(error("one salt per power per turn: keep one `salt` line", salts[1]))
+    mover, i = g.state.power, g.state.turn_index
+    if power == mover:
+        errors.append(error(f"{power} move this turn: salts come from the other powers, so that the mover cannot know a die in advance"))
+    elif power not in g.scenario.turn_players():
+        errors.append(error(f"{power} take no turns, so they do not salt dice"))
+    elif turn_started(s, g):
+        errors.append(error(f"the dice key of turn {i} is already fixed: salts close when the first part of a turn is adjudicated"))
+    elif _locked(s, g.game) is None:
+        errors.append(error(f"no orders of {mover} are locked yet: salt turn {i} after they are accepted "
+                            "(their sha256 is published then)"))
+    elif power in {p for p, _ in turn_salts(s, g)}:
+        errors.append(error(f"{power} already salted turn {i}: one salt per power per turn"))
+    return errors
+
+
+def _salt_text_problem(text: str) -> str | None:
+    """Why a salt could not be printed in a report and read back byte for byte, or None.
+
+    The notation's paste clean-up has already made the text NFKC with plain single spaces (notation.text)."""
+    if "|" in text:
+        return "a salt may not contain '|': the report separates salts with it"
+    if not text.isprintable():
+        return "a salt may hold printable characters only"
+    if len(text) > MAX_SALT:
+        return f"a salt may be at most {MAX_SALT} characters long"
+    return None
+
+
+def unsalted(g: Loaded, salts: list[tuple[str, str]]) -> list[str]:
+    """The salters whose salt is not among `salts` yet."""
+    salted = {p for p, _ in salts}
+    return [p for p in salters(g) if p not in salted]
+
+
+def salters(g: Loaded) -> list[str]:
+    """The powers whose salts the current power-turn awaits: the `--salt-from` list, else every power that
+    takes turns; never the mover."""
+    listed = g.game.salts_required.split(",") if g.game.salts_required else g.scenario.turn_players()
+    return [p for p in listed if p != g.state.power]
+
+
+def turn_salts(s: Session, g: Loaded) -> list[tuple[str, str]]:
+    """(power, salt) accepted for the current power-turn, in acceptance order: the order of the key's hash input."""
+    rows = s.exec(select(Submission).where(Submission.game_id == g.game.id, Submission.kind == "salt",
+                                           Submission.turn_index == g.state.turn_index).order_by(Submission.seq))
+    verbs = g.rules.verbs()
+    return [(row.power, o.text) for row in rows
+            for o in parse_submission(row.text, g.lexicon, verbs=verbs).submission.orders if isinstance(o, Salt)]
+
+
+def turn_started(s: Session, g: Loaded) -> bool:
+    """Whether a part of the current power-turn was adjudicated: from then on its dice key is fixed."""
+    return s.exec(select(Step.id).where(Step.game_id == g.game.id, Step.turn_index == g.state.turn_index,
+                                        Step.phase != "standing")).first() is not None
 
 
 def apply_standing(state: State, power: str, orders: list) -> None:
@@ -263,28 +346,35 @@ def _add_step(s: Session, g: Loaded, submission_id: int | None, phase: str, even
 
 # -- adjudicate -----------------------------------------------------------------------------------
 
-def adjudicate(engine, settings: Settings) -> dict:
-    """Play the locked submission of the power to move; one transaction for all it writes."""
+def adjudicate(engine, settings: Settings | None, without_salts: bool = False, dice_source=None) -> dict:
+    """Play the locked submission of the power to move; one transaction for all it writes.
+
+    `dice_source` gives a turn's roller and the seed to reveal when the turn is over: by default the host's
+    key file (HostDice). `audit` passes one built from the journal, so that a replay runs this very code.
+    """
     with Session(engine) as s:
         g = open_game(s)
         sub = _locked(s, g.game)
         if sub is None:
             raise NothingToDo(f"nothing to adjudicate: awaiting orders from {g.state.power} "
                               f"(round {g.state.round}, {g.state.phase.replace('_', ' ')})")
-        secret = KeyStore(settings.keys_dir).load(g.game.id, dice.unhex(g.game.anchor, "anchor"), g.game.chain_length)
         turn_index, round_, power = g.state.turn_index, g.state.round, g.state.power
-        seed = dice.chain_seed(secret, turn_index, g.game.chain_length)
-        roller = dice.Roller(dice.turn_key(seed), g.game.id, turn_index)
-        parsed = parse_submission(sub.text, g.lexicon, start_phase=sub.phase, phases=g.scenario.phases_of(power))
+        salts, salt_event = _key_salts(s, g, sub, without_salts)
+        source = dice_source or HostDice(settings, g.game)
+        roller = source.roller(g.game.id, turn_index, [text for _, text in salts])
+        parsed = parse_submission(sub.text, g.lexicon, start_phase=sub.phase, phases=g.scenario.phases_of(power), verbs=g.rules.verbs())
         orders = [o for o in parsed.submission.orders if o.phase or isinstance(o, End)]
         if parsed.errors:
             raise StoreError(f"the locked submission {sub.seq} no longer parses; the database was changed by hand?")
         results = turn.play(g.rules, g.state, orders, parsed.submission.ended, roller)
+        if salt_event and results:
+            results[0].events.insert(0, salt_event)
         for r in results:
             _add_step(s, g, sub.id, r.phase, r.events, r.groups, r.state_hash, turn_index, round_, power)
         finished = g.state.turn_index != turn_index
         if finished:
-            s.add(RevealedSeed(game_id=g.game.id, turn_index=turn_index, seed=dice.hexb(seed)))
+            s.add(RevealedSeed(game_id=g.game.id, turn_index=turn_index, seed=dice.hexb(source.seed(turn_index)),
+                               salts=json.dumps([text for _, text in salts])))
         sub.status = "done"
         s.add(sub)
         db.save_state(s, g.game, g.state)
@@ -292,6 +382,43 @@ def adjudicate(engine, settings: Settings) -> dict:
         return {"game": g.game.id, "turn_index": turn_index, "round": round_, "power": power,
                 "phases": [r.phase for r in results], "turn_over": finished,
                 "next": {"round": g.state.round, "power": g.state.power, "phase": g.state.phase}}
+
+
+class HostDice:
+    """The host's dice: power-turn i is keyed by s_i, derived from the chain secret in the game's key file."""
+
+    def __init__(self, settings: Settings, game: Game):
+        self.secret = KeyStore(settings.keys_dir).load(game.id, dice.unhex(game.anchor, "anchor"), game.chain_length)
+        self.n = game.chain_length
+
+    def seed(self, turn_index: int) -> bytes:
+        return dice.chain_seed(self.secret, turn_index, self.n)
+
+    def roller(self, game_id: str, turn_index: int, salts: list[str]) -> dice.Roller:
+        return dice.Roller(dice.turn_key(self.seed(turn_index), salts), game_id, turn_index)
+
+
+def _key_salts(s: Session, g: Loaded, sub: Submission, without_salts: bool) -> tuple[list[tuple[str, str]], dict | None]:
+    """The salts of the turn's dice key and, on the turn's first adjudication, the journal event recording them.
+
+    A strict game rolls nothing before the salts it awaits are in, unless the host falls back on
+    `--without-salts` (after the deadline the players agreed): the event then names the missing powers.
+    """
+    if g.game.dice_mode != "strict":
+        if without_salts:
+            raise ConfigError("--without-salts is for games created with `--dice strict`")
+        return [], None
+    salts = turn_salts(s, g)
+    if turn_started(s, g):
+        return salts, None
+    missing = unsalted(g, salts)
+    if missing and not without_salts:
+        raise NothingToDo(f"nothing rolled: turn {g.state.turn_index} (round {g.state.round}, {g.state.power}) awaits "
+                          f"the salts of {', '.join(missing)} for the orders locked with sha256 {sub.sha256} "
+                          "(`submit --power POWER` with a line `salt TEXT`). After the deadline the players agreed, "
+                          "the host may go on with `adjudicate --without-salts`; the report then names the missing salts")
+    return salts, {"type": "salts", "power": g.state.power, "turn": g.state.turn_index,
+                   "salts": [{"power": p, "salt": text} for p, text in salts], "missing": missing}
 
 
 # -- reading --------------------------------------------------------------------------------------
@@ -322,8 +449,18 @@ def status(engine) -> dict:
         return {"game": g.game.id, "name": g.game.name, "title": g.game.title, "rules": g.game.rules_version,
                 "round": st.round, "power": st.power, "phase": st.phase, "turn_index": st.turn_index,
                 "anchor": g.game.anchor, "dice": g.game.dice_mode, "test_seed": g.game.test_seed,
-                "awaiting": "adjudicate" if _locked(s, g.game) else f"orders from {st.power}",
+                "awaiting": _awaiting(s, g),
                 "powers": powers, "territories": territories, "state_hash": st.hash()}
+
+
+def _awaiting(s: Session, g: Loaded) -> str:
+    if _locked(s, g.game) is None:
+        return f"orders from {g.state.power}"
+    if g.game.dice_mode == "strict" and not turn_started(s, g):
+        missing = unsalted(g, turn_salts(s, g))
+        if missing:
+            return f"salts from {', '.join(missing)}"
+    return "adjudicate"
 
 
 def rolls(engine, turn_index: int | None = None) -> list[dict]:
@@ -332,10 +469,14 @@ def rolls(engine, turn_index: int | None = None) -> list[dict]:
         q = select(DiceGroupRow).where(DiceGroupRow.game_id == game.id)
         if turn_index is not None:
             q = q.where(DiceGroupRow.turn_index == turn_index)
-        seeds = {r.turn_index: r.seed for r in s.exec(select(RevealedSeed).where(RevealedSeed.game_id == game.id))}
-        return [{"turn": r.turn_index, "label": r.label, "sides": r.sides, "count": r.count,
-                 "values": json.loads(r.dice), "units": json.loads(r.units), "seed": seeds.get(r.turn_index)}
-                for r in s.exec(q.order_by(DiceGroupRow.id))]
+        seeds = {r.turn_index: r for r in s.exec(select(RevealedSeed).where(RevealedSeed.game_id == game.id))}
+        out = []
+        for r in s.exec(q.order_by(DiceGroupRow.id)):
+            seed = seeds.get(r.turn_index)
+            out.append({"game": game.id, "turn": r.turn_index, "label": r.label, "sides": r.sides, "count": r.count,
+                        "values": json.loads(r.dice), "units": json.loads(r.units), "seed": seed.seed if seed else None,
+                        "salts": json.loads(seed.salts) if seed else []})
+        return out
 
 
 def powers_in_order(s: Session, game: Game) -> list[Power]:

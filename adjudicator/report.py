@@ -68,7 +68,20 @@ def describe(event: dict) -> list[str]:
         return [f"Next: round {event['round']}, {event['power']}, {PHASE_TITLES[event['phase']].lower()}."]
     if kind == "standing":
         return [f"{event['power']} standing orders: " + "; ".join(event["orders"])]
+    if kind == "salts":
+        return salts_phrases(event)
     return [json.dumps(event, sort_keys=True)]
+
+
+def salts_phrases(event: dict) -> list[str]:
+    """Strict dice: whose salts key this turn's dice, in the order they were accepted, and whose are missing."""
+    salts = ", ".join(f"{s['power']} (`{s['salt']}`)" for s in event["salts"])
+    lines = [f"Strict dice: this turn's dice key is salted by {salts}, in that order." if salts
+             else "Strict dice: no salt came in for this turn."]
+    if event["missing"]:
+        lines.append(f"The host adjudicated without the salts of {', '.join(event['missing'])} "
+                     "(deadline passed, `adjudicate --without-salts`).")
+    return lines
 
 
 def capture_phrase(event: dict) -> str:

@@ -1,0 +1,447 @@
+"""`audit`: rebuild a game from its initial setup and its journal, and compare the rebuild with what is stored.
+
+The replay runs the very services that played the game (game.submit and game.adjudicate) on a fresh
+in-memory SQLite store made by the same store code, so what is checked is what happened, not a second
+implementation of it. Submissions are replayed in the order they were accepted; before each one, the locked
+orders are adjudicated until the game stands where the submission says it stood when it was accepted, which
+puts every standing order before or after each adjudication exactly as it happened.
+
+Dice of a turn whose seed is revealed come from that seed (and the turn's salts in a strict game), never from
+the journal; each revealed seed must hash to the one before it (the anchor for turn 1). Dice of a turn not
+over yet are taken from the journal, "not checkable yet", so that the state hashes after them still replay.
+Every step is compared with the stored one: its submission, phase, dice groups (label, sides, values,
+units), report events and state hash; then the revealed seeds and salts, and the final state with the
+current tables. The first difference stops the replay and is named.
+
+The stored database is only read (SQLite: `PRAGMA query_only`), and no key file is needed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, select
+
+from . import dice, game as services
+from .errors import AdjudicatorError, StoreError, SubmissionRejected
+from .scenario import Scenario
+from .state import State
+from .store import db
+from .store.models import DiceGroupRow, Game, RevealedSeed, Step, Submission
+
+
+class Mismatch(Exception):
+    """The first place where the stored game and its replay differ."""
+
+    def __init__(self, turn: int, where: str, what: str, expected: object, found: object):
+        super().__init__(what)
+        self.turn, self.where, self.what, self.expected, self.found = turn, where, what, expected, found
+
+    def message(self) -> str:
+        return f"turn {self.turn}, {self.where}: {self.what}: expected {self.expected}, found {self.found}"
+
+    def to_dict(self) -> dict:
+        return {"turn": self.turn, "where": self.where, "what": self.what, "expected": str(self.expected),
+                "found": str(self.found), "message": self.message()}
+
+
+@dataclass
+class TurnVerdict:
+    turn: int
+    round: int
+    power: str
+    steps: int = 0
+    groups: int = 0
+    dice: int = 0
+    revealed: bool = False          # its seed is in the journal: dice recomputed, not copied
+    failed: bool = False
+
+    def line(self) -> str:
+        head = f"turn {self.turn} (round {self.round}, {self.power}): "
+        if self.failed:
+            return head + "MISMATCH (below)"
+        hashes = f"{self.steps} state hash{'es' if self.steps != 1 else ''} replay"
+        if not self.groups:
+            rolled = "no dice"
+        elif self.revealed:
+            rolled = f"{self.groups} dice group(s), {self.dice} dice recomputed from the revealed seed"
+        else:
+            rolled = f"{self.groups} dice group(s), {self.dice} dice not checkable yet (the seed is revealed when the turn is over)"
+        seed = "seed follows the chain; " if self.revealed else "in progress; "
+        return head + seed + rolled + "; " + hashes
+
+    def to_dict(self) -> dict:
+        return {"turn": self.turn, "round": self.round, "power": self.power, "steps": self.steps,
+                "groups": self.groups, "dice": self.dice, "revealed": self.revealed, "ok": not self.failed}
+
+
+@dataclass
+class AuditResult:
+    game: str
+    submissions: int = 0
+    steps: int = 0
+    turns: dict[int, TurnVerdict] = field(default_factory=dict)
+    state_hash: str = ""
+    mismatch: Mismatch | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.mismatch is None
+
+    def lines(self) -> list[str]:
+        out = [f"audit of game {self.game}: {self.submissions} submission(s), {self.steps} step(s), "
+               f"{len(self.turns)} turn(s) replayed from the setup and the journal"]
+        out += [v.line() for v in self.turns.values()]
+        if self.mismatch:
+            out.append(f"FAILED at the first mismatch: {self.mismatch.message()}")
+        else:
+            out.append(f"OK: every revealed seed, dice group and state hash replays; the current state matches "
+                       f"(state hash {self.state_hash})")
+        return out
+
+    def to_dict(self) -> dict:
+        return {"game": self.game, "ok": self.ok, "submissions": self.submissions, "steps": self.steps,
+                "turns": [v.to_dict() for v in self.turns.values()], "state_hash": self.state_hash,
+                "mismatch": self.mismatch.to_dict() if self.mismatch else None}
+
+
+@dataclass
+class Journal:
+    """Everything stored about one game, read once, in journal order."""
+
+    game: Game
+    submissions: list[Submission]
+    steps: list[Step]
+    groups: dict[int, list[DiceGroupRow]]       # step id -> its groups, in roll order
+    seeds: dict[int, RevealedSeed]
+    state: State                                # the current tables
+
+    def groups_of_turn(self, turn: int) -> dict[str, DiceGroupRow]:
+        return {g.label: g for rows in self.groups.values() for g in rows if g.turn_index == turn}
+
+
+def audit(db_arg: str, progress: Callable[[int, int], None] | None = None) -> AuditResult:
+    """Replay the game in `db_arg` and compare; the result names the first mismatch, if any."""
+    journal = read_journal(db_arg)
+    replay = Replay(journal, progress or (lambda done, total: None))
+    try:
+        replay.run()
+    except Mismatch as m:
+        replay.result.mismatch = m
+        if m.turn in replay.result.turns:
+            replay.result.turns[m.turn].failed = True
+    finally:
+        replay.engine.dispose()
+    return replay.result
+
+
+def read_journal(db_arg: str) -> Journal:
+    engine = db.open_existing(db_arg)
+    try:
+        with Session(engine) as s:
+            if engine.dialect.name == "sqlite":
+                s.connection().exec_driver_sql("PRAGMA query_only = ON")
+            game = db.the_game(s)
+            subs = list(s.exec(select(Submission).where(Submission.game_id == game.id).order_by(Submission.seq)))
+            steps = list(s.exec(select(Step).where(Step.game_id == game.id).order_by(Step.seq)))
+            groups: dict[int, list[DiceGroupRow]] = {}
+            for row in s.exec(select(DiceGroupRow).where(DiceGroupRow.game_id == game.id).order_by(DiceGroupRow.id)):
+                groups.setdefault(row.step_id, []).append(row)
+            seeds = {r.turn_index: r for r in s.exec(select(RevealedSeed).where(RevealedSeed.game_id == game.id))}
+            state = db.load_state(s, game)
+            s.expunge_all()
+    finally:
+        engine.dispose()
+    return Journal(game, subs, steps, groups, seeds, state)
+
+
+def _values(values: list) -> str:
+    return " ".join(map(str, values)) or "(none)"
+
+
+def _units(units: list) -> str:
+    return ", ".join(map(str, units))
+
+
+def _stored_json(text: str, turn: int, where: str) -> list:
+    """A JSON list column of the stored journal: damage there is a mismatch to name, not a crash."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        value = None
+    if not isinstance(value, list):
+        raise Mismatch(turn, where, "the stored column must be a JSON list", "a JSON list", _short(text))
+    return value
+
+
+class JournalDice:
+    """The replay's dice source (see game.adjudicate): a turn's revealed seed, checked against the chain,
+    or, for a turn whose seed is not revealed yet, the dice the journal stored."""
+
+    def __init__(self, journal: Journal):
+        self.journal = journal
+        self.checked: dict[int, bytes] = {0: self._hex(journal.game.anchor, 0, "the anchor")}
+
+    def roller(self, game_id: str, turn: int, salts: list[str]):
+        seed = self._seed(turn)
+        if seed is None:
+            return dice.FixedRoller(lambda label, sides, count: self._stored(turn, label, sides, count))
+        return dice.Roller(dice.turn_key(seed, salts), game_id, turn)
+
+    def seed(self, turn: int) -> bytes:
+        seed = self._seed(turn)
+        if seed is None:
+            raise Mismatch(turn, "end of turn", "the turn is over on replay, so the journal must reveal its seed",
+                           "a revealed seed", "none")
+        return seed
+
+    def _seed(self, turn: int) -> bytes | None:
+        """s_turn from the journal, proven to hash to s_{turn-1} (itself proven, back to the anchor)."""
+        if turn in self.checked:
+            return self.checked[turn]
+        row = self.journal.seeds.get(turn)
+        if row is None:
+            return None
+        if turn - 1 not in self.checked and self._seed(turn - 1) is None:
+            raise Mismatch(turn - 1, "revealed seed", "a later turn's seed is revealed, so this one must be too",
+                           "a revealed seed", "none")
+        seed = self._hex(row.seed, turn, "the revealed seed")
+        previous = self.checked[turn - 1]
+        if not dice.seed_follows(seed, previous):
+            before = "the anchor" if turn == 1 else f"the seed of turn {turn - 1}"
+            raise Mismatch(turn, "revealed seed", f"SHA-256 of the revealed seed must be {before}",
+                           previous.hex(), dice.sha256_hex(seed))
+        self.checked[turn] = seed
+        return seed
+
+    @staticmethod
+    def _hex(text: str, turn: int, what: str) -> bytes:
+        try:
+            return dice.unhex(text, what)
+        except ValueError as exc:
+            raise Mismatch(turn, what, str(exc), "64 hex digits", text) from None
+
+    def _stored(self, turn: int, label: str, sides: int, count: int) -> list[int]:
+        row = self.journal.groups_of_turn(turn).get(label)
+        where = f"dice group {label}"
+        if row is None:
+            raise Mismatch(turn, where, "the replay rolls this group but the journal does not hold it",
+                           f"{count}d{sides}", "no such group")
+        values = _stored_json(row.dice, turn, where)
+        if (row.sides, len(values)) != (sides, count):
+            raise Mismatch(turn, where, "number of dice and sides", f"{count}d{sides}", f"{len(values)}d{row.sides}")
+        if any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= sides for v in values):
+            raise Mismatch(turn, where, f"stored values must be 1..{sides}", f"{count} values 1..{sides}", _values(values))
+        return values
+
+
+class Replay:
+    """The rebuild of one game in memory, compared step by step with its journal."""
+
+    def __init__(self, journal: Journal, progress: Callable[[int, int], None]):
+        self.journal = journal
+        self.progress = progress
+        self.result = AuditResult(journal.game.id, len(journal.submissions), len(journal.steps))
+        self.dice = JournalDice(journal)
+        self.compared = 0                                   # stored steps compared so far
+        self.seq_of = {sub.id: sub.seq for sub in journal.submissions}
+        self.engine = _fresh_store(journal.game)
+
+    def run(self) -> None:
+        total = len(self.journal.submissions)
+        previous_id = 0
+        for k, stored in enumerate(self.journal.submissions, 1):
+            self.progress(k - 1, total)
+            where = f"submission {stored.seq} ({stored.power})"
+            if stored.seq != k:
+                raise Mismatch(stored.turn_index, where, "submission numbers run 1, 2, 3 … in acceptance order", k, stored.seq)
+            if stored.id <= previous_id:
+                raise Mismatch(stored.turn_index, where, "acceptance order: rows are stored in the order of their "
+                               "numbers, and this one was stored before the submission numbered before it",
+                               f"a row after row {previous_id}", f"row {stored.id}")
+            previous_id = stored.id
+            text_hash = dice.sha256_hex(stored.text)
+            if text_hash != stored.sha256:
+                raise Mismatch(stored.turn_index, where, "SHA-256 of its text (the hash published when it was accepted)",
+                               stored.sha256, text_hash)
+            self._catch_up(stored)
+            self._submit(stored, where)
+        self.progress(total, total)
+        self._catch_up(None)
+        self._finish()
+
+    # -- replaying ------------------------------------------------------------------------------
+
+    def _catch_up(self, target: Submission | None) -> None:
+        """Adjudicate locked orders until the game stands where `target` was accepted (None: the journal's end)."""
+        while True:
+            with Session(self.engine) as s:
+                game = db.the_game(s)
+                here = (game.round, game.turn_index, game.phase)
+                locked = s.exec(select(Submission.seq).where(Submission.status == "locked")).first()
+            if target is not None and here == (target.round, target.turn_index, target.phase):
+                return
+            done = locked is not None and self.journal.submissions[locked - 1].status == "done"
+            if not done:
+                if target is None:
+                    return
+                raise Mismatch(target.turn_index, f"submission {target.seq} ({target.power})",
+                               "the game's position when it was accepted (round, turn, phase)",
+                               f"round {here[0]}, turn {here[1]}, {here[2]}",
+                               f"round {target.round}, turn {target.turn_index}, {target.phase}")
+            self._adjudicate(self.journal.submissions[locked - 1])
+
+    def _submit(self, stored: Submission, where: str) -> None:
+        try:
+            out = services.submit(self.engine, stored.power, stored.text)
+        except SubmissionRejected as exc:
+            raise Mismatch(stored.turn_index, where, "accepted when it was submitted, but the replay rejects it",
+                           "accepted", exc.errors[0].render().splitlines()[0]) from None
+        except AdjudicatorError as exc:
+            raise Mismatch(stored.turn_index, where, "the replay cannot submit it", "accepted", exc.message) from None
+        if out["kind"] != stored.kind:
+            raise Mismatch(stored.turn_index, where, "kind of submission", out["kind"], stored.kind)
+        self._compare_new_steps()
+
+    def _adjudicate(self, stored: Submission) -> None:
+        where = f"adjudication of submission {stored.seq} ({stored.power})"
+        try:
+            services.adjudicate(self.engine, None, without_salts=self._fell_back(stored), dice_source=self.dice)
+        except AdjudicatorError as exc:
+            raise Mismatch(stored.turn_index, where, "the journal adjudicated it, but the replay cannot",
+                           "adjudicated", exc.message) from None
+        self._compare_new_steps()
+
+    def _fell_back(self, stored: Submission) -> bool:
+        """Whether the host adjudicated this submission without some salts, as its first stored step records."""
+        first = next((st for st in self.journal.steps if st.submission_id == stored.id), None)
+        events = _stored_json(first.events, stored.turn_index, f"step {first.seq} ({first.phase})") if first else []
+        return any(isinstance(e, dict) and e.get("type") == "salts" and e.get("missing") for e in events)
+
+    # -- comparing ------------------------------------------------------------------------------
+
+    def _compare_new_steps(self) -> None:
+        with Session(self.engine) as s:
+            mine = list(s.exec(select(Step).where(Step.seq > self.compared).order_by(Step.seq)))
+            seqs = {sub.id: sub.seq for sub in s.exec(select(Submission))}
+            groups = {st.id: list(s.exec(select(DiceGroupRow).where(DiceGroupRow.step_id == st.id).order_by(DiceGroupRow.id)))
+                      for st in mine}
+        for step in mine:
+            stored = self.journal.steps[self.compared] if self.compared < len(self.journal.steps) else None
+            self._compare_step(step, seqs.get(step.submission_id), groups[step.id], stored)
+            self.compared += 1
+
+    def _compare_step(self, mine: Step, sub_seq: int | None, groups: list[DiceGroupRow], stored: Step | None) -> None:
+        where = f"step {mine.seq} ({mine.phase})"
+        verdict = self.result.turns.setdefault(mine.turn_index, TurnVerdict(mine.turn_index, mine.round, mine.power))
+        if stored is None:
+            raise Mismatch(mine.turn_index, where, "the replay makes this step, the journal ends before it", "a step", "none")
+        fields = [("step number", mine.seq, stored.seq), ("submission", sub_seq, self.seq_of.get(stored.submission_id)),
+                  ("turn", mine.turn_index, stored.turn_index), ("round", mine.round, stored.round),
+                  ("power", mine.power, stored.power), ("phase", mine.phase, stored.phase)]
+        for what, expected, found in fields:
+            if expected != found:
+                raise Mismatch(mine.turn_index, where, what, expected, found)
+        self._compare_groups(mine, groups, self.journal.groups.get(stored.id, []), where)
+        if mine.state_hash != stored.state_hash:
+            raise Mismatch(mine.turn_index, where, "state hash after the step", mine.state_hash, stored.state_hash)
+        mine_events, stored_events = json.loads(mine.events), _stored_json(stored.events, mine.turn_index, where)
+        if mine_events != stored_events:
+            k = next((i for i, (a, b) in enumerate(zip(mine_events, stored_events)) if a != b),
+                     min(len(mine_events), len(stored_events)))
+            raise Mismatch(mine.turn_index, where, f"report event {k + 1}",
+                           _event(mine_events, k), _event(stored_events, k))
+        verdict.steps += 1
+        verdict.groups += len(groups)
+        verdict.dice += sum(g.count for g in groups)
+        verdict.revealed = mine.turn_index in self.dice.checked
+
+    def _compare_groups(self, step: Step, mine: list[DiceGroupRow], stored: list[DiceGroupRow], where: str) -> None:
+        theirs = {g.label: g for g in stored}
+        for g in mine:
+            at = f"{where}, dice group {g.label}"
+            other = theirs.pop(g.label, None)
+            if other is None:
+                raise Mismatch(step.turn_index, at, "the replay rolls this group but the journal does not hold it",
+                               f"d{g.sides}: {_values(json.loads(g.dice))}", "no such group")
+            pairs = [("turn", g.turn_index, other.turn_index), ("sides", g.sides, other.sides),
+                     ("values", _values(json.loads(g.dice)), _values(_stored_json(other.dice, step.turn_index, at))),
+                     ("count", g.count, other.count),
+                     ("units", _units(json.loads(g.units)), _units(_stored_json(other.units, step.turn_index, at)))]
+            for what, expected, found in pairs:
+                if expected != found:
+                    raise Mismatch(step.turn_index, at, what, expected, found)
+        if theirs:
+            label = next(iter(theirs))
+            raise Mismatch(step.turn_index, f"{where}, dice group {label}", "the journal holds a group the replay never rolls",
+                           "no such group", f"d{theirs[label].sides}: {theirs[label].dice}")
+        order = [g.label for g in mine], [g.label for g in stored]
+        if order[0] != order[1]:
+            raise Mismatch(step.turn_index, where, "order of the dice groups", ", ".join(order[0]), ", ".join(order[1]))
+
+    def _finish(self) -> None:
+        """After the last submission: nothing left over, the same seeds and salts, the same current state."""
+        if self.compared < len(self.journal.steps):
+            extra = self.journal.steps[self.compared]
+            raise Mismatch(extra.turn_index, f"step {extra.seq} ({extra.phase})",
+                           "the journal holds a step the replay never makes", "no such step", "a step")
+        known = {st.id for st in self.journal.steps}
+        for step_id, rows in self.journal.groups.items():
+            if step_id not in known:
+                raise Mismatch(rows[0].turn_index, f"dice group {rows[0].label}", "the group belongs to no step of the journal",
+                               "a step", f"step id {step_id}")
+        with Session(self.engine) as s:
+            subs = list(s.exec(select(Submission).order_by(Submission.seq)))
+            seeds = {r.turn_index: r for r in s.exec(select(RevealedSeed))}
+            state = db.load_state(s, db.the_game(s))
+        for mine, stored in zip(subs, self.journal.submissions):
+            if mine.status != stored.status:
+                raise Mismatch(stored.turn_index, f"submission {stored.seq} ({stored.power})", "status", mine.status, stored.status)
+        for turn, stored in sorted(self.journal.seeds.items()):
+            if turn not in seeds:
+                raise Mismatch(turn, "revealed seed", "a seed is revealed only when its turn is over, and this turn is not",
+                               "no seed yet", stored.seed)
+            if json.loads(seeds[turn].salts) != _stored_json(stored.salts, turn, "salts of the dice key"):
+                raise Mismatch(turn, "salts of the dice key", "the salts accepted for the turn, in order",
+                               seeds[turn].salts, stored.salts)
+        self._compare_state(state)
+
+    def _compare_state(self, replayed: State) -> None:
+        mine, stored = replayed.to_dict(), self.journal.state.to_dict()
+        turn = replayed.turn_index
+        for key in mine:
+            if mine[key] != stored.get(key):
+                raise Mismatch(turn, f"current state ({key})", "the tables must hold the state the journal leads to",
+                               _short(mine[key]), _short(stored.get(key)))
+        if self.journal.game.state_hash != replayed.hash():
+            raise Mismatch(turn, "current state", "the game's stored state hash", replayed.hash(), self.journal.game.state_hash)
+        self.result.state_hash = replayed.hash()
+
+
+def _event(events: list[dict], k: int) -> str:
+    return _short(events[k]) if k < len(events) else "no event"
+
+
+def _short(value: object, limit: int = 300) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _fresh_store(stored: Game):
+    """An in-memory game database holding the stored game as it was created: same rows, initial state."""
+    try:
+        state = State.from_dict(json.loads(stored.initial_state))
+        order = Scenario.from_json(stored.scenario).turn_players()
+    except (ValueError, KeyError, TypeError) as exc:
+        raise StoreError(f"the game's stored setup is damaged ({type(exc).__name__}: {exc}), so it cannot be "
+                         "replayed: restore the database from a copy") from None
+    engine = db.create("sqlite://")
+    with Session(engine) as s:
+        game = Game.model_validate(stored.model_dump())
+        s.add(game)
+        s.flush()
+        db.save_state(s, game, state, turn_order=order)
+        s.commit()
+    return engine

@@ -1,0 +1,247 @@
+"""`verify`: check the dice of a posted report from its text alone, with no database and no key.
+
+A report's dice block (report.dice_block) names the game, the turn, the anchor, the revealed seed, the salts
+of a strict game, and every dice group. From those lines alone anyone can check that the seed leads to the
+anchor (H^turn(seed) == anchor) and recompute every die (DESIGN.md "Audited dice"). The text may come back
+from a forum changed: Markdown with or without its code fence (NodeBB's raw post), the HTML NodeBB renders
+(`<pre><code>`, `<br>`, `&amp;`), BBCode, plain text, quoted once or several times (`> `, `[quote]`), with
+CRLF line ends, no-break spaces or zero-width characters. Reading is tolerant of all of that; checking is exact.
+
+Only the standard library and adjudicator.dice / adjudicator.errors are imported here: a player's check
+starts in a fraction of a second, without the store, the rules or the templates.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from . import dice
+from .errors import AdjudicatorError
+
+START = "adjudicator dice"
+MAX_TURN = 1 << 20         # hashes to walk from a seed to the anchor: bounds the work a forged block can ask for
+
+_HTML = re.compile(r"<(?:pre|code|p|br|div|blockquote|span|li)\b[^>]*>", re.I)
+_HTML_BREAK = re.compile(r"<br\s*/?>|</?(?:p|pre|div|blockquote|li|ul|ol|h[1-6]|tr|table)\b[^>]*>", re.I)
+_TAG = re.compile(r"<[^>]*>")
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+_SPACE = re.compile(r"[^\S\n]")         # tabs, no-break and other unicode spaces: labels only hold U+0020
+# Quote and code markers a forum or a mail client puts around or before the block's lines.
+_LEAD = re.compile(r"^(?:>|\[quote(?:=[^\]]*)?\]|\[/quote\]|\[code(?:=[^\]]*)?\]|\[/code\]|```+|~~~+)\s*", re.I)
+_TRAIL = re.compile(r"\s*(?:\[/quote\]|\[/code\]|```+|~~~+)$", re.I)
+_HEADER = re.compile(r"(game|turn|anchor|seed|salts)\s*:\s*(.*)", re.I)
+_SIDES = re.compile(r"d(\d+)", re.I)
+
+
+class VerifyError(AdjudicatorError):
+    """The text holds nothing that can be checked: no dice block, or only seeds not revealed yet."""
+
+
+@dataclass
+class Group:
+    label: str
+    sides: int
+    values: list[int]
+    units: str
+    line: int
+    expected: list[int] | None = None      # recomputed from the seed; None until checked
+    problem: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.expected is not None and not self.problem and self.expected == self.values
+
+
+@dataclass
+class Block:
+    """One dice block as read back from the text, and what checking it found."""
+
+    line: int                               # 1-based line of `adjudicator dice` in the cleaned text
+    game: str = ""
+    turn: int = 0
+    anchor: str = ""
+    seed: str | None = None                 # None: not revealed in this block
+    salts: list[str] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    seed_from: int | None = None            # line of the block whose revealed seed checked this one
+    status: str = ""                        # "match", "mismatch" or "unrevealed"
+    seen: set[str] = field(default_factory=set, repr=False)    # header names read so far
+
+    def where(self) -> str:
+        return f"game {self.game or '?'}, turn {self.turn or '?'} (dice block at line {self.line})"
+
+    def to_dict(self) -> dict:
+        return {"game": self.game, "turn": self.turn, "anchor": self.anchor, "seed": self.seed, "salts": self.salts,
+                "line": self.line, "status": self.status, "problems": self.problems, "seed_from_line": self.seed_from,
+                "groups": [{"label": g.label, "sides": g.sides, "values": g.values, "expected": g.expected,
+                            "ok": g.ok, "problem": g.problem} for g in self.groups]}
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+def clean(text: str) -> list[str]:
+    """The text's lines with forum and mail wrapping taken off, ready to be read as dice-block lines."""
+    if _HTML.search(text):
+        text = html.unescape(_TAG.sub("", _HTML_BREAK.sub("\n", text)))
+    text = unicodedata.normalize("NFC", text.translate(_INVISIBLE)).replace("\r\n", "\n").replace("\r", "\n")
+    lines = []
+    for line in _SPACE.sub(" ", text).split("\n"):
+        line = line.strip()
+        while True:
+            bare = _TRAIL.sub("", _LEAD.sub("", line, count=1), count=1)
+            if bare == line:
+                break
+            line = bare
+        lines.append(line)
+    return lines
+
+
+def read_blocks(text: str) -> list[Block]:
+    """Every dice block in the text, in order.
+
+    A block starts at a line `adjudicator dice`; its header lines (`game:`, `turn:`, `anchor:`, `seed:`,
+    `salts:`) come before its groups; every group line (`label | dN | values | units`) up to the next block
+    belongs to it. Other lines (a mail client's wrapped tail of a long unit list, the report text after the
+    block) are skipped, so no group is lost because something was printed between two of them.
+    """
+    blocks: list[Block] = []
+    for number, line in enumerate(clean(text), 1):
+        if line.casefold() == START:
+            blocks.append(Block(number))
+        elif blocks and line:
+            _read_line(blocks[-1], line, number)
+    for block in blocks:
+        _check_complete(block)
+    return blocks
+
+
+def _read_line(block: Block, line: str, number: int) -> None:
+    head = _HEADER.fullmatch(line)
+    if head and not block.groups and head.group(1).casefold() not in block.seen:
+        _read_header(block, head.group(1).casefold(), head.group(2).strip(), number)
+        return
+    fields = [f.strip() for f in line.split("|", 3)]
+    sides = _SIDES.fullmatch(fields[1]) if len(fields) == 4 else None
+    if sides is None:
+        return
+    if not all(v.isdigit() for v in fields[2].split()):
+        block.problems.append(f"line {number}: the dice of {fields[0]} are not all numbers: {fields[2]!r}")
+        return
+    block.groups.append(Group(fields[0], int(sides.group(1)), [int(v) for v in fields[2].split()], fields[3], number))
+
+
+def _read_header(block: Block, name: str, value: str, number: int) -> None:
+    block.seen.add(name)
+    if name == "game":
+        block.game = value
+    elif name == "turn":
+        if value.isdigit():
+            block.turn = int(value)
+        else:
+            block.problems.append(f"line {number}: the turn is not a number: {value!r}")
+    elif name == "anchor":
+        block.anchor = value.lower()
+    elif name == "seed":
+        block.seed = None if "revealed" in value.lower() else value.lower()
+    else:
+        block.salts = [s.strip() for s in value.split("|")]
+
+
+def _check_complete(block: Block) -> None:
+    for name in ("game", "turn", "anchor"):
+        if not getattr(block, name):
+            block.problems.append(f"the block has no `{name}:` line")
+    labels = [g.label for g in block.groups]
+    for label in sorted({x for x in labels if labels.count(x) > 1}):
+        block.problems.append(f"the label {label} appears twice: one power-turn never rolls the same label twice")
+
+
+# -- checking -----------------------------------------------------------------------------------
+
+def check(text: str, anchor: str | None = None) -> list[Block]:
+    """Read and check every dice block of `text`. A block whose own seed is not revealed yet is checked with the
+    seed another block of the same game and turn reveals (a mid-turn report pasted with the final one).
+
+    Raises VerifyError when there is no block at all; otherwise each block's `status` says how it fared.
+    """
+    blocks = read_blocks(text)
+    if not blocks:
+        raise VerifyError("no dice block found: a report's dice block starts with the line `adjudicator dice` "
+                          "(paste the whole post, or the part from `adjudicator dice` to the last dice line)")
+    revealed = {(b.game, b.turn, b.anchor): b for b in blocks if b.seed and not b.problems}
+    for block in blocks:
+        source = block if block.seed else revealed.get((block.game, block.turn, block.anchor))
+        if anchor is not None and block.anchor != anchor.strip().lower():
+            block.problems.append(f"its anchor {block.anchor} is not the game's anchor {anchor.strip().lower()}")
+        if source is None:
+            block.status = "mismatch" if block.problems else "unrevealed"
+            continue
+        block.seed_from = None if source is block else source.line
+        _check_block(block, source.seed, source.salts)
+        block.status = "mismatch" if block.problems or not all(g.ok for g in block.groups) else "match"
+    return blocks
+
+
+def _check_block(block: Block, seed_hex: str, salts: list[str]) -> None:
+    if block.problems:
+        return
+    try:
+        seed = dice.unhex(seed_hex, "the seed")
+        anchor = dice.unhex(block.anchor, "the anchor")
+        key = dice.turn_key(seed, salts)
+    except ValueError as exc:
+        block.problems.append(str(exc))
+        return
+    if block.turn > MAX_TURN:
+        block.problems.append(f"turn {block.turn} is beyond any dice chain (at most {MAX_TURN} turns)")
+        return
+    if not dice.seed_matches_anchor(seed, block.turn, anchor):
+        block.problems.append(f"the seed does not lead to the anchor: hashing it {block.turn} time(s) does not give {block.anchor}")
+        return
+    for g in block.groups:
+        try:
+            g.expected = dice.roll(key, block.game, block.turn, g.label, g.sides, len(g.values))
+        except ValueError as exc:
+            g.problem = str(exc)
+
+
+# -- what the player reads ----------------------------------------------------------------------
+
+def summary(blocks: list[Block]) -> tuple[int, list[str]]:
+    """Exit code and lines to print: 0 all checked dice match, 1 something does not, 2 nothing could be checked."""
+    lines = []
+    for b in blocks:
+        lines += _describe(b)
+    if any(b.status == "mismatch" for b in blocks):
+        return 1, lines
+    if all(b.status == "unrevealed" for b in blocks):
+        return 2, lines
+    anchors = sorted({b.anchor for b in blocks if b.status == "match"})
+    lines.append(f"Compare the anchor with the one posted when the game was created: {', '.join(anchors)} "
+                 "(or pass it with --anchor).")
+    return 0, lines
+
+
+def _describe(b: Block) -> list[str]:
+    if b.status == "unrevealed":
+        return [f"{b.where()}: the seed of this turn is not revealed yet, so its {len(b.groups)} dice group(s) "
+                "cannot be checked yet; verify the report that ends the turn"]
+    if b.status == "match":
+        via = f" with the seed revealed by the block at line {b.seed_from}" if b.seed_from else ""
+        salted = f", salted by {len(b.salts)} salt(s)" if b.salts else ""
+        dice_count = sum(len(g.values) for g in b.groups)
+        rolled = f"{len(b.groups)} group(s), {dice_count} dice all match" if b.groups else "no dice were rolled this turn"
+        return [f"{b.where()}: seed leads to anchor {b.anchor[:16]}…{salted}; {rolled}{via}"]
+    out = [f"{b.where()}: DOES NOT CHECK OUT"]
+    out += [f"  {p}" for p in b.problems]
+    for g in b.groups:
+        if g.problem:
+            out.append(f"  group {g.label} (line {g.line}): {g.problem}")
+        elif g.expected is not None and g.expected != g.values:
+            out.append(f"  group {g.label} (line {g.line}, d{g.sides}): expected {' '.join(map(str, g.expected))}, "
+                       f"found {' '.join(map(str, g.values))}")
+    return out

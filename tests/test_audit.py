@@ -1,0 +1,177 @@
+"""`audit`: an honest game replays from its setup and journal; every kind of tampering fails and is named.
+
+The game (tests/played_game.py) has battles, a turn adjudicated in two parts, standing orders filed while
+orders were locked and between two parts, and a turn in progress whose seed is not revealed yet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from played_game import GAME_ID, LAST_TURN, play
+
+from adjudicator import dice
+from adjudicator.demo import DEMO_SEED
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> Path:
+    return play(tmp_path_factory.mktemp("played"))
+
+
+@pytest.fixture
+def game_db(played, tmp_path) -> Path:
+    """A fresh copy of the played game, to tamper with; no key file comes with it."""
+    return Path(shutil.copy(played, tmp_path / "copy.db"))
+
+
+def sql(db: Path, statement: str, *args) -> list[tuple]:
+    with sqlite3.connect(db) as con:
+        return con.execute(statement, args).fetchall()
+
+
+# -- honest games ---------------------------------------------------------------------------------
+
+def test_an_honest_game_replays_without_the_key_and_without_changing_a_byte(cli, game_db):
+    before = game_db.read_bytes()
+    out = cli("audit", game_db).output
+    assert game_db.read_bytes() == before
+    lines = out.splitlines()
+    assert lines[0].startswith(f"audit of game {GAME_ID}: 10 submission(s)")
+    assert sum(line.startswith("turn ") for line in lines) == LAST_TURN
+    assert "turn 1 (round 1, Germans): seed follows the chain; 6 dice group(s), 18 dice recomputed" in out
+    assert "turn 4 (round 2, Germans): seed follows the chain" in out           # the turn played in two parts
+    assert f"turn {LAST_TURN} (round 3, Germans): in progress" in out and "not checkable yet" in out
+    assert lines[-1].startswith("OK:")
+
+
+def test_audit_json(cli, game_db):
+    out = cli.json("audit", game_db)
+    assert out["ok"] and out["mismatch"] is None and out["game"] == GAME_ID
+    assert [t["turn"] for t in out["turns"]] == list(range(1, LAST_TURN + 1))
+    assert [t["revealed"] for t in out["turns"]] == [True] * (LAST_TURN - 1) + [False]
+    assert out["state_hash"] == cli.json("status", game_db)["state_hash"]
+
+
+def test_a_new_game_and_a_game_with_orders_locked_but_not_adjudicated_replay(cli, demo_db):
+    cli("audit", demo_db)
+    cli("submit", demo_db, "--power", "Russians", input="ool inf\n")
+    cli("submit", demo_db, "--power", "Germans", input="buy 1 inf\n")
+    assert "OK:" in cli("audit", demo_db).output
+
+
+def test_audit_of_a_missing_or_damaged_database_says_so(cli, tmp_path, game_db):
+    assert "no game database" in cli("audit", tmp_path / "nothing.db", code=2).output
+    sql(game_db, "update game set initial_state = '{}'")
+    assert "stored setup is damaged" in cli("audit", game_db, code=2).output
+
+
+# -- tampering ------------------------------------------------------------------------------------
+
+def change_a_die(db):
+    (label, values), = sql(db, "select label, dice from dice_group where turn_index = 2 order by id limit 1")
+    values = json.loads(values)
+    values[-1] = values[-1] % 6 + 1
+    sql(db, "update dice_group set dice = ? where label = ? and turn_index = 2", json.dumps(values), label)
+    return ["turn 2", f"dice group {label}", "values"]
+
+
+def change_orders_keeping_the_old_hash(db):
+    sql(db, "update submission set text = replace(text, 'buy 2 inf', 'buy 3 inf') where seq = 8")
+    return ["submission 8 (Russians)", "SHA-256 of its text"]
+
+
+def change_orders_and_their_hash(db):
+    (text,), = sql(db, "select text from submission where seq = 8")
+    text = text.replace("2 inf", "3 inf")
+    sql(db, "update submission set text = ?, sha256 = ? where seq = 8", text, hashlib.sha256(text.encode()).hexdigest())
+    return ["turn 5", "(purchase)"]
+
+
+def change_a_state_hash(db):
+    (seq, phase), = sql(db, "select seq, phase from step where turn_index = 4 and phase = 'battle'")
+    sql(db, "update step set state_hash = ? where seq = ?", "0" * 64, seq)
+    return ["turn 4", f"step {seq} (battle)", "state hash"]
+
+
+def change_a_revealedseed(db):
+    sql(db, "update revealedseed set seed = ? where turn_index = 3", hashlib.sha256(b"forged").hexdigest())
+    return ["turn 3", "revealed seed", "SHA-256 of the revealed seed must be the seed of turn 2"]
+
+
+def delete_a_dice_group(db):
+    (label,), = sql(db, "select label from dice_group where turn_index = 4 order by id desc limit 1")
+    sql(db, "delete from dice_group where label = ? and turn_index = 4", label)
+    return ["turn 4", f"dice group {label}", "the journal does not hold it"]
+
+
+def delete_a_dice_group_of_the_turn_in_progress(db):
+    (label,), = sql(db, "select label from dice_group where turn_index = ? order by id limit 1", LAST_TURN)
+    sql(db, "delete from dice_group where label = ?", label)
+    return [f"turn {LAST_TURN}", f"dice group {label}", "the journal does not hold it"]
+
+
+def delete_a_revealedseed(db):
+    sql(db, "delete from revealedseed where turn_index = 2")
+    return ["turn 2", "must reveal its seed"]
+
+
+def reveal_the_seed_of_the_turn_in_progress(db):
+    seed = dice.chain_seed(bytes.fromhex(DEMO_SEED), LAST_TURN).hex()
+    sql(db, "insert into revealedseed (game_id, turn_index, seed, salts) values (?, ?, ?, '[]')", GAME_ID, LAST_TURN, seed)
+    return [f"turn {LAST_TURN}", "this turn is not"]
+
+
+def swap_the_numbers_of_two_submissions(db):
+    # The Germans' first part of turn 4 and the Russians' order of loss filed while it was locked.
+    sql(db, "update submission set seq = case seq when 4 then 5 else 4 end where seq in (4, 5)")
+    return ["submission 5 (Germans)", "acceptance order"]
+
+
+def swap_two_submissions_entirely(db):
+    cols = "power, kind, round, turn_index, phase, text, sha256, status"
+    a, b = sql(db, f"select {cols} from submission where seq in (1, 2) order by seq")
+    for seq, row in ((1, b), (2, a)):
+        sql(db, f"update submission set ({cols}) = ({', '.join('?' * 8)}) where seq = ?", *row, seq)
+    return ["submission 1 (Russians)", "expected round 1, turn 1, purchase, found round 1, turn 2, purchase"]
+
+
+def damage_a_dice_column(db):
+    (label,), = sql(db, "select label from dice_group where turn_index = 1 order by id limit 1")
+    sql(db, "update dice_group set dice = 'two sixes' where label = ? and turn_index = 1", label)
+    return ["turn 1", f"dice group {label}", "must be a JSON list"]
+
+
+def change_the_current_state(db):
+    sql(db, "update power set treasury = treasury + 10 where name = 'Italians'")
+    return ["current state (treasury)"]
+
+
+TAMPERING = [change_a_die, change_orders_keeping_the_old_hash, change_orders_and_their_hash, change_a_state_hash,
+             change_a_revealedseed, delete_a_dice_group, delete_a_dice_group_of_the_turn_in_progress,
+             delete_a_revealedseed, reveal_the_seed_of_the_turn_in_progress, swap_the_numbers_of_two_submissions,
+             swap_two_submissions_entirely, damage_a_dice_column, change_the_current_state]
+
+
+@pytest.mark.parametrize("tamper", TAMPERING, ids=[t.__name__ for t in TAMPERING])
+def test_tampering_fails_and_names_the_place(cli, game_db, tamper):
+    fragments = tamper(game_db)
+    out = cli("audit", game_db, code=1).output
+    failure = out.splitlines()[-1]
+    assert failure.startswith("FAILED at the first mismatch:"), out
+    for fragment in fragments:
+        assert fragment in failure, failure
+
+
+def test_the_first_mismatch_is_named_when_there_are_several(cli, game_db):
+    change_a_state_hash(game_db)
+    expected = change_a_die(game_db)            # turn 2 comes before turn 4
+    out = cli.json("audit", game_db, code=1)
+    assert not out["ok"] and out["mismatch"]["turn"] == 2
+    assert all(fragment in out["mismatch"]["message"] for fragment in expected)
+    assert {"expected", "found", "where", "what"} <= out["mismatch"].keys()

@@ -1,0 +1,235 @@
+"""`verify`: a posted report checks out from its text alone, however the forum or the mailer gave it back;
+an edited die, seed or anchor does not. The command never loads the store, the rules or the templates.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from played_game import LAST_TURN, play
+from sqlmodel import Session
+
+from adjudicator.report import render
+from adjudicator.store.db import open_existing
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory) -> dict[tuple[str, int], str]:
+    engine = open_existing(str(play(tmp_path_factory.mktemp("played"))))
+    with Session(engine) as s:
+        out = {(fmt, turn): render(s, turn, fmt) for fmt in ("markdown", "bbcode", "text") for turn in range(1, LAST_TURN + 1)}
+    engine.dispose()
+    return out
+
+
+def verify(cli, tmp_path, text: str, *options: str, code: int = 0):
+    path = tmp_path / "post.txt"
+    path.write_bytes(text.encode("utf-8"))
+    return cli("verify", path, *options, code=code).output
+
+
+# -- how posts come back --------------------------------------------------------------------------
+
+def nodebb_quote(text: str) -> str:
+    """What NodeBB's quote button puts in the composer: a header line and the raw post behind `> `."""
+    return "@host said in [Game demo, round 1](/post/1234):\n" + "\n".join(f"> {line}".rstrip() for line in text.splitlines())
+
+
+def fence_lost(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.startswith("```"))
+
+
+def nodebb_html(text: str) -> str:
+    """The HTML NodeBB's API gives for a Markdown post (markdown-it, breaks on): <pre><code> for the fence,
+    paragraphs with <br /> for the rest, &-escapes everywhere."""
+    parts = re.split(r"^```[^\n]*\n(.*?)^```$", text, flags=re.M | re.S)
+    out = []
+    for k, part in enumerate(parts):
+        if k % 2:
+            out.append(f"<pre><code>{html.escape(part)}</code></pre>")
+        else:
+            out += [f"<p>{'<br />'.join(html.escape(line) for line in para.splitlines())}</p>"
+                    for para in part.split("\n\n") if para.strip()]
+    return "\n".join(out)
+
+
+def bbcode_quoted_twice(text: str) -> str:
+    return f'[quote="russia"]Really?\n[quote="host"]{text}[/quote][/quote]\nI rolled worse.'
+
+
+def crlf_and_nbsp(text: str) -> str:
+    return text.replace(" ", "\u00a0").replace("\n", "\r\n")
+
+
+def mail_quoted(text: str) -> str:
+    return "On Monday the host wrote:\r\n" + "\r\n".join(f"> > {line}" for line in text.splitlines())
+
+
+VARIANTS = [("markdown", lambda t: t), ("markdown", nodebb_quote), ("markdown", lambda t: nodebb_quote(nodebb_quote(t))),
+            ("markdown", fence_lost), ("markdown", nodebb_html), ("markdown", lambda t: nodebb_html(fence_lost(t))),
+            ("markdown", crlf_and_nbsp),
+            ("bbcode", lambda t: t), ("bbcode", bbcode_quoted_twice), ("bbcode", crlf_and_nbsp),
+            ("text", lambda t: t), ("text", mail_quoted), ("text", crlf_and_nbsp)]
+
+
+@pytest.mark.parametrize("fmt, variant", VARIANTS,
+                         ids=[f"{fmt}-{getattr(v, '__name__', 'x')}-{k}" for k, (fmt, v) in enumerate(VARIANTS)])
+def test_a_posted_report_checks_out_in_every_form(cli, tmp_path, reports, fmt, variant):
+    out = verify(cli, tmp_path, variant(reports[fmt, 1]))
+    assert "game demo, turn 1" in out and "6 group(s), 18 dice all match" in out
+    assert "Compare the anchor" in out
+
+
+def edit_a_die(text: str) -> tuple[str, str, str, str]:
+    """The text with the first die of its first group changed; and that group's label, old and new values."""
+    line = next(line for line in text.splitlines() if " | d6 | " in line)
+    label, _, values, _ = line.split(" | ", 3)
+    edited = values.split()
+    edited[0] = str(int(edited[0]) % 6 + 1)
+    edited = " ".join(edited)
+    return text.replace(line, line.replace(f"| {values} |", f"| {edited} |")), label, values, edited
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "bbcode", "text"])
+def test_an_edited_die_fails_and_the_group_is_named(cli, tmp_path, reports, fmt):
+    text, label, values, edited = edit_a_die(reports[fmt, 2])
+    out = verify(cli, tmp_path, text, code=1)
+    assert f"group {label}" in out
+    assert f"expected {values}, found {edited}" in out
+
+
+def test_several_reports_in_one_paste_are_all_checked(cli, tmp_path, reports):
+    out = verify(cli, tmp_path, "\n\n".join(reports["markdown", t] for t in range(1, LAST_TURN)))
+    assert out.count("all match") + out.count("no dice were rolled") == LAST_TURN - 1
+
+
+def test_a_seed_not_revealed_yet_is_said_clearly(cli, tmp_path, reports):
+    out = verify(cli, tmp_path, reports["markdown", LAST_TURN], code=2)
+    assert f"turn {LAST_TURN}" in out and "not revealed yet" in out
+
+
+def test_a_mid_turn_report_is_checked_with_the_seed_the_end_of_turn_report_reveals(cli, tmp_path, reports):
+    final = reports["text", 4]
+    seed_line = next(line for line in final.splitlines() if line.startswith("seed: "))
+    mid_turn = final.replace(seed_line, "seed: (revealed when this turn is over)")
+    out = verify(cli, tmp_path, mid_turn + "\n" + final)
+    assert "with the seed revealed by the block at line" in out and "DOES NOT" not in out
+    assert "DOES NOT CHECK OUT" in verify(cli, tmp_path, edit_a_die(mid_turn)[0] + "\n" + final, code=1)
+
+
+def test_an_edited_seed_or_anchor_fails(cli, tmp_path, reports):
+    text = reports["text", 1]
+    seed = next(line for line in text.splitlines() if line.startswith("seed: "))[6:]
+    forged = seed[:-1] + ("0" if seed[-1] != "0" else "1")
+    assert "does not lead to the anchor" in verify(cli, tmp_path, text.replace(f"seed: {seed}", f"seed: {forged}"), code=1)
+    anchor = next(line for line in text.splitlines() if line.startswith("anchor: "))[8:]
+    assert "all match" in verify(cli, tmp_path, text, "--anchor", anchor.upper())
+    assert "is not the game's anchor" in verify(cli, tmp_path, text, "--anchor", "ab" * 32, code=1)
+
+
+def test_bad_input(cli, tmp_path):
+    assert "no dice block found" in verify(cli, tmp_path, "Nice roll, Germany!\n", code=2)
+    assert "no report file" in cli("verify", tmp_path / "missing.md", code=2).output
+    assert "--anchor" in verify(cli, tmp_path, "adjudicator dice\n", "--anchor", "xyz", code=2)
+    damaged = "adjudicator dice\ngame: demo\nturn: x\nanchor: 00\nseed: 11\nbattle:A | d6 | 1 2 | inf@1\n"
+    out = verify(cli, tmp_path, damaged, code=1)
+    assert "the turn is not a number" in out and "no `turn:` line" in out
+
+
+def test_verify_json_and_stdin(cli, reports):
+    out = cli.json("verify", "-", input=reports["bbcode", 2])
+    assert out["ok"] and out["exit"] == 0
+    (block,) = out["blocks"]
+    assert block["status"] == "match" and block["turn"] == 2 and all(g["ok"] for g in block["groups"])
+
+
+# -- speed and imports ------------------------------------------------------------------------------
+
+PROBE = """
+import sys
+from adjudicator.cli import main
+sys.argv = ["adjudicator", "verify", sys.argv[1]]
+try:
+    main()
+except SystemExit as exc:
+    heavy = [m for m in ("sqlmodel", "sqlalchemy", "jinja2", "adjudicator.store", "adjudicator.rules", "adjudicator.game")
+             if m in sys.modules]
+    print("exit", exc.code, "heavy", heavy)
+"""
+
+
+def test_verify_loads_neither_store_nor_rules_nor_templates_and_is_quick(tmp_path, reports):
+    post = tmp_path / "report.md"
+    post.write_text(reports["markdown", 1], encoding="utf-8")
+    r = subprocess.run([sys.executable, "-c", PROBE, str(post)], capture_output=True, text=True)
+    assert r.stdout.strip().endswith("exit 0 heavy []"), r.stdout + r.stderr
+    command = Path(sys.executable).with_name("adjudicator")
+    best = min(_wall(command, post) for _ in range(3))
+    print(f"\n`adjudicator verify report.md` wall time: {best * 1000:.0f} ms")
+    assert best < 0.5
+
+
+def _wall(command: Path, post: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run([str(command), "verify", str(post)], check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def test_json_lists_each_group_with_what_was_expected(cli, tmp_path, reports):
+    text, label, values, edited = edit_a_die(reports["text", 1])
+    out = json.loads(verify(cli, tmp_path, text, "--json", code=1))
+    (bad,) = [g for b in out["blocks"] for g in b["groups"] if not g["ok"]]
+    assert not out["ok"] and bad["label"] == label
+    assert " ".join(map(str, bad["expected"])) == values and " ".join(map(str, bad["values"])) == edited
+
+
+# -- the by-hand check of docs/dice.md --------------------------------------------------------------
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "dice.md"
+
+
+def doc_block(info: str) -> str:
+    return re.search(rf"^```{info}\n(.*?)^```$", DOC.read_text(encoding="utf-8"), re.M | re.S).group(1)
+
+
+def run_snippet(values: dict[str, object] | None = None) -> list[str]:
+    """Run the doc's snippet, its assignment lines (`game, turn, … =`, `seed =` …) given `values` instead."""
+    code = doc_block("python")
+    for names, value in (values or {}).items():
+        code, n = re.subn(rf"^{re.escape(names)} = .*$", lambda _: f"{names} = {value!r}", code, flags=re.M)
+        assert n == 1, names
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+
+
+def test_the_docs_snippet_recomputes_a_group_of_the_demo_report(cli):
+    snippet = doc_block("python")
+    assert len(snippet.splitlines()) <= 15 and re.findall(r"^import (.*)$", snippet, re.M) == ["hashlib, hmac"]
+    assert run_snippet() == doc_block("output").splitlines()
+    report = cli("demo").output
+    values = re.search(r"^\[(.*)\]$", doc_block("output"), re.M).group(1).replace(",", "")
+    for name in ("anchor", "seed"):
+        assert f"{name}: " + re.search(rf'^{name} = "(\w+)"', snippet, re.M).group(1) in report
+    assert f"battle:Belarus:r1:attacker | d6 | {values} |" in report
+
+
+def test_the_docs_snippet_checks_a_strict_game_with_salts(cli, tmp_path):
+    from adjudicator.demo import SCRIPT
+    db = tmp_path / "s.db"
+    cli("new", db, "--game", "demo", "--dice", "strict", "--id", "s9")
+    cli("submit", db, "--power", "Germans", input=SCRIPT["Germans"])
+    for power, salt in (("Italians", "kept secret"), ("Russians", "été 1941")):
+        cli("submit", db, "--power", power, input=f"salt {salt}\n")
+    anchor = cli.json("status", db)["anchor"]
+    cli("adjudicate", db)
+    group = cli.json("rolls", db)[0]
+    out = run_snippet({"game, turn, label, sides, count": ("s9", 1, group["label"], group["sides"], group["count"]),
+                       "anchor": anchor, "seed": group["seed"], "salts": group["salts"]})
+    assert group["salts"] == ["kept secret", "été 1941"]
+    assert out == ["seed leads to the anchor: True", str(group["values"])]
