@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sqlalchemy import event, inspect
+from sqlalchemy import event, insert, inspect
 from sqlalchemy.exc import DatabaseError, OperationalError
 from sqlmodel import Session, SQLModel, create_engine, delete, select
 
@@ -110,7 +110,8 @@ def load_state(session: Session, game: Game) -> State:
 def _load_state(session: Session, game: Game) -> State:
     powers = session.exec(select(Power).where(Power.game_id == game.id)).all()
     owners = session.exec(select(TerritoryOwner).where(TerritoryOwner.game_id == game.id)).all()
-    units = session.exec(select(UnitRow).where(UnitRow.game_id == game.id)).all()
+    units = session.exec(select(UnitRow.id, UnitRow.type, UnitRow.owner, UnitRow.place, UnitRow.damage, UnitRow.moved,
+                                UnitRow.flags, UnitRow.carried_by).where(UnitRow.game_id == game.id)).all()   # plain rows: fast
     rels = session.exec(select(Relationship).where(Relationship.game_id == game.id)).all()
     extra = json.loads(game.extra)
     return State(
@@ -118,7 +119,7 @@ def _load_state(session: Session, game: Game) -> State:
         treasury={p.name: p.treasury for p in powers},
         owners={o.territory: o.owner for o in owners},
         original_owners={o.territory: o.original_owner for o in owners if o.original_owner},
-        units=[Unit(u.id, u.type, u.owner, u.place, u.damage, u.moved, json.loads(u.flags), u.carried_by) for u in units],
+        units=[Unit(i, t, o, p, d, m, json.loads(f), c) for i, t, o, p, d, m, f, c in units],
         relationships={pair_key(r.a, r.b): r.type for r in rels},
         purchases=extra.get("purchases", {}), standing=extra.get("standing", {}),
         conquered=extra.get("conquered", []), battles=extra.get("battles", []),
@@ -140,18 +141,24 @@ def save_state(session: Session, game: Game, state: State, turn_order: list[str]
             row = Power(game_id=gid, name=name, turn_order=order, contact=(contacts or {}).get(name, ""))
         row.treasury = amount
         session.add(row)
+    # Bulk inserts: a G40 map has ~850 units, and rows one by one through the ORM cost most of a turn's time.
     originals = state.original_owners
-    session.add_all(TerritoryOwner(game_id=gid, territory=t, owner=o, original_owner=originals.get(t, ""))
-                    for t, o in state.owners.items())
-    session.add_all(UnitRow(game_id=gid, id=u.id, place=u.place, owner=u.owner, type=u.type, damage=u.damage,
-                            moved=u.moved, flags=json.dumps(u.flags, sort_keys=True), carried_by=u.carried_by)
-                    for u in state.units)
-    session.add_all(Relationship(game_id=gid, a=a, b=b, type=t) for (a, b), t in state.relationships.items())
+    _insert(session, TerritoryOwner, [{"game_id": gid, "territory": t, "owner": o, "original_owner": originals.get(t, "")}
+                                      for t, o in state.owners.items()])
+    _insert(session, UnitRow, [{"game_id": gid, "id": u.id, "place": u.place, "owner": u.owner, "type": u.type,
+                                "damage": u.damage, "moved": u.moved, "flags": json.dumps(u.flags, sort_keys=True),
+                                "carried_by": u.carried_by} for u in state.units])
+    _insert(session, Relationship, [{"game_id": gid, "a": a, "b": b, "type": t} for (a, b), t in state.relationships.items()])
     game.round, game.power, game.phase, game.turn_index = state.round, state.power, state.phase, state.turn_index
     game.extra = json.dumps({"purchases": state.purchases, "standing": state.standing, "conquered": state.conquered,
                              "battles": state.battles, "next_unit_id": state.next_unit_id}, sort_keys=True)
     game.state_hash = state.hash()
     session.add(game)
+
+
+def _insert(session: Session, table, rows: list[dict]) -> None:
+    if rows:
+        session.exec(insert(table), params=rows)
 
 
 __all__ = ["create", "open_existing", "the_game", "load_state", "save_state", "models"]
