@@ -85,6 +85,7 @@ class AuditResult:
     turns: dict[int, TurnVerdict] = field(default_factory=dict)
     state_hash: str = ""
     mismatch: Mismatch | None = None
+    setup_hash: str = ""
 
     @property
     def ok(self) -> bool:
@@ -92,7 +93,8 @@ class AuditResult:
 
     def lines(self) -> list[str]:
         out = [f"audit of game {self.game}: {self.submissions} submission(s), {self.steps} step(s), "
-               f"{len(self.turns)} turn(s) replayed from the setup and the journal"]
+               f"{len(self.turns)} turn(s) replayed from the setup and the journal",
+               f"setup hash {self.setup_hash}: it must be the one printed in the game's reports"]
         out += [v.line() for v in self.turns.values()]
         if self.mismatch:
             out.append(f"FAILED at the first mismatch: {self.mismatch.message()}")
@@ -102,7 +104,7 @@ class AuditResult:
         return out
 
     def to_dict(self) -> dict:
-        return {"game": self.game, "ok": self.ok, "submissions": self.submissions, "steps": self.steps,
+        return {"game": self.game, "setup_hash": self.setup_hash, "ok": self.ok, "submissions": self.submissions, "steps": self.steps,
                 "turns": [v.to_dict() for v in self.turns.values()], "state_hash": self.state_hash,
                 "mismatch": self.mismatch.to_dict() if self.mismatch else None}
 
@@ -243,7 +245,8 @@ class Replay:
     def __init__(self, journal: Journal, progress: Callable[[int, int], None]):
         self.journal = journal
         self.progress = progress
-        self.result = AuditResult(journal.game.id, len(journal.submissions), len(journal.steps))
+        self.result = AuditResult(journal.game.id, len(journal.submissions), len(journal.steps),
+                                  setup_hash=journal.game.setup_hash())
         self.dice = JournalDice(journal)
         self.compared = 0                                   # stored steps compared so far
         self.seq_of = {sub.id: sub.seq for sub in journal.submissions}

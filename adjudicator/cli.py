@@ -91,6 +91,7 @@ def new(db: str = typer.Argument(..., help="Where to create the game database (a
     typer.echo(f"created game {out['game']} ({out['title']}, rules {game}{' ' + out['rules'] if out['rules'] else ''}) in {db}")
     typer.echo(f"powers in turn order: {', '.join(out['powers'])}")
     typer.echo(f"dice anchor: {out['anchor']}" + ("  (TEST DICE: created with --seed)" if out["test_seed"] else ""))
+    typer.echo(f"setup hash: {out['setup_hash']}")
     typer.echo(f"key file: {out['key_file']} — keep it private and backed up")
     if out["dice"] == "strict":
         typer.echo("strict dice: each turn's dice await the salts of "

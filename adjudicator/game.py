@@ -119,6 +119,7 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
                 s.add(game)
                 s.flush()
                 db.save_state(s, game, state, turn_order=order, contacts=contacts)
+                setup = game.setup_hash()
                 s.commit()
         finally:
             engine.dispose()
@@ -128,7 +129,7 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
             Path(db_arg).unlink(missing_ok=True)
         raise
     return {"game": gid, "name": name, "title": f"{scenario.name} {scenario.version}".strip(), "rules": version,
-            "anchor": dice.hexb(anchor), "test_seed": secret is not None, "key_file": str(keystore.path_for(gid, anchor)),
+            "anchor": dice.hexb(anchor), "setup_hash": setup, "test_seed": secret is not None, "key_file": str(keystore.path_for(gid, anchor)),
             "powers": order, "round": state.round, "power": state.power, "phase": state.phase,
             "dice": dice_mode, "salts_from": salters}
 
@@ -448,7 +449,7 @@ def status(engine) -> dict:
             territories[t.name] = {"owner": st.owners.get(t.name), "units": units}
         return {"game": g.game.id, "name": g.game.name, "title": g.game.title, "rules": g.game.rules_version,
                 "round": st.round, "power": st.power, "phase": st.phase, "turn_index": st.turn_index,
-                "anchor": g.game.anchor, "dice": g.game.dice_mode, "test_seed": g.game.test_seed,
+                "anchor": g.game.anchor, "setup_hash": g.game.setup_hash(), "dice": g.game.dice_mode, "test_seed": g.game.test_seed,
                 "awaiting": _awaiting(s, g),
                 "powers": powers, "territories": territories, "state_hash": st.hash()}
 

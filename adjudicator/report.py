@@ -147,7 +147,7 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
                        "state_hash": st.state_hash})
     return {
         "game": {"id": game.id, "title": game.title, "name": game.name, "rules": game.rules_version,
-                 "anchor": game.anchor, "test_seed": game.test_seed, "dice_mode": game.dice_mode},
+                 "anchor": game.anchor, "setup_hash": game.setup_hash(), "test_seed": game.test_seed, "dice_mode": game.dice_mode},
         "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power},
         "seed": seed.seed if seed else None,
         "salts": json.loads(seed.salts) if seed else [],

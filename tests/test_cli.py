@@ -273,3 +273,16 @@ def test_a_damaged_database_is_reported_in_one_paragraph_not_a_traceback(tmp_pat
     r = subprocess.run([sys.executable, "-m", "adjudicator", "status", str(db)], capture_output=True, text=True, env=env)
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert "damaged" in r.stderr
+
+
+def test_the_setup_hash_is_published_and_audit_names_it(cli, demo_db):
+    setup = cli.json("status", demo_db)["setup_hash"]
+    assert len(setup) == 64
+    cli("submit", demo_db, "--power", "Germans", input="end\n")
+    cli("adjudicate", demo_db)
+    for fmt in ("markdown", "bbcode", "text"):
+        assert setup in cli("report", demo_db, "--format", fmt).output
+    assert cli.json("audit", demo_db)["setup_hash"] == setup
+    with sqlite3.connect(demo_db) as con:       # another start position gives another setup hash
+        con.execute("update game set initial_state = initial_state || ' '")
+    assert cli.json("status", demo_db)["setup_hash"] != setup

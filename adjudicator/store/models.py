@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime, timezone
 from typing import Optional
 
@@ -38,6 +39,11 @@ class Game(SQLModel, table=True):
     extra: str = "{}"                          # State fields without a table: purchases, standing orders, battles
     state_hash: str = ""
     created_at: str = Field(default_factory=now)
+
+    def setup_hash(self) -> str:
+        """SHA-256 of the scenario and start position: printed from the first report on, so that nobody can
+        swap the setup that `audit` replays from."""
+        return hashlib.sha256(f"{self.scenario}\n{self.initial_state}".encode("utf-8")).hexdigest()
 
 
 class Power(SQLModel, table=True):
