@@ -21,15 +21,13 @@ from .errors import ILLEGAL, AdjudicatorError, ConfigError, NothingToDo, OrderEr
 from .keys import KeyStore, check_game_id
 from .notation import Lexicon, parse_submission
 from .notation.orders import STANDING, End, OrderOfLoss, Salt, Scramble, Submerge
+from . import salts as salts_mod
 from .rules import turn
 from .rules.base import G40Rules
 from .scenario import Scenario
 from .state import State
 from .store import db
 from .store.models import DiceGroupRow, Game, Power, RevealedSeed, Step, Submission
-
-
-MAX_SALT = 200     # characters: a salt is printed on one line of every report's dice block
 
 
 @dataclass
@@ -187,13 +185,13 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         errors = list(result.errors) + _header_errors(g, sub, power)
         turn_orders = [o for o in sub.orders if o.phase or isinstance(o, End)]
         salts = [o for o in sub.orders if isinstance(o, Salt)]
-        errors += _salt_errors(s, g, power, salts)
-        blocked = bool(turn_orders) and (not mover or _locked(s, g.game) is not None)
+        errors += salts_mod.salt_errors(s, g, power, salts)
+        blocked = bool(turn_orders) and (not mover or db.locked_submission(s, g.game) is not None)
         if turn_orders and not mover:
             errors.append(OrderError(ILLEGAL, f"it is {g.state.power}'s turn (round {g.state.round}, "
                                      f"{g.state.phase.replace('_', ' ')}): {power} may file only standing orders now",
                                      turn_orders[0].line, turn_orders[0].column, turn_orders[0].source))
-        elif turn_orders and _locked(s, g.game):
+        elif turn_orders and db.locked_submission(s, g.game):
             errors.append(OrderError(ILLEGAL, f"{power}'s orders for this turn are already locked; "
                                      "they are adjudicated next (`adjudicate`)"))
         if turn_orders and not blocked:
@@ -236,76 +234,6 @@ def _header_errors(g: Loaded, sub, power: str) -> list[OrderError]:
     return errors
 
 
-def _salt_errors(s: Session, g: Loaded, power: str, salts: list[Salt]) -> list[OrderError]:
-    """Strict dice (DESIGN.md §7): one salt per opponent per power-turn, accepted once the mover's orders are
-    locked and until the first part of the turn is adjudicated, in text that survives being pasted in a report."""
-    if not salts:
-        return []
-
-    def error(message: str, o: Salt = salts[0]) -> OrderError:
-        return OrderError(ILLEGAL, message, o.line, o.column, o.source)
-
-    if g.game.dice_mode != "strict":
-        return [error("salts are for games created with `--dice strict`")]
-    errors = [error(problem, o) for o in salts if (problem := _salt_text_problem(o.text))]
-    if len(salts) > 1:
-        errors.append(error("one salt per power per turn: keep one `salt` line", salts[1]))
-    mover, i = g.state.power, g.state.turn_index
-    if power == mover:
-        errors.append(error(f"{power} move this turn: salts come from the other powers, so that the mover cannot know a die in advance"))
-    elif power not in g.scenario.turn_players():
-        errors.append(error(f"{power} take no turns, so they do not salt dice"))
-    elif turn_started(s, g):
-        errors.append(error(f"the dice key of turn {i} is already fixed: salts close when the first part of a turn is adjudicated"))
-    elif _locked(s, g.game) is None:
-        errors.append(error(f"no orders of {mover} are locked yet: salt turn {i} after they are accepted "
-                            "(their sha256 is published then)"))
-    elif power in {p for p, _ in turn_salts(s, g)}:
-        errors.append(error(f"{power} already salted turn {i}: one salt per power per turn"))
-    return errors
-
-
-def _salt_text_problem(text: str) -> str | None:
-    """Why a salt could not be printed in a report and read back byte for byte, or None.
-
-    The notation's paste clean-up has already made the text NFKC with plain single spaces (notation.text)."""
-    if "|" in text:
-        return "a salt may not contain '|': the report separates salts with it"
-    if not text.isprintable():
-        return "a salt may hold printable characters only"
-    if len(text) > MAX_SALT:
-        return f"a salt may be at most {MAX_SALT} characters long"
-    return None
-
-
-def unsalted(g: Loaded, salts: list[tuple[str, str]]) -> list[str]:
-    """The salters whose salt is not among `salts` yet."""
-    salted = {p for p, _ in salts}
-    return [p for p in salters(g) if p not in salted]
-
-
-def salters(g: Loaded) -> list[str]:
-    """The powers whose salts the current power-turn awaits: the `--salt-from` list, else every power that
-    takes turns; never the mover."""
-    listed = g.game.salts_required.split(",") if g.game.salts_required else g.scenario.turn_players()
-    return [p for p in listed if p != g.state.power]
-
-
-def turn_salts(s: Session, g: Loaded) -> list[tuple[str, str]]:
-    """(power, salt) accepted for the current power-turn, in acceptance order: the order of the key's hash input."""
-    rows = s.exec(select(Submission).where(Submission.game_id == g.game.id, Submission.kind == "salt",
-                                           Submission.turn_index == g.state.turn_index).order_by(Submission.seq))
-    verbs = g.rules.verbs()
-    return [(row.power, o.text) for row in rows
-            for o in parse_submission(row.text, g.lexicon, verbs=verbs).submission.orders if isinstance(o, Salt)]
-
-
-def turn_started(s: Session, g: Loaded) -> bool:
-    """Whether a part of the current power-turn was adjudicated: from then on its dice key is fixed."""
-    return s.exec(select(Step.id).where(Step.game_id == g.game.id, Step.turn_index == g.state.turn_index,
-                                        Step.phase != "standing")).first() is not None
-
-
 def apply_standing(state: State, power: str, orders: list) -> None:
     """Standing orders replace the power's earlier ones of the same kind."""
     mine = state.standing.setdefault(power, {})
@@ -319,11 +247,6 @@ def apply_standing(state: State, power: str, orders: list) -> None:
             scrambles.append({"place": o.place, "sea_zone": o.sea_zone, "max": o.max})
     if scrambles:
         mine["scramble"] = scrambles
-
-
-def _locked(s: Session, game: Game) -> Submission | None:
-    return s.exec(select(Submission).where(Submission.game_id == game.id, Submission.kind == "turn",
-                                           Submission.status == "locked").order_by(Submission.seq)).first()
 
 
 def _next_seq(s: Session, table, gid: str) -> int:
@@ -355,12 +278,12 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
     """
     with Session(engine) as s:
         g = open_game(s)
-        sub = _locked(s, g.game)
+        sub = db.locked_submission(s, g.game)
         if sub is None:
             raise NothingToDo(f"nothing to adjudicate: awaiting orders from {g.state.power} "
                               f"(round {g.state.round}, {g.state.phase.replace('_', ' ')})")
         turn_index, round_, power = g.state.turn_index, g.state.round, g.state.power
-        salts, salt_event = _key_salts(s, g, sub, without_salts)
+        salts, salt_event = salts_mod.key_salts(s, g, sub, without_salts)
         source = dice_source or HostDice(settings, g.game)
         roller = source.roller(g.game.id, turn_index, [text for _, text in salts])
         parsed = parse_submission(sub.text, g.lexicon, start_phase=sub.phase, phases=g.scenario.phases_of(power), verbs=g.rules.verbs())
@@ -399,29 +322,6 @@ class HostDice:
         return dice.Roller(dice.turn_key(self.seed(turn_index), salts), game_id, turn_index)
 
 
-def _key_salts(s: Session, g: Loaded, sub: Submission, without_salts: bool) -> tuple[list[tuple[str, str]], dict | None]:
-    """The salts of the turn's dice key and, on the turn's first adjudication, the journal event recording them.
-
-    A strict game rolls nothing before the salts it awaits are in, unless the host falls back on
-    `--without-salts` (after the deadline the players agreed): the event then names the missing powers.
-    """
-    if g.game.dice_mode != "strict":
-        if without_salts:
-            raise ConfigError("--without-salts is for games created with `--dice strict`")
-        return [], None
-    salts = turn_salts(s, g)
-    if turn_started(s, g):
-        return salts, None
-    missing = unsalted(g, salts)
-    if missing and not without_salts:
-        raise NothingToDo(f"nothing rolled: turn {g.state.turn_index} (round {g.state.round}, {g.state.power}) awaits "
-                          f"the salts of {', '.join(missing)} for the orders locked with sha256 {sub.sha256} "
-                          "(`submit --power POWER` with a line `salt TEXT`). After the deadline the players agreed, "
-                          "the host may go on with `adjudicate --without-salts`; the report then names the missing salts")
-    return salts, {"type": "salts", "power": g.state.power, "turn": g.state.turn_index,
-                   "salts": [{"power": p, "salt": text} for p, text in salts], "missing": missing}
-
-
 # -- reading --------------------------------------------------------------------------------------
 
 def status(engine) -> dict:
@@ -455,10 +355,10 @@ def status(engine) -> dict:
 
 
 def _awaiting(s: Session, g: Loaded) -> str:
-    if _locked(s, g.game) is None:
+    if db.locked_submission(s, g.game) is None:
         return f"orders from {g.state.power}"
-    if g.game.dice_mode == "strict" and not turn_started(s, g):
-        missing = unsalted(g, turn_salts(s, g))
+    if g.game.dice_mode == "strict" and not salts_mod.turn_started(s, g):
+        missing = salts_mod.unsalted(g, salts_mod.turn_salts(s, g))
         if missing:
             return f"salts from {', '.join(missing)}"
     return "adjudicate"

@@ -8,7 +8,6 @@ until its numbers are added here.
 from __future__ import annotations
 
 import functools
-import os
 import time
 from pathlib import Path
 

@@ -169,16 +169,16 @@ def _crash_unlanded_air(rules: G40Rules, state: State, power: str) -> list[dict]
     """BG-06: aircraft that end non-combat without a landing place are lost; at sea, those beyond the
     friendly carriers' room (the mover's aircraft that arrived last go first)."""
     lost = []
-    for place in sorted({u.place for u in state.units if u.owner == power and rules.ut(u).domain == "air"}):
-        mine = sorted((u for u in state.units_at(place, power) if rules.ut(u).domain == "air"), key=lambda u: -u.id)
-        if rules.is_water(place):
-            short = -movement.carrier_room(rules, state, power, place)
+    for where in sorted({u.place for u in state.units if u.owner == power and rules.ut(u).domain == "air"}):
+        mine = sorted((u for u in state.units_at(where, power) if rules.ut(u).domain == "air"), key=lambda u: -u.id)
+        if rules.is_water(where):
+            short = -movement.carrier_room(rules, state, power, where)
             for u in mine:
                 if short <= 0:
                     break
                 lost.append(u)
                 short -= rules.ut(u).carrier_cost or 1
-        elif not movement.can_land(rules, state, power, place):
+        elif not movement.can_land(rules, state, power, where):
             lost += mine
     state.remove_units(u.id for u in lost)
     return [{"type": "crash", "power": power, "place": u.place, "unit": u.type} for u in lost]

@@ -16,7 +16,7 @@ from sqlmodel import Session, SQLModel, create_engine, delete, select
 from ..errors import StoreError
 from ..state import State, Unit, pair_key
 from . import models
-from .models import SCHEMA_VERSION, Game, Meta, Power, Relationship, TerritoryOwner, UnitRow
+from .models import SCHEMA_VERSION, Game, Meta, Power, Relationship, Submission, TerritoryOwner, UnitRow
 
 
 def url_of(db: str) -> str:
@@ -156,9 +156,15 @@ def save_state(session: Session, game: Game, state: State, turn_order: list[str]
     session.add(game)
 
 
+def locked_submission(session: Session, game: Game) -> Submission | None:
+    """The turn submission waiting for `adjudicate`, if any (at most one is ever locked)."""
+    return session.exec(select(Submission).where(Submission.game_id == game.id, Submission.kind == "turn",
+                                                 Submission.status == "locked").order_by(Submission.seq)).first()
+
+
 def _insert(session: Session, table, rows: list[dict]) -> None:
     if rows:
         session.exec(insert(table), params=rows)
 
 
-__all__ = ["create", "open_existing", "the_game", "load_state", "save_state", "models"]
+__all__ = ["create", "open_existing", "the_game", "load_state", "save_state", "locked_submission", "models"]
