@@ -285,3 +285,12 @@ def test_the_setup_hash_is_published_and_audit_names_it(cli, demo_db):
     with sqlite3.connect(demo_db) as con:       # another start position gives another setup hash
         con.execute("update game set initial_state = initial_state || ' '")
     assert cli.json("status", demo_db)["setup_hash"] != setup
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "bbcode", "text"])
+def test_every_report_header_carries_the_anchor_and_says_test_dice(cli, demo_db, fmt):
+    cli("submit", demo_db, "--power", "Germans", input="end\n")
+    cli("adjudicate", demo_db)
+    header = cli("report", demo_db, "--format", fmt).output.split("Purchase")[0]
+    assert dice.hexb(dice.anchor(bytes.fromhex(TEST_SEED))) in header
+    assert "test dice" in header.lower()
