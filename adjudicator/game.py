@@ -20,7 +20,7 @@ from .config import Settings
 from .errors import ILLEGAL, AdjudicatorError, ConfigError, NothingToDo, OrderError, StoreError, SubmissionRejected
 from .keys import KeyStore, check_game_id
 from .notation import Lexicon, parse_submission
-from .notation.orders import STANDING, End, OrderOfLoss, Salt, Scramble, Submerge
+from .notation.orders import STANDING, OrderOfLoss, Salt, Scramble, Submerge
 from . import salts as salts_mod
 from .rules import turn
 from .rules.base import G40Rules
@@ -183,15 +183,16 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
                                   phases=g.scenario.phases_of(power) or None, verbs=g.rules.verbs())
         sub = result.submission
         errors = list(result.errors) + _header_errors(g, sub, power)
-        turn_orders = [o for o in sub.orders if o.phase or isinstance(o, End)]
+        turn_orders = turn.turn_orders(sub.orders)
         salts = [o for o in sub.orders if isinstance(o, Salt)]
         errors += salts_mod.salt_errors(s, g, power, salts)
-        blocked = bool(turn_orders) and (not mover or db.locked_submission(s, g.game) is not None)
+        locked = db.locked_submission(s, g.game)
+        blocked = bool(turn_orders) and (not mover or locked is not None)
         if turn_orders and not mover:
             errors.append(OrderError(ILLEGAL, f"it is {g.state.power}'s turn (round {g.state.round}, "
                                      f"{g.state.phase.replace('_', ' ')}): {power} may file only standing orders now",
                                      turn_orders[0].line, turn_orders[0].column, turn_orders[0].source))
-        elif turn_orders and db.locked_submission(s, g.game):
+        elif turn_orders and locked:
             errors.append(OrderError(ILLEGAL, f"{power}'s orders for this turn are already locked; "
                                      "they are adjudicated next (`adjudicate`)"))
         if turn_orders and not blocked:
@@ -287,7 +288,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         source = dice_source or HostDice(settings, g.game)
         roller = source.roller(g.game.id, turn_index, [text for _, text in salts])
         parsed = parse_submission(sub.text, g.lexicon, start_phase=sub.phase, phases=g.scenario.phases_of(power), verbs=g.rules.verbs())
-        orders = [o for o in parsed.submission.orders if o.phase or isinstance(o, End)]
+        orders = turn.turn_orders(parsed.submission.orders)
         if parsed.errors:
             raise StoreError(f"the locked submission {sub.seq} no longer parses; the database was changed by hand?")
         results = turn.play(g.rules, g.state, orders, parsed.submission.ended, roller)
@@ -340,10 +341,7 @@ def status(engine) -> dict:
                               "pending_purchases": st.purchases.get(p.name, {})}
         territories = {}
         for t in g.scenario.territories:
-            units: dict[str, dict[str, int]] = {}
-            for u in st.units_at(t.name):
-                units.setdefault(u.owner, {}).setdefault(u.type, 0)
-                units[u.owner][u.type] += 1
+            units = st.units_by_owner(t.name)
             if t.water and not units:
                 continue
             territories[t.name] = {"owner": st.owners.get(t.name), "units": units}

@@ -14,9 +14,6 @@ from typing import Any
 # The phases of one power's turn, in play order. Games map their own steps onto these names.
 PHASES = ("purchase", "politics", "combat_move", "battle", "noncombat_move", "place", "end_turn")
 
-DOMAINS = ("land", "air", "sea")
-
-
 @dataclass
 class UnitType:
     """One unit type with the numbers and abilities the rules read.

@@ -76,6 +76,13 @@ class State:
     def units_at(self, place: str, owner: str | None = None) -> list[Unit]:
         return [u for u in self.units if u.place == place and (owner is None or u.owner == owner)]
 
+    def units_by_owner(self, place: str) -> dict[str, dict[str, int]]:
+        """Owner -> unit type -> how many, in `place`: the shape of `status --json`."""
+        owners: dict[str, list[Unit]] = {}
+        for u in self.units_at(place):
+            owners.setdefault(u.owner, []).append(u)
+        return {owner: count_types(units) for owner, units in owners.items()}
+
     def cargo_of(self, transport: Unit) -> list[Unit]:
         return [u for u in self.units if u.carried_by == transport.id]
 

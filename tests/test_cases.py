@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cases.runner import load_cases, run, units_by_place
+from cases.runner import load_cases, run
 
 CASES = load_cases()
 LEDGER = Path(__file__).resolve().parents[2] / "shared" / "rules" / "LEDGER.md"
@@ -27,7 +27,7 @@ def test_case(case):
     for place, owner in expect.get("owners", {}).items():
         assert state.owners[place] == owner, f"{place} owned by {state.owners[place]}, expected {owner}"
     for place, units in expect.get("units", {}).items():
-        assert units_by_place(state, place) == units, f"units in {place}"
+        assert state.units_by_owner(place) == units, f"units in {place}"
     for power, amount in expect.get("treasury", {}).items():
         assert state.treasury[power] == amount, f"{power} treasury"
     kinds = [e["type"] for e in events]

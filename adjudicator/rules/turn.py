@@ -213,5 +213,6 @@ def _end_turn(rules: G40Rules, state: State) -> list[dict]:
     return events
 
 
-def is_turn_order(order: Order) -> bool:
-    return bool(order.phase) or isinstance(order, End)
+def turn_orders(orders: list[Order]) -> list[Order]:
+    """The orders of a submission that belong to the mover's turn (standing orders and salts do not)."""
+    return [o for o in orders if o.phase or isinstance(o, End)]

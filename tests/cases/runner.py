@@ -80,18 +80,10 @@ def run(case: dict) -> tuple[State, list[OrderError], list[dict]]:
                               phases=scenario.phases_of(state.power), verbs=rules.verbs())
     if parsed.errors:
         return state, list(parsed.errors), []
-    orders = [o for o in parsed.submission.orders if o.phase or o.verb == "end"]
+    orders = turn.turn_orders(parsed.submission.orders)
     errors = turn.check(rules, state, orders, parsed.submission.ended)
     if errors:
         return state, errors, []
     roller = FixedRoller({k: list(v) for k, v in case.get("dice", {}).items()})
     steps = turn.play(rules, state, orders, parsed.submission.ended, roller)
     return state, [], [e for s in steps for e in s.events]
-
-
-def units_by_place(state: State, place: str) -> dict[str, dict[str, int]]:
-    out: dict[str, dict[str, int]] = {}
-    for u in state.units_at(place):
-        out.setdefault(u.owner, {}).setdefault(u.type, 0)
-        out[u.owner][u.type] += 1
-    return out
