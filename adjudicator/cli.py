@@ -83,8 +83,6 @@ def new(db: str = typer.Argument(..., help="Where to create the game database (a
                        dice_mode=dice, game_id=game_id, salt_from=salt_from)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
-    except ValueError as exc:
-        _fail(AdjudicatorError(str(exc)), as_json)
     if as_json:
         _print_json(out)
         return

@@ -93,7 +93,10 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
     if dice_mode not in ("normal", "strict"):
         raise ConfigError(f"--dice takes normal or strict, not {dice_mode!r}")
     salters = _check_salters(salt_from or [], scenario, dice_mode)
-    secret = dice.unhex(seed_hex, "--seed") if seed_hex else None
+    try:
+        secret = dice.unhex(seed_hex, "--seed") if seed_hex else None
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     gid = game_id or _default_id(db_arg)
     check_game_id(gid)
     state = State.initial(scenario)
