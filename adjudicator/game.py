@@ -20,7 +20,7 @@ from .config import Settings
 from .errors import ILLEGAL, AdjudicatorError, ConfigError, NothingToDo, OrderError, StoreError, SubmissionRejected
 from .keys import KeyStore, check_game_id
 from .notation import Lexicon, parse_submission
-from .notation.orders import STANDING, OrderOfLoss, Salt, Scramble, Submerge
+from .notation.orders import STANDING, Intercept, OrderOfLoss, Salt, Scramble, Submerge
 from . import salts as salts_mod
 from .rules import turn
 from .rules.base import G40Rules
@@ -200,6 +200,7 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
                                      "they are adjudicated next (`adjudicate`)"))
         if turn_orders and not blocked:
             errors += turn.check(g.rules, g.state, turn_orders, sub.ended)
+        errors += turn.check_standing(g.rules, power, [o for o in sub.orders if isinstance(o, STANDING) and not o.phase])
         if not sub.orders and not errors:
             errors.append(OrderError("invalid", "the submission holds no orders"))
         if errors:
@@ -247,6 +248,8 @@ def apply_standing(state: State, power: str, orders: list) -> None:
             mine["ool"] = list(o.units)
         elif isinstance(o, Submerge):
             mine["submerge"] = o.always
+        elif isinstance(o, Intercept):
+            mine["intercept"] = o.always
         elif isinstance(o, Scramble):
             scrambles.append({"place": o.place, "sea_zone": o.sea_zone, "max": o.max})
     if scrambles:

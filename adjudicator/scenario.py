@@ -98,6 +98,7 @@ class Player:
     name: str
     optional: bool = False          # TripleA's optional players (neutral owners): take no turns
     alliances: list[str] = field(default_factory=list)
+    options: dict[str, list[str]] = field(default_factory=dict)   # TripleA PlayerAttachment, verbatim
 
 
 @dataclass

@@ -33,6 +33,8 @@ def test_case(case):
     kinds = [e["type"] for e in events]
     for kind in expect.get("events", []):
         assert kind in kinds, f"no {kind} event in {kinds}"
+    for wanted in expect.get("match", []):
+        assert any(_contains(e, wanted) for e in events), f"no event matching {wanted} in {events}"
     if "void" in expect:
         assert kinds.count("void") == expect["void"], [e for e in events if e["type"] == "void"]
     if "result" in expect:
@@ -42,6 +44,13 @@ def test_case(case):
     if "cursor" in expect:
         c = expect["cursor"]
         assert (state.round, state.power, state.phase) == (c["round"], c["power"], c["phase"])
+
+
+def _contains(have, want) -> bool:
+    """`want` is a part of `have`: every key it gives has the same value there (dicts compared recursively)."""
+    if isinstance(want, dict):
+        return isinstance(have, dict) and all(k in have and _contains(have[k], v) for k, v in want.items())
+    return have == want
 
 
 def test_case_ids_are_unique_and_rules_exist():

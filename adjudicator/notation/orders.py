@@ -149,6 +149,17 @@ class Submerge(Order):
 
 
 @dataclass
+class Intercept(Order):
+    """Whether this power's fighters rise against bombing raids on their territory (BG-27); default always."""
+
+    always: bool = True
+    verb = "intercept"
+
+    def canonical(self) -> str:
+        return "intercept " + ("always" if self.always else "never")
+
+
+@dataclass
 class Salt(Order):
     """Strict-mode dice salt from an opponent (DESIGN.md, audited dice §7)."""
 
@@ -175,7 +186,7 @@ class GameVerb(Order):
         return self.name + "".join(f" {v}" for v in self.args.values())
 
 
-STANDING = (OrderOfLoss, Scramble, Submerge)
+STANDING = (OrderOfLoss, Scramble, Submerge, Intercept)
 
 
 @dataclass

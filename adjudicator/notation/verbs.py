@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.notation.orders import (
-    Bomb, Buy, End, GameVerb, Move, Order, OrderOfLoss, Place, Repair, Retreat, Salt, Scramble, Submerge, War,
+    Bomb, Buy, End, GameVerb, Intercept, Move, Order, OrderOfLoss, Place, Repair, Retreat, Salt, Scramble, Submerge, War,
 )
 from adjudicator.notation.parser import ARROW, LESS, Reader
 from adjudicator.scenario import PHASES
@@ -94,7 +94,8 @@ class VerbRegistry:
         reg.register("place", phase="place", order=Place, usage="place UNITS PLACE", parse=_place,
                      aliases=("mobilize", "mobilise"))
         reg.register("scramble", phase="", order=Scramble, usage="scramble PLACE > SEAZONE [max N]", parse=_scramble)
-        reg.register("submerge", phase="", order=Submerge, usage="submerge always|never", parse=_submerge)
+        reg.register("submerge", phase="", order=Submerge, usage="submerge always|never", parse=_always_or_never)
+        reg.register("intercept", phase="", order=Intercept, usage="intercept always|never", parse=_always_or_never)
         reg.register("salt", phase="", order=Salt, usage="salt TEXT", parse=_salt)
         reg.register("end", phase="", order=End, usage="end", parse=lambda _: {})
         return reg
@@ -186,7 +187,7 @@ def _scramble(r: Reader) -> dict[str, Any]:
             if r.accept("max") else None}
 
 
-def _submerge(r: Reader) -> dict[str, Any]:
+def _always_or_never(r: Reader) -> dict[str, Any]:
     return {"always": r.keyword("always", "never") == "always"}
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..scenario import Scenario, UnitType
 from ..state import State, Unit
+from .properties import prop
 
 
 class RuleViolation(Exception):
@@ -30,6 +31,13 @@ class G40Rules:
     def __init__(self, scenario: Scenario, rules_version: str = ""):
         self.scenario = scenario
         self.rules_version = rules_version
+        self._props: dict[str, bool] = {}
+
+    def prop(self, name: str) -> bool:
+        """A rule switch of the map (rules/properties.py); a game whose rulebook differs overrides this."""
+        if name not in self._props:
+            self._props[name] = prop(self.scenario.properties, name)
+        return self._props[name]
 
     # -- relations ----------------------------------------------------------------------------------
 
@@ -78,7 +86,85 @@ class G40Rules:
         return t.domain == "land" and t.attack > 0 and self.is_combatant(unit)
 
     def movement(self, unit: Unit) -> int:
-        return self.ut(unit).movement
+        """Movement this turn: the type's, plus a base's bonus fixed when the unit first moved (BG-31, BG-32)."""
+        return self.ut(unit).movement + unit.flags.get("bonus", 0)
+
+    def number(self, unit: Unit | str, option: str, default: int = 0) -> int:
+        """A whole-number unit option of the map (`blockade`, `maxDamage`, `bombingBonus` …)."""
+        values = self.ut(unit).options.get(option)
+        try:
+            return int(values[-1]) if values else default
+        except ValueError:
+            return default
+
+    def names(self, unit: Unit | str, option: str) -> set[str]:
+        """A colon-separated unit option as a set of names (`bombingTargets`, `repairsUnits` …)."""
+        return {n for v in self.ut(unit).options.get(option, []) for n in v.split(":") if n}
+
+    def true(self, unit: Unit | str, option: str) -> bool:
+        return any(v.strip().lower() == "true" for v in self.ut(unit).options.get(option, []))
+
+    # -- abilities at sea and in the air (TripleA's UnitAttachment) -----------------------------------
+
+    def is_air(self, unit: Unit | str) -> bool:
+        return self.ut(unit).domain == "air"
+
+    def is_sub(self, unit: Unit | str) -> bool:
+        return self.ut(unit).has("sub")
+
+    def is_destroyer(self, unit: Unit | str) -> bool:
+        return self.ut(unit).has("destroyer")
+
+    def first_strike(self, unit: Unit) -> bool:
+        """BG-16: submarines strike first (isSub, or isFirstStrike on newer maps)."""
+        return self.is_sub(unit) or self.true(unit, "isFirstStrike")
+
+    def can_submerge(self, unit: Unit) -> bool:
+        """BG-17: submarines may submerge, where the map's rules allow it."""
+        return self.prop("Submersible Subs") and (self.is_sub(unit) or self.true(unit, "canEvade"))
+
+    def can_hit(self, shooter: Unit, target: Unit, destroyer_with_shooter: bool) -> bool:
+        """BG-18: submarines cannot hit aircraft; aircraft hit submarines only beside a friendly destroyer."""
+        if self.is_sub(shooter) and self.is_air(target):
+            return False
+        if self.is_air(shooter) and self.is_sub(target):
+            return destroyer_with_shooter or not self.prop("Air Attack Sub Restricted")
+        return True
+
+    def is_transport(self, unit: Unit) -> bool:
+        t = self.ut(unit)
+        return t.domain == "sea" and t.transport_capacity > 0 and t.attack == 0
+
+    def taken_last(self, unit: Unit, role: str) -> bool:
+        """BG-13: transports are chosen as casualties only when nothing else of their side can be hit."""
+        return self.is_transport(unit) and self.prop("Transport Casualties Restricted")
+
+    def defenceless(self, unit: Unit, role: str) -> bool:
+        """BG-13: units destroyed without a roll when they are all that is left of their side."""
+        return self.is_transport(unit) and self.prop("Unescorted Transport Dies")
+
+    def is_warship(self, unit: Unit) -> bool:
+        """A ship that stops enemy ships (BG-07): not a transport or submarine where the map ignores those."""
+        t = self.ut(unit)
+        if t.domain != "sea":
+            return False
+        if self.is_sub(unit):
+            return not self.prop("Ignore Sub In Movement")
+        if t.transport_capacity > 0 and t.attack == 0:
+            return not self.prop("Ignore Transport In Movement")
+        return True
+
+    # -- facilities (BG-26 … BG-32) -------------------------------------------------------------------
+
+    def operative(self, unit: Unit) -> bool:
+        """A base works while its damage is at most `maxOperationalDamage` (BG-28: 3 or more stops it)."""
+        limit = self.number(unit, "maxOperationalDamage", -1)
+        return limit < 0 or unit.damage <= limit
+
+    def max_damage(self, unit: Unit) -> int:
+        """BG-28: the most damage a facility takes: the map's maxDamage, or twice the territory's value."""
+        cap = self.number(unit, "maxDamage", 0)
+        return cap or 2 * self.scenario.territory(unit.place).production
 
     # -- territories --------------------------------------------------------------------------------
 
@@ -107,10 +193,12 @@ class G40Rules:
         """Entering `place` starts a battle: enemy units there, or enemy land."""
         return bool(self.hostile_units(state, power, place)) or self.is_hostile_land(state, power, place)
 
-    def blocks_ships(self, state: State, power: str, place: str) -> bool:
-        """BG-07: enemy surface warships stop ships; enemy submarines and transports do not."""
-        return any(self.ut(u).domain == "sea" and not self.ut(u).has("sub") and self.ut(u).transport_capacity == 0
-                   for u in self.hostile_units(state, power, place))
+    def blocks_ships(self, state: State, power: str, place: str, sub: bool = False) -> bool:
+        """BG-07: enemy surface warships stop ships; enemy submarines and transports do not. BG-19: a moving
+        submarine is stopped only by an enemy destroyer."""
+        if sub and self.prop("Submersible Subs"):
+            return any(self.is_destroyer(u) for u in self.hostile_units(state, power, place))
+        return any(self.is_warship(u) for u in self.hostile_units(state, power, place))
 
     def check_land_destination(self, state: State, power: str, place: str, phase: str) -> None:
         """Where land units may end a move: into an attack in combat move (BG-02), onto friendly land in
@@ -123,6 +211,10 @@ class G40Rules:
                                     "move there with ncm in the non-combat phase", "BG-02")
         elif not self.is_friendly_land(state, power, place) or self.hostile_units(state, power, place):
             raise RuleViolation(f"land units may not enter hostile {place} in non-combat", "BG-08")
+
+    def air_passable(self, state: State, power: str, place: str) -> bool:
+        """BG-41: aircraft may not fly over a neutral's land (a game that allows it overrides this)."""
+        return self.is_water(place) or not self.is_neutral_land(state, power, place)
 
     def capital_of(self, power: str) -> str | None:
         for t in self.scenario.territories:

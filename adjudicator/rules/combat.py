@@ -1,12 +1,20 @@
-"""Land battles (BG-22 … BG-25, BG-39): AA fire, rounds of dice, casualties by order of loss, retreat, capture.
+"""Battles on land and at sea (BG-11 … BG-25, BG-39), in the rulebook's order of a combat round.
+
+Before round 1: AA fire at attacking aircraft (land), shore bombardment (amphibious assaults). Each round:
+defending submarines may submerge; transports left alone against armed enemies are destroyed; submarines
+whose enemy has no destroyer fire a surprise strike whose casualties are removed at once; everyone else fires
+and their casualties fire back; then the attacker may retreat. Who can hit whom comes from the unit
+abilities (`G40Rules.can_hit`), so the same rounds serve a land battle, a sea battle and a mixed one.
 
 Every die comes from the roller under a label built from the battle's facts (`battle:PLACE:rN:attacker`,
-`aa:PLACE:r1`), never from a counter, so the same battle always draws the same bytes (DESIGN.md dice §3).
+`battle:PLACE:rN:defender:surprise`, `aa:PLACE:r1`, `bombard:PLACE`), never from a counter, so the same
+battle always draws the same bytes (DESIGN.md dice §3).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ..notation.orders import Retreat
 from ..state import State, Unit, count_types
@@ -20,6 +28,7 @@ MAX_ROUNDS = 100
 class BattleOrders:
     retreat: Retreat | None = None
     ool: tuple[str, ...] | None = None        # the mover's order of loss for this battle
+    bombard: list[Unit] = field(default_factory=list)    # ships firing before round 1 (BG-12)
 
 
 def order_of_loss(rules: G40Rules, state: State, power: str, role: str, battle_ool: tuple[str, ...] | None) -> list[str]:
@@ -34,30 +43,306 @@ def order_of_loss(rules: G40Rules, state: State, power: str, role: str, battle_o
     return listed + [t.name for t in rest]
 
 
-def take_casualties(rules: G40Rules, units: list[Unit], hits: int, ool: list[str]) -> tuple[list[Unit], list[Unit]]:
-    """Apply `hits` to `units`: multi-hit units soak a hit first, then units die in `ool` order.
-    Returns (damaged, killed)."""
-    damaged: list[Unit] = []
-    for u in sorted(units, key=lambda u: u.id):
-        if hits == 0:
-            break
-        if u.damage < rules.ut(u).hit_points - 1:
-            u.damage += 1
-            damaged.append(u)
-            hits -= 1
+Hits = list[tuple[int, Callable[[Unit], bool]]]
+
+
+def assign_hits(rules: G40Rules, units: list[Unit], hits: Hits, ool: list[str], role: str) -> tuple[list[Unit], list[Unit]]:
+    """Apply hits to a side: each (count, may_hit) group picks among the units it may hit, the most restricted
+    group first. A unit that takes two hits soaks a hit before anything dies; then units die in `ool` order,
+    transports last (BG-13, BG-21, BG-22). Returns (damaged, killed)."""
     rank = {name: i for i, name in enumerate(ool)}
-    by_loss = sorted(units, key=lambda u: (rank.get(u.type, len(rank)), u.id))
-    return damaged, by_loss[:hits]
+    alive = sorted(units, key=lambda u: u.id)
+    damaged: list[Unit] = []
+    killed: list[Unit] = []
+    for count, may_hit in sorted(hits, key=lambda h: sum(1 for u in alive if h[1](u))):
+        for _ in range(count):
+            targets = [u for u in alive if may_hit(u)]
+            if not targets:
+                break
+            soak = [u for u in targets if u.damage < rules.ut(u).hit_points - 1]
+            if soak:
+                soak[0].damage += 1
+                damaged.append(soak[0])
+                continue
+            victim = min(targets, key=lambda u: (rules.taken_last(u, role), rank.get(u.type, len(rank)), u.id))
+            alive.remove(victim)
+            killed.append(victim)
+    return damaged, killed
 
 
-def _support(rules: G40Rules, side: list[Unit], role: str, power_of: dict[int, str]) -> dict[int, int]:
+class Battle:
+    """One battle in `place`, attacked by `power`; `fight()` plays it out and returns its report event."""
+
+    def __init__(self, rules: G40Rules, state: State, power: str, place: str, roller, orders: BattleOrders):
+        self.rules, self.state, self.power, self.place, self.roller = rules, state, power, place, roller
+        self.orders = orders
+        self.sea = rules.is_water(place)
+        self.att = [u for u in state.units_at(place, power) if rules.is_combatant(u) and not u.flags.get("raid")
+                    and (u.flags.get("combat_moved") or rules.prop("Previous Units Fight"))]
+        self.dfn = rules.hostile_units(state, power, place)
+        self.dead: list[Unit] = []
+        self.att_ool = order_of_loss(rules, state, power, "attacker", orders.ool)
+        self.def_ools = {p: order_of_loss(rules, state, p, "defender", None) for p in {u.owner for u in self.dfn}}
+        defenders = sorted({u.owner for u in self.dfn}) or ([state.owners[place]] if place in state.owners else [])
+        self.event = {"type": "battle", "place": place, "attacker": power, "sea": self.sea, "defenders": defenders,
+                      "attacking": count_types(self.att), "defending": count_types(self.dfn), "rounds": [], "notes": []}
+
+    # -- who may hit whom --------------------------------------------------------------------------
+
+    def value(self, unit: Unit, role: str) -> int:
+        return self.rules.unit_value(unit, role)
+
+    def _destroyer(self, side: list[Unit]) -> bool:
+        return any(self.rules.is_destroyer(u) for u in side)
+
+    def _may_hit(self, shooter: Unit, side: list[Unit]) -> Callable[[Unit], bool]:
+        destroyer = self._destroyer(side)
+        return lambda target: self.rules.can_hit(shooter, target, destroyer)
+
+    def _threat(self, side: list[Unit], role: str, targets: list[Unit]) -> bool:
+        """Can any unit of `side` score against any of `targets`?"""
+        destroyer = self._destroyer(side)
+        return any(self.value(u, role) > 0 and self.rules.can_hit(u, t, destroyer) for u in side for t in targets)
+
+    # -- dice --------------------------------------------------------------------------------------
+
+    def _fire(self, label: str, units: list[Unit], role: str, side: list[Unit]) -> tuple[dict | None, Hits]:
+        """One side's dice: the roll for the report, and its hits grouped by what they may hit."""
+        bonus = support(self.rules, units, role)
+        shooters = sorted(((u, self.value(u, role) + bonus.get(u.id, 0)) for u in units), key=lambda x: (x[0].type, x[0].id))
+        shooters = [(u, min(v, self.rules.scenario.dice_sides)) for u, v in shooters if v > 0]
+        if not shooters:
+            return None, []
+        names = [f"{u.type}@{v}" for u, v in shooters]
+        sides = self.rules.scenario.dice_sides
+        values = self.roller.roll(label, sides, len(shooters), units=names)
+        groups: dict[tuple[bool, bool], list] = {}
+        for (u, v), d in zip(shooters, values):
+            if d <= v:
+                key = (self.rules.is_sub(u), self.rules.is_air(u))
+                groups.setdefault(key, [0, self._may_hit(u, side)])[0] += 1
+        hits = [(n, f) for n, f in groups.values()]
+        return {"label": label, "sides": sides, "values": values, "units": names,
+                "hits": sum(n for n, _ in hits)}, hits
+
+    def _defender_losses(self, hits: Hits, among: list[Unit]) -> tuple[list[Unit], list[Unit]]:
+        """Defenders of several powers lose in the order of the power with most units there (ties by name)."""
+        if not among or not hits:
+            return [], []
+        counts: dict[str, int] = {}
+        for u in among:
+            counts[u.owner] = counts.get(u.owner, 0) + 1
+        lead = sorted(counts, key=lambda p: (-counts[p], p))[0]
+        return assign_hits(self.rules, among, hits, self.def_ools[lead], "defender")
+
+    def _remove(self, units: list[Unit]) -> None:
+        gone = {u.id for u in units}
+        self.att = [u for u in self.att if u.id not in gone]
+        self.dfn = [u for u in self.dfn if u.id not in gone]
+        self.dead += units
+
+    # -- the battle --------------------------------------------------------------------------------
+
+    def fight(self) -> dict:
+        ev = self.event
+        if not self.sea and self.dfn:
+            self._aa_fire()
+        pending = self._bombard() if self.dfn else []
+        rnd = 0
+        retreat = self.orders.retreat
+        while self.att and self.dfn and rnd < MAX_ROUNDS:
+            rnd += 1
+            rec: dict = {"round": rnd}
+            self._submerge(rec)
+            self._unescorted(rec)
+            if not (self.att and self.dfn):
+                ev["rounds"].append(rec)
+                break
+            if not (self._threat(self.att, "attacker", self.dfn) or self._threat(self.dfn, "defender", self.att)):
+                ev["notes"].append("neither side can hit the other: the battle ends")
+                ev["stalemate"] = True
+                if len(rec) > 1:
+                    ev["rounds"].append(rec)
+                break
+            fired = self._surprise(rnd, rec)
+            a, a_hits = self._fire(f"battle:{self.place}:r{rnd}:attacker", [u for u in self.att if u not in fired],
+                                   "attacker", self.att)
+            d, d_hits = self._fire(f"battle:{self.place}:r{rnd}:defender", [u for u in self.dfn if u not in fired],
+                                   "defender", self.dfn)
+            alive_def = [u for u in self.dfn if u not in pending]
+            a_dmg, a_dead = assign_hits(self.rules, self.att, d_hits, self.att_ool, "attacker")
+            d_dmg, d_dead = self._defender_losses(a_hits, alive_def)
+            d_dead = pending + d_dead
+            pending = []
+            self._remove(a_dead + d_dead)
+            rec.update({"attacker": a, "defender": d, "attacker_losses": count_types(a_dead),
+                        "defender_losses": count_types(d_dead), "attacker_damaged": count_types(a_dmg),
+                        "defender_damaged": count_types(d_dmg)})
+            self._unescorted(rec)
+            ev["rounds"].append(rec)
+            if self.att and self.dfn and retreat and self._retreats(retreat, rnd):
+                retreat = None          # units landed from the sea fight on alone (BG-11)
+        if pending:                     # the bombardment was all the fighting there was
+            self._remove(pending)
+        return self._outcome()
+
+    def _surprise(self, rnd: int, rec: dict) -> list[Unit]:
+        """BG-16, BG-20: submarines fire first unless the enemy has a destroyer; their hits are removed before
+        anyone else fires. Both sides' surprise strikes are simultaneous. Returns the units that fired."""
+        rules = self.rules
+        a_first = [u for u in self.att if rules.first_strike(u) and not self._destroyer(self.dfn)]
+        d_first = [u for u in self.dfn if rules.first_strike(u) and not self._destroyer(self.att)
+                   and rules.prop("Defending Subs Sneak Attack")]
+        if not (a_first or d_first):
+            return []
+        a, a_hits = self._fire(f"battle:{self.place}:r{rnd}:attacker:surprise", a_first, "attacker", self.att) if a_first else (None, [])
+        d, d_hits = self._fire(f"battle:{self.place}:r{rnd}:defender:surprise", d_first, "defender", self.dfn) if d_first else (None, [])
+        a_dmg, a_dead = assign_hits(rules, self.att, d_hits, self.att_ool, "attacker")
+        d_dmg, d_dead = self._defender_losses(a_hits, self.dfn)
+        self._remove(a_dead + d_dead)
+        rec["surprise"] = {"attacker": a, "defender": d, "attacker_losses": count_types(a_dead),
+                           "defender_losses": count_types(d_dead), "attacker_damaged": count_types(a_dmg),
+                           "defender_damaged": count_types(d_dmg)}
+        return a_first + d_first
+
+    def _submerge(self, rec: dict) -> None:
+        """BG-17: defending submarines submerge when their owner's standing order says so and no attacking
+        destroyer is present (RULINGS.md "submerge-default"); they stay in the sea zone, out of the battle."""
+        if not self.sea or self._destroyer(self.att):
+            return
+        if rec["round"] == 1 and not self.rules.prop("Sub Retreat Before Battle"):
+            return
+        going = [u for u in self.dfn if self.rules.can_submerge(u) and self.state.standing.get(u.owner, {}).get("submerge")]
+        if going:
+            self.dfn = [u for u in self.dfn if u not in going]
+            rec["submerged"] = {"defender": count_types(going), "why": "standing order `submerge always`"}
+
+    def _unescorted(self, rec: dict) -> None:
+        """BG-13: a side reduced to transports facing enemies that can hit them loses them without a roll."""
+        for role, side, other, other_role in (("attacker", self.att, self.dfn, "defender"),
+                                             ("defender", self.dfn, self.att, "attacker")):
+            if side and all(self.rules.defenceless(u, role) for u in side) and self._threat(other, other_role, side):
+                self._remove(list(side))
+                rec.setdefault("defenceless", {})[role] = count_types(side)
+
+    def _aa_fire(self) -> None:
+        """BG-25: before round 1 each AA gun fires at up to 3 attacking aircraft, one shot per aircraft, hitting on 1."""
+        rules = self.rules
+        guns = [u for u in self.dfn if rules.ut(u).has("aa")]
+        if not guns:
+            return
+        targets_of = []
+        for g in guns:
+            opt = rules.ut(g).options.get("targetsAA")
+            targets_of.append(set(opt[0].split(":")) if opt else None)
+        air = [u for u in self.att if rules.is_air(u) and any(t is None or u.type in t for t in targets_of)]
+        if not air:
+            return
+        shots = min(len(air), sum(rules.number(g, "maxAAattacks", 3) for g in guns))
+        hit_on = rules.number(guns[0], "attackAA", 1)
+        label = f"aa:{self.place}:r1"
+        names = [f"{guns[0].type}@{hit_on}"] * shots
+        sides = rules.scenario.dice_sides
+        values = self.roller.roll(label, sides, shots, units=names)
+        hits = sum(1 for d in values if d <= hit_on)
+        targets = {u.id for u in air}
+        _, killed = assign_hits(rules, self.att, [(hits, lambda u: u.id in targets)], self.att_ool, "attacker")
+        self._remove(killed)
+        self.event["aa"] = {"label": label, "sides": sides, "values": values, "units": names, "hits": hits,
+                            "losses": count_types(killed)}
+
+    def _bombard(self) -> list[Unit]:
+        """BG-12: the ships supporting an amphibious assault fire once before round 1. Their casualties are
+        removed at the end of round 1, firing back first, where the map says so; otherwise at once."""
+        ships = self.orders.bombard
+        if not ships:
+            return []
+        grp, hits = self._fire(f"bombard:{self.place}", ships, "attacker", ships)
+        if grp is None:
+            return []
+        _, killed = self._defender_losses(hits, self.dfn)
+        grp["losses"] = count_types(killed)
+        self.event["bombard"] = grp
+        for s in ships:
+            s.flags["fought"] = True
+        if self.rules.prop("Naval Bombard Casualties Return Fire"):
+            return killed
+        self._remove(killed)
+        return []
+
+    def _retreats(self, order: Retreat, rnd: int) -> bool:
+        """BG-23: the standing retreat order of this battle, checked at the end of each round. At sea the ships
+        go; on land the land units, and units that came ashore from transports stay (BG-11). Aircraft stay
+        and land in non-combat."""
+        if rnd < (order.after_round or 1):
+            return False
+        if order.if_attackers_below is not None and len(self.att) >= order.if_attackers_below:
+            return False
+        rules, state, ev = self.rules, self.state, self.event
+        if not retreat_open(rules, state, self.power, order.to, self.sea):
+            ev["notes"].append(f"retreat to {order.to} void: it is no longer friendly")
+            return False
+        amphibious = [u for u in self.att if u.flags.get("amphibious")]
+        if amphibious and not rules.prop("Partial Amphibious Retreat"):
+            ev["notes"].append("retreat void: units that came ashore from the sea are in this battle")
+            return False
+        domain = "sea" if self.sea else "land"
+        going = [u for u in self.att if rules.ut(u).domain == domain and not u.flags.get("amphibious")]
+        for u in going:
+            u.place = order.to
+            for cargo in state.cargo_of(u):
+                cargo.place = order.to
+        for u in self.att:
+            u.flags["fought"] = True
+        ev["retreat"] = {"to": order.to, "after_round": rnd, "units": count_types(going),
+                         "stay": count_types(amphibious)}
+        self.att = amphibious
+        return True
+
+    def _outcome(self) -> dict:
+        rules, state, ev = self.rules, self.state, self.event
+        lost_cargo = [c for u in self.dead for c in state.cargo_of(u)]
+        if lost_cargo:
+            ev["notes"].append(f"lost aboard sunk transports: {', '.join(f'{n} {t}' for t, n in count_types(lost_cargo).items())}")
+        state.remove_units(u.id for u in self.dead + lost_cargo)
+        for u in self.att:
+            u.flags["fought"] = True
+        if ev.get("stalemate") and self.dfn:
+            ev["result"] = "stalemate"
+        elif self.dfn:
+            ev["result"] = "retreated" if "retreat" in ev else "defended"
+        elif self.sea and self.att:
+            ev["result"] = "cleared"
+        elif any(rules.can_capture(u) for u in self.att):
+            ev["result"] = "captured"
+            if rules.is_hostile_land(state, self.power, self.place):
+                ev["capture"] = capture(rules, state, self.power, self.place)
+        elif "retreat" in ev:
+            ev["result"] = "retreated"
+        elif self.att:
+            ev["result"] = "cleared"
+            ev["notes"].append("no land unit survived to take the territory (aircraft cannot capture)")
+        else:
+            ev["result"] = "destroyed"
+        ev["survivors"] = {"attacker": count_types(self.att), "defender": count_types(self.dfn)}
+        return ev
+
+
+def retreat_open(rules: G40Rules, state: State, power: str, to: str, sea: bool) -> bool:
+    """BG-23: attackers retreat to friendly land, or at sea to a zone with no enemy units."""
+    if sea:
+        return rules.is_water(to) and not rules.hostile_units(state, power, to)
+    return rules.is_friendly_land(state, power, to) and not rules.hostile_units(state, power, to)
+
+
+def support(rules: G40Rules, side: list[Unit], role: str) -> dict[int, int]:
     """Bonus per unit id from support attachments (BG-24): each provider lifts up to `number` targets once per bonus type."""
     bonus: dict[int, int] = {}
     used_types: dict[int, set[str]] = {}
     for sup in rules.scenario.supports:
         if sup.faction != "allied" or not (sup.offence if role == "attacker" else sup.defence):
             continue
-        providers = [u for u in side if u.type == sup.provider and power_of[u.id] in sup.players]
+        providers = [u for u in side if u.type == sup.provider and u.owner in sup.players]
         slots = len(providers) * sup.number
         for u in sorted(side, key=lambda u: u.id):
             if slots == 0:
@@ -70,134 +355,6 @@ def _support(rules: G40Rules, side: list[Unit], role: str, power_of: dict[int, s
     return bonus
 
 
-def _fire(rules: G40Rules, roller, label: str, units: list[Unit], role: str) -> dict | None:
-    """One side's dice for one round; None when no unit of the side can score."""
-    bonus = _support(rules, units, role, {u.id: u.owner for u in units})
-    shooters = sorted(((u, rules.unit_value(u, role) + bonus.get(u.id, 0)) for u in units), key=lambda x: (x[0].type, x[0].id))
-    shooters = [(u, min(v, rules.scenario.dice_sides)) for u, v in shooters if v > 0]
-    if not shooters:
-        return None
-    names = [f"{u.type}@{v}" for u, v in shooters]
-    values = roller.roll(label, rules.scenario.dice_sides, len(shooters), units=names)
-    hits = sum(1 for (u, v), d in zip(shooters, values) if d <= v)
-    return {"label": label, "sides": rules.scenario.dice_sides, "values": values, "units": names, "hits": hits}
-
-
-def _aa_fire(rules: G40Rules, state: State, roller, place: str, defenders: list[Unit], attackers: list[Unit]) -> dict | None:
-    """BG-25: before round 1 each AA gun fires at up to 3 attacking aircraft, one shot per aircraft, hitting on 1."""
-    guns = [u for u in defenders if rules.ut(u).has("aa")]
-    if not guns:
-        return None
-    targets_of = {}
-    for g in guns:
-        opt = rules.ut(g).options.get("targetsAA")
-        targets_of[g.id] = set(opt[0].split(":")) if opt else None
-    air = [u for u in attackers if rules.ut(u).domain == "air"
-           and any(t is None or u.type in t for t in targets_of.values())]
-    if not air:
-        return None
-    shots = min(len(air), sum(int((rules.ut(g).options.get("maxAAattacks") or ["3"])[0]) for g in guns))
-    hit_on = int((rules.ut(guns[0]).options.get("attackAA") or ["1"])[0])
-    label = f"aa:{place}:r1"
-    names = [f"{guns[0].type}@{hit_on}"] * shots
-    values = roller.roll(label, rules.scenario.dice_sides, shots, units=names)
-    hits = sum(1 for d in values if d <= hit_on)
-    return {"label": label, "sides": rules.scenario.dice_sides, "values": values, "units": names, "hits": hits, "targets": air}
-
-
 def resolve_battle(rules: G40Rules, state: State, power: str, place: str, roller, orders: BattleOrders) -> list[dict]:
     """Fight the battle in `place`; returns its report event (with the capture, if any, inside it)."""
-    attackers = [u for u in state.units_at(place, power) if rules.is_combatant(u)]
-    defenders = rules.hostile_units(state, power, place)
-    event = {"type": "battle", "place": place, "attacker": power,
-             "defenders": sorted({u.owner for u in defenders}) or ([state.owners[place]] if place in state.owners else []),
-             "attacking": count_types(attackers), "defending": count_types(defenders), "rounds": [], "notes": []}
-    att_ool = order_of_loss(rules, state, power, "attacker", orders.ool)
-    def_ools = {p: order_of_loss(rules, state, p, "defender", None) for p in {u.owner for u in defenders}}
-    dead: list[Unit] = []
-
-    aa = _aa_fire(rules, state, roller, place, defenders, attackers) if defenders else None
-    if aa:
-        _, killed = take_casualties(rules, aa.pop("targets"), aa["hits"], att_ool)
-        aa["losses"] = count_types(killed)
-        event["aa"] = aa
-        attackers = [u for u in attackers if u not in killed]
-        dead += killed
-
-    rnd = 0
-    retreat = orders.retreat
-    while attackers and defenders and rnd < MAX_ROUNDS:
-        rnd += 1
-        a = _fire(rules, roller, f"battle:{place}:r{rnd}:attacker", attackers, "attacker")
-        d = _fire(rules, roller, f"battle:{place}:r{rnd}:defender", defenders, "defender")
-        if a is None and d is None:
-            event["notes"].append("neither side can score a hit: the battle ends")
-            break
-        a_dmg, a_dead = take_casualties(rules, attackers, d["hits"] if d else 0, att_ool)
-        d_dead = _defender_losses(rules, defenders, a["hits"] if a else 0, def_ools)
-        attackers = [u for u in attackers if u not in a_dead]
-        defenders = [u for u in defenders if u not in d_dead]
-        dead += a_dead + d_dead
-        event["rounds"].append({"round": rnd, "attacker": a, "defender": d,
-                                "attacker_losses": count_types(a_dead), "defender_losses": count_types(d_dead),
-                                "attacker_damaged": count_types(a_dmg)})
-        if attackers and defenders and retreat and _retreats(rules, state, retreat, rnd, attackers, event):
-            retreat = None          # units landed from the sea fight on alone (BG-11)
-
-    state.remove_units(u.id for u in dead)
-    for u in attackers:
-        u.flags["fought"] = True
-    return _outcome(rules, state, power, place, attackers, defenders, event)
-
-
-def _defender_losses(rules: G40Rules, defenders: list[Unit], hits: int, ools: dict[str, list[str]]) -> list[Unit]:
-    """Defenders of several powers lose in the order of the power with most units there (ties by name)."""
-    if not defenders or hits == 0:
-        return []
-    counts: dict[str, int] = {}
-    for u in defenders:
-        counts[u.owner] = counts.get(u.owner, 0) + 1
-    lead = sorted(counts, key=lambda p: (-counts[p], p))[0]
-    _, killed = take_casualties(rules, defenders, hits, ools[lead])
-    return killed
-
-
-def _retreats(rules: G40Rules, state: State, order: Retreat | None, rnd: int, attackers: list[Unit], event: dict) -> bool:
-    """BG-23: the standing retreat order of this battle, checked at the end of each round. Units that came
-    ashore from transports stay (BG-11); aircraft stay too and land in non-combat."""
-    if order is None or rnd < (order.after_round or 1):
-        return False
-    if order.if_attackers_below is not None and len(attackers) >= order.if_attackers_below:
-        return False
-    power = attackers[0].owner
-    if not rules.is_friendly_land(state, power, order.to) or rules.hostile_units(state, power, order.to):
-        event["notes"].append(f"retreat to {order.to} void: it is no longer friendly")
-        return False
-    leaving = [u for u in attackers if not u.flags.get("amphibious")]
-    land = [u for u in leaving if rules.ut(u).domain == "land"]
-    for u in land:
-        u.place = order.to
-    for u in leaving:
-        u.flags["fought"] = True
-    event["retreat"] = {"to": order.to, "after_round": rnd, "units": count_types(land),
-                        "stay": count_types(u for u in attackers if u.flags.get("amphibious"))}
-    attackers[:] = [u for u in attackers if u.flags.get("amphibious")]
-    return True
-
-
-def _outcome(rules: G40Rules, state: State, power: str, place: str, attackers: list[Unit], defenders: list[Unit], event: dict) -> list[dict]:
-    if defenders:
-        event["result"] = "retreated" if "retreat" in event else "defended"
-    elif any(rules.can_capture(u) for u in attackers):
-        event["result"] = "captured"
-        if rules.is_hostile_land(state, power, place):
-            event["capture"] = capture(rules, state, power, place)
-    elif "retreat" in event:
-        event["result"] = "retreated"
-    elif attackers:
-        event["result"] = "cleared"
-        event["notes"].append("no land unit survived to take the territory (aircraft cannot capture)")
-    else:
-        event["result"] = "destroyed"
-    event["survivors"] = {"attacker": count_types(attackers), "defender": count_types(defenders)}
-    return [event]
+    return [Battle(rules, state, power, place, roller, orders).fight()]

@@ -58,8 +58,10 @@ def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[
         _check_facility(rules, state, power, where, facilities)
         producer = None
     elif rules.is_water(where):
-        if domains != {"sea"}:
-            raise RuleViolation(f"only ships are placed in a sea zone such as {where}", "BG-35")
+        if "land" in domains or "sea" not in domains and "air" not in domains:
+            raise RuleViolation(f"only ships, and aircraft onto carriers, are placed in a sea zone such as {where}", "BG-35")
+        if "air" in domains:
+            _check_deck(rules, state, power, where, order)
         producers = [t for t in sorted(rules.scenario.neighbours(where))
                      if factory_capacity(rules, state, power, t) - placed.get(t, 0) >= n]
         if not producers:
@@ -81,8 +83,29 @@ def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[
         if not pending[uc.unit]:
             del pending[uc.unit]
         for _ in range(uc.count):
-            state.add_unit(uc.unit, power, where)
+            state.add_unit(uc.unit, power, where).flags["placed"] = True
     return {"type": "place", "power": power, "place": where, "units": {uc.unit: uc.count for uc in order.units}}
+
+
+def _check_deck(rules: G40Rules, state: State, power: str, where: str, order: Place) -> None:
+    """BG-15: new fighters and tactical bombers go onto the power's own carriers in the zone: new ones (placed
+    this turn or in this order) and, where the map allows, carriers already at sea; never beyond their room."""
+    planes = [uc for uc in order.units if rules.ut(uc.unit).domain == "air"]
+    if any(not rules.ut(uc.unit).carrier_cost for uc in planes):
+        raise RuleViolation(f"only aircraft that land on carriers are placed at sea, onto a carrier", "BG-15")
+    new_ok, old_ok = rules.prop("Produce fighters on carriers"), rules.prop("Produce new fighters on old carriers")
+    decks = [u for u in state.units_at(where, power) if rules.ut(u).carrier_capacity and not u.damage
+             and (new_ok if u.flags.get("placed") else old_ok)]
+    room = sum(rules.ut(u).carrier_capacity for u in decks)
+    if new_ok:
+        room += sum(rules.ut(uc.unit).carrier_capacity * uc.count for uc in order.units)
+    room -= sum(rules.ut(u).carrier_cost or 1 for u in state.units_at(where)
+                if rules.is_air(u) and rules.friendly(state, power, u.owner))
+    need = sum((rules.ut(uc.unit).carrier_cost or 1) * uc.count for uc in planes)
+    if need > room:
+        kinds = "new carriers" + (" or carriers already there" if old_ok else "")
+        raise RuleViolation(f"new aircraft are placed at sea only onto {power}'s {kinds} with room; "
+                            f"{where} has room for {max(room, 0)}, not {need}", "BG-15")
 
 
 def _check_facility(rules: G40Rules, state: State, power: str, where: str, facilities: list[str]) -> None:
@@ -101,7 +124,12 @@ def _check_facility(rules: G40Rules, state: State, power: str, where: str, facil
             raise RuleViolation(f"{where} already has a factory", "BG-34")
 
 
-def collect_income(rules: G40Rules, state: State, power: str) -> dict:
+def collect_income(rules: G40Rules, state: State, power: str, convoy_loss: int = 0) -> dict:
+    """BG-37: the power's income, less what convoy disruption cost it this turn (never below nothing)."""
     amount, lines = rules.income(state, power)
+    if convoy_loss and amount:
+        cut = min(convoy_loss, amount)
+        amount -= cut
+        lines = lines + [{"item": "convoy disruption", "amount": -cut}]
     state.treasury[power] = state.treasury.get(power, 0) + amount
     return {"type": "income", "power": power, "income": amount, "lines": lines, "treasury": state.treasury[power]}

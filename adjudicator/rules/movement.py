@@ -1,13 +1,42 @@
-"""Combat and non-combat movement (BG-03 … BG-08): which units an order moves, and whether the path is legal."""
+"""Combat and non-combat movement (BG-03 … BG-08, BG-14, BG-19, BG-31, BG-32): which units an order moves,
+whether the path is legal, and which battles it starts.
+
+A combat move that ends where there are enemies declares a battle there (`state.battles`): a land battle, a
+sea battle, or both when transports land troops from a zone that enemy warships still hold (BG-11).
+"""
 
 from __future__ import annotations
 
-from collections import deque
-
 from ..notation.orders import Move
 from ..state import State, Unit, count_types
-from . import transport
+from . import air, transport
 from .base import G40Rules, RuleViolation
+
+
+def bonus_movement(rules: G40Rules, state: State, unit: Unit) -> int:
+    """BG-31, BG-32: +N for a unit that starts its move in a territory with an operative friendly air base, or in a
+    sea zone next to one with an operative friendly naval base, that gives movement to its type (`givesMovement`)."""
+    if not rules.prop("Units May Give Bonus Movement"):
+        return 0
+    here = unit.place
+    places = [p for p in rules.scenario.neighbours(here) if not rules.is_water(p)] if rules.is_water(here) else [here]
+    best = 0
+    for p in places:
+        for base in state.units_at(p):
+            if not rules.friendly(state, unit.owner, base.owner) or not rules.operative(base):
+                continue
+            for spec in rules.ut(base).options.get("givesMovement", []):
+                n, _, name = spec.partition(":")
+                if name == unit.type and n.lstrip("-").isdigit():
+                    best = max(best, int(n))
+    return best
+
+
+def allowance(rules: G40Rules, state: State, unit: Unit) -> int:
+    """Movement a unit has this turn, counting the bonus of where it starts if it has not moved yet."""
+    if unit.moved == 0 and "bonus" not in unit.flags:
+        return rules.ut(unit).movement + bonus_movement(rules, state, unit)
+    return rules.movement(unit)
 
 
 def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, phase: str) -> list[Unit]:
@@ -15,6 +44,7 @@ def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, pha
     `cost(unit_type)` is the movement the order takes from a unit of that type."""
     start = order.path[0]
     chosen: list[Unit] = []
+    launch = _launch_room(rules, state, power, start)
     for uc in order.units:
         steps = cost(rules.ut(uc.unit))
         pool = sorted((u for u in state.units_at(start, power) if u.type == uc.unit and u not in chosen),
@@ -22,25 +52,44 @@ def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, pha
         if len(pool) < uc.count:
             have = len(pool)
             raise RuleViolation(f"{power} has {have} {uc.unit} in {start}, not {uc.count}")
-        usable = [u for u in pool if rules.movement(u) - u.moved >= steps and _may_move_now(rules, u, phase)]
+        usable = [u for u in pool if allowance(rules, state, u) - u.moved >= steps and _may_move_now(rules, u, phase)]
         if len(usable) < uc.count:
             reason = _why_not(rules, pool, steps, phase)
             raise RuleViolation(f"only {len(usable)} of the {uc.count} {uc.unit} in {start} can move {steps} "
                                 f"{'space' if steps == 1 else 'spaces'} now: {reason}", _rule_for(reason))
         chosen.extend(usable[:uc.count])
+    flying = [u for u in chosen if rules.is_air(u)]
+    if launch is not None and len(flying) > launch:
+        raise RuleViolation(f"a damaged carrier launches no aircraft: only {launch} of the aircraft in {start} "
+                            "can take off", "BG-14")
+    for u in chosen:
+        if u.moved == 0 and "bonus" not in u.flags:
+            bonus = bonus_movement(rules, state, u)
+            if bonus:
+                u.flags["bonus"] = bonus
     return chosen
+
+
+def _launch_room(rules: G40Rules, state: State, power: str, place: str) -> int | None:
+    """BG-14: aircraft at sea take off only from carriers that are not damaged; None where nothing limits it."""
+    if not rules.is_water(place):
+        return None
+    carriers = air.carriers_at(rules, state, power, place)
+    if not any(air.damaged_carrier(rules, c) for c in carriers):
+        return None
+    return sum(rules.ut(c).carrier_capacity for c in carriers if not air.damaged_carrier(rules, c))
 
 
 def _may_move_now(rules: G40Rules, unit: Unit, phase: str) -> bool:
     t = rules.ut(unit)
     if t.movement == 0 or t.has("marker"):
         return False
-    if unit.flags.get("unloaded"):
+    if unit.flags.get("unloaded") or unit.flags.get("landing"):
         return False                    # BG-10: unloaded units, and transports that unloaded, are done
     if phase == "combat_move":
         return not t.has("no_combat_move")
     # BG-08: after combat, only aircraft (to land) and units that did not move in combat may move.
-    return t.domain == "air" or not unit.flags.get("combat_moved")
+    return t.domain == "air" or not (unit.flags.get("combat_moved") or unit.flags.get("fought"))
 
 
 def _why_not(rules: G40Rules, pool: list[Unit], steps: int, phase: str) -> str:
@@ -50,10 +99,10 @@ def _why_not(rules: G40Rules, pool: list[Unit], steps: int, phase: str) -> str:
             return f"{t.name} cannot move"
         if phase == "combat_move" and t.has("no_combat_move"):
             return f"{t.name} cannot move in the combat move phase"
-        if u.flags.get("unloaded"):
+        if u.flags.get("unloaded") or u.flags.get("landing"):
             return "units that unloaded from a transport, and the transport, move no further this turn"
-        if phase == "noncombat_move" and u.flags.get("combat_moved") and t.domain != "air":
-            return "units that moved in combat cannot move again in non-combat"
+        if phase == "noncombat_move" and (u.flags.get("combat_moved") or u.flags.get("fought")) and t.domain != "air":
+            return "units that moved or fought in combat cannot move again in non-combat"
     return "not enough movement left"
 
 
@@ -82,35 +131,94 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
     legs = transport.Legs(rules, path)
     units = pick_units(rules, state, power, order, legs.cost, phase)
     land = [u for u in units if rules.ut(u).domain == "land"]
-    air = [u for u in units if rules.ut(u).domain == "air"]
+    flying = [u for u in units if rules.is_air(u)]
     ships = [u for u in units if rules.ut(u).domain == "sea"]
     captured: list[str] = []
     if land and not legs.sea:
         captured = _check_land(rules, state, power, land, path, phase)
     elif land:
         legs.check_land(state, power, land, ships, phase)
-    if air:
-        _check_air(rules, state, power, air, path, phase)
+    if flying:
+        check_air(rules, state, power, flying, path, phase)
     if ships:
         legs.check_ships(state, power, ships, land, phase)
-        _check_sea(rules, state, power, legs.sea_path, phase, carrying=legs.carrying(state, ships, land))
-    for u in air + (land if not legs.sea else []):
+        _check_sea(rules, state, power, ships, legs.sea_path, phase)
+    riders = _riders(rules, state, power, ships, flying, len(legs.sea_path) - 1)
+    for u in flying + (land if not legs.sea else []):
         _arrive(u, path[-1], len(path) - 1, phase)
     for u in ships:
         _arrive(u, legs.sea_path[-1], len(legs.sea_path) - 1, phase)
         for cargo in state.cargo_of(u):
             cargo.place = u.place
+    for u in riders:
+        _arrive(u, legs.sea_path[-1], len(legs.sea_path) - 1 if u.owner == power else 0, phase)
+    landing = None
     if land and legs.sea:
-        legs.carry_out(state, power, land, phase)
-    dest = path[-1]
+        landing = legs.carry_out(state, power, land, phase)
     blitzes = [capture(rules, state, power, place) for place in captured]
     event = {"type": "move", "phase": phase, "power": power, "path": path, "order": order.canonical(),
              "units": count_types(units), "captures": blitzes}
-    if phase == "combat_move" and not rules.is_water(dest) and rules.is_attack(state, power, dest):
-        if dest not in [b["place"] for b in state.battles]:
-            state.battles.append({"place": dest, "attacker": power})
-        event["attack"] = dest
+    if riders:
+        event["riders"] = count_types(riders)
+    if phase == "combat_move":
+        event.update(_declare_battles(rules, state, power, path, legs, land, flying, ships, landing))
     return event
+
+
+def _declare_battles(rules: G40Rules, state: State, power: str, path: list[str], legs, land: list[Unit],
+                     flying: list[Unit], ships: list[Unit], landing: str | None) -> dict:
+    out: dict = {}
+    dest = path[-1]
+    if (land or flying) and not rules.is_water(dest) and rules.is_attack(state, power, dest):
+        came = legs.sea_path[-1] if landing else path[-2]
+        declare(state, dest, power, "land", came if (land or not flying) else None,
+                amphibious=legs.sea_path[-1] if landing else None)
+        out["attack"] = dest
+    zone = legs.sea_path[-1] if ships else (dest if rules.is_water(dest) else None)
+    if zone and rules.hostile_units(state, power, zone):
+        ends_there = (ships and legs.ashore is None) or (flying and dest == zone)
+        if ends_there or rules.blocks_ships(state, power, zone):
+            declare(state, zone, power, "sea", legs.sea_path[-2] if ships and len(legs.sea_path) > 1 else None)
+            out["attack"] = out.get("attack") or zone
+            if landing:
+                out["sea_battle"] = zone
+    return out
+
+
+def declare(state: State, place: str, power: str, kind: str, came_from: str | None = None,
+            amphibious: str | None = None, **extra) -> dict:
+    """Register a battle of this turn (one per place and kind), noting where attackers came from (BG-23)."""
+    battle = next((b for b in state.battles if b["place"] == place and b.get("kind") == kind), None)
+    if battle is None:
+        battle = {"place": place, "attacker": power, "kind": kind, "from": [], "amphibious": [], **extra}
+        state.battles.append(battle)
+    if came_from and came_from not in battle["from"]:
+        battle["from"].append(came_from)
+    if amphibious and amphibious not in battle["amphibious"]:
+        battle["amphibious"].append(amphibious)
+    return battle
+
+
+def _riders(rules: G40Rules, state: State, power: str, ships: list[Unit], flying: list[Unit], steps: int) -> list[Unit]:
+    """BG-14: aircraft aboard carriers that move go with them: an ally's as cargo, the mover's own flying along
+    (spending the same movement). The first aboard (by id) fill the moving carriers' room, allies' first."""
+    room = sum(rules.ut(s).carrier_capacity for s in ships)
+    if not room or not steps:
+        return []
+    start = ships[0].place
+    aboard = [u for u in air.aircraft_at(rules, state, power, start) if u not in flying]
+    aboard.sort(key=lambda u: (u.owner == power, u.id))
+    riders = []
+    for u in aboard:
+        need = rules.ut(u).carrier_cost or 1
+        if need > room:
+            break
+        if u.owner == power and allowance(rules, state, u) - u.moved < steps:
+            raise RuleViolation(f"the {u.type} aboard in {start} has {allowance(rules, state, u) - u.moved} movement "
+                                f"left and cannot go {steps} spaces with its carrier: move it first", "BG-14")
+        room -= need
+        riders.append(u)
+    return riders
 
 
 def _arrive(unit: Unit, place: str, steps: int, phase: str) -> None:
@@ -118,8 +226,6 @@ def _arrive(unit: Unit, place: str, steps: int, phase: str) -> None:
     unit.moved += steps
     if phase == "combat_move":
         unit.flags["combat_moved"] = True
-
-
 
 
 def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], path: list[str], phase: str) -> list[str]:
@@ -143,74 +249,50 @@ def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], pa
     return blitzed
 
 
-def _check_air(rules: G40Rules, state: State, power: str, units: list[Unit], path: list[str], phase: str) -> None:
-    """Air paths (BG-05, BG-06): no neutral fly-over, and a landing place in reach."""
+def check_air(rules: G40Rules, state: State, power: str, units: list[Unit], path: list[str], phase: str,
+              raid: bool = False) -> None:
+    """Air paths (BG-05, BG-06): no neutral fly-over; in combat, a landing place in reach afterwards (no one-way
+    flights); in non-combat, a legal landing place at the end."""
     for place in path[1:]:
-        if not rules.is_water(place) and rules.is_neutral_land(state, power, place):
+        if not rules.air_passable(state, power, place):
             raise RuleViolation(f"aircraft may not fly over neutral {place}", "BG-41")
     dest = path[-1]
     if phase == "combat_move":
-        if not rules.is_attack(state, power, dest):
+        if not raid and not rules.is_attack(state, power, dest):
             raise RuleViolation(f"{dest} is not hostile: a combat move must end in an attack", "BG-02")
-        if rules.is_water(dest):
-            raise RuleViolation(f"{dest} holds enemy ships: sea battles are not supported yet", "BG-07")
+        spots = air.future_carrier_spots(rules, state, power)
         for u in units:
-            left = rules.movement(u) - u.moved - (len(path) - 1)
-            if landing_distance(rules, state, power, dest) > left:
-                raise RuleViolation(f"{u.type} would have no place to land after attacking {dest}: "
-                                    f"{left} movement left", "BG-06")
-    elif not can_land(rules, state, power, dest, extra=sum(rules.ut(u).carrier_cost for u in units)):
-        raise RuleViolation(f"aircraft must land in a friendly territory held since the start of the turn, or on a "
-                            f"friendly carrier with room; {dest} is neither", "BG-06")
+            left = allowance(rules, state, u) - u.moved - (len(path) - 1)
+            need = air.landing_distance(rules, state, power, dest, spots)
+            if need > left:
+                where = f"{need} spaces away" if need < air.FAR else "out of reach"
+                raise RuleViolation(f"the {u.type} would have no place to land after attacking {dest}: it has {left} "
+                                    f"movement left and the nearest landing place is {where}", "BG-06")
+    elif not air.can_land(rules, state, power, dest, extra=sum(rules.ut(u).carrier_cost or 1 for u in units)):
+        if not (rules.prop("Land existing fighters on new carriers") and air.new_carrier_spot(rules, state, power, dest)
+                and all(rules.ut(u).carrier_cost for u in units)):
+            raise RuleViolation(f"aircraft must land in a friendly territory held since the start of the turn, or on a "
+                                f"friendly carrier with room; {dest} is neither", "BG-06")
 
 
-def can_land(rules: G40Rules, state: State, power: str, place: str, extra: int = 0) -> bool:
-    """BG-06: friendly land held since the start of the turn, or a sea zone whose friendly carriers have
-    room for the aircraft already there plus `extra` more carrier places (BG-14)."""
-    if rules.is_water(place):
-        return carrier_room(rules, state, power, place) >= extra
-    return (rules.is_friendly_land(state, power, place) and place not in state.conquered
-            and not rules.hostile_units(state, power, place))
-
-
-def carrier_room(rules: G40Rules, state: State, power: str, place: str) -> int:
-    """Free carrier places in a sea zone: friendly carriers' capacity less the friendly aircraft there."""
-    friendly = [u for u in state.units_at(place) if rules.friendly(state, power, u.owner)]
-    return (sum(rules.ut(u).carrier_capacity for u in friendly)
-            - sum(rules.ut(u).carrier_cost for u in friendly if rules.ut(u).domain == "air"))
-
-
-def landing_distance(rules: G40Rules, state: State, power: str, start: str) -> int:
-    """Steps from `start` to the nearest place an aircraft of `power` may land (a large number if none)."""
-    seen = {start: 0}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        if can_land(rules, state, power, here, extra=1 if rules.is_water(here) else 0):
-            return seen[here]
-        for nxt in rules.scenario.neighbours(here):
-            if nxt not in seen:
-                seen[nxt] = seen[here] + 1
-                queue.append(nxt)
-    return 1 << 20
-
-
-def _check_sea(rules: G40Rules, state: State, power: str, path: list[str], phase: str, carrying: bool) -> None:
-    """Sea paths (BG-07) and canals: ships stay at sea, stop at enemy warships, pass canals only when friendly.
-    In combat move, ships go only where they fight, or carry troops towards an amphibious assault."""
+def _check_sea(rules: G40Rules, state: State, power: str, ships: list[Unit], path: list[str], phase: str) -> None:
+    """Sea paths (BG-07, BG-19) and canals: ships stay at sea and pass canals only when friendly; surface
+    ships stop at enemy warships, submarines only at enemy destroyers; non-combat ends among no warships."""
     for place in path[1:]:
         if not rules.is_water(place):
             raise RuleViolation(f"ships cannot enter the land territory {place}", "BG-07")
     for a, b in zip(path, path[1:]):
         _check_canal(rules, state, power, a, b)
+    subs = all(rules.is_sub(u) for u in ships)
     for place in path[1:-1]:
-        if rules.blocks_ships(state, power, place):
-            raise RuleViolation(f"ships must stop in {place}: enemy warships are there", "BG-07")
-    if rules.hostile_units(state, power, path[-1]):
-        raise RuleViolation(f"{path[-1]} holds enemy units: sea battles are not supported yet", "BG-07")
-    if phase == "combat_move" and not carrying:
-        raise RuleViolation(f"{path[-1]} holds no enemy: ships move there with ncm in the non-combat phase", "BG-02")
-
+        if rules.blocks_ships(state, power, place, sub=subs):
+            what = "an enemy destroyer is" if subs and rules.prop("Submersible Subs") else "enemy warships are"
+            raise RuleViolation(f"ships must stop in {place}: {what} there", "BG-19" if subs else "BG-07")
+    dest = path[-1]
+    if phase != "combat_move" and rules.hostile_units(state, power, dest) and len(path) > 1:
+        if not (subs and rules.prop("Subs Can End NonCombat Move With Enemies")) and rules.blocks_ships(state, power, dest):
+            raise RuleViolation(f"{dest} holds enemy warships: ships end a non-combat move only where there are none",
+                                "BG-08")
 
 
 def _check_canal(rules: G40Rules, state: State, power: str, a: str, b: str) -> None:
@@ -220,6 +302,13 @@ def _check_canal(rules: G40Rules, state: State, power: str, a: str, b: str) -> N
                 if not rules.is_friendly_land(state, power, land) or land in state.conquered:
                     raise RuleViolation(f"the {canal.name} between {a} and {b} needs {land} held by "
                                         f"{power} or an ally since the start of the turn")
+
+
+def idle_combat_ships(rules: G40Rules, state: State, power: str, ship_ids: set[int]) -> set[int]:
+    """BG-02: of these ships moved in combat, those that neither fight nor support an amphibious assault
+    (escort or bombardment) where they ended."""
+    busy = {b["place"] for b in state.battles} | {z for b in state.battles for z in b.get("amphibious", [])}
+    return {u.id for u in state.units if u.id in ship_ids and u.place not in busy}
 
 
 def capture(rules: G40Rules, state: State, power: str, place: str) -> dict:

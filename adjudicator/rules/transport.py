@@ -3,12 +3,15 @@
 A path may cross the sea once: land units walk to the coast and board the mover's transports in the first sea
 zone, ships follow the sea zones, and land units aboard come ashore in the last place if it is land — an
 amphibious assault when that place is hostile. Cargo stays aboard across turns until it unloads.
+
+An amphibious assault's troops stay aboard until the battle phase: any sea battle in their transports' zone is
+fought first, and they land only if no enemy warship is left there (BG-11, `land_assault_troops`).
 """
 
 from __future__ import annotations
 
 from ..scenario import UnitType
-from ..state import State, Unit
+from ..state import State, Unit, count_types
 from .base import G40Rules, RuleViolation
 
 
@@ -73,8 +76,9 @@ class Legs:
 
     def _check_landing(self, state: State, power: str, phase: str) -> None:
         zone = self.sea_path[-1]
-        if self.rules.blocks_ships(state, power, zone):
-            raise RuleViolation(f"enemy warships in {zone} must be fought first: sea battles are not supported yet", "BG-11")
+        if phase != "combat_move" and self.rules.blocks_ships(state, power, zone):
+            raise RuleViolation(f"transports do not unload in {zone} while enemy warships are there; "
+                                "attack them in the combat move", "BG-11")
         self.rules.check_land_destination(state, power, self.ashore, phase)
 
     def check_ships(self, state: State, power: str, ships: list[Unit], land: list[Unit], phase: str) -> None:
@@ -103,7 +107,9 @@ class Legs:
 
     # -- carrying out -------------------------------------------------------------------------------
 
-    def carry_out(self, state: State, power: str, land: list[Unit], phase: str) -> None:
+    def carry_out(self, state: State, power: str, land: list[Unit], phase: str) -> str | None:
+        """Board, sail and unload; an amphibious assault's troops wait aboard for the battle phase.
+        Returns the territory they will land in, if they are to land in a battle."""
         if self.first > 0:
             seats = self.assign(state, power, self.sea_path[0], land)
             for u in land:
@@ -112,12 +118,35 @@ class Legs:
                 if phase == "combat_move":
                     u.flags["combat_moved"] = True
         if self.ashore is None:
-            return
+            return None
         for u in land:
             boat = next((b for b in state.units if b.id == u.carried_by), None)
             if boat is not None:
                 boat.flags["unloaded"] = True
-            u.place, u.carried_by = self.ashore, None
-            u.flags["unloaded"] = True
             if phase == "combat_move":
-                u.flags["combat_moved"] = u.flags["amphibious"] = True
+                u.flags["combat_moved"] = True
+                u.flags["landing"] = self.ashore
+            else:
+                u.place, u.carried_by = self.ashore, None
+                u.flags["unloaded"] = True
+        return self.ashore if phase == "combat_move" else None
+
+
+def land_assault_troops(rules: G40Rules, state: State, power: str) -> list[dict]:
+    """BG-11: after the sea battles, troops waiting aboard for an amphibious assault come ashore, unless enemy
+    warships still hold their zone; then the landing is called off and they stay aboard."""
+    events = []
+    waiting = sorted((u for u in state.units if u.owner == power and u.flags.get("landing")), key=lambda u: u.id)
+    for zone in sorted({u.place for u in waiting}):
+        here = [u for u in waiting if u.place == zone]
+        blocked = rules.blocks_ships(state, power, zone)
+        for target in sorted({u.flags["landing"] for u in here}):
+            troops = [u for u in here if u.flags["landing"] == target]
+            for u in troops:
+                del u.flags["landing"]
+                if not blocked:
+                    u.place, u.carried_by = target, None
+                    u.flags["unloaded"] = u.flags["amphibious"] = True
+            events.append({"type": "landing_called_off" if blocked else "assault_landing", "power": power,
+                           "from": zone, "place": target, "units": count_types(troops)})
+    return events

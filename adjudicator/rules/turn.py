@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import ILLEGAL, OrderError
-from ..notation.orders import Bomb, Buy, End, Move, Order, OrderOfLoss, Place, Repair, Retreat, War
+from ..notation.orders import Bomb, Buy, End, Intercept, Move, Order, OrderOfLoss, Place, Repair, Retreat, Scramble, Submerge, War
 from ..scenario import PHASES
 from ..state import State, pair_key
-from . import movement
+from . import air, bombing, convoy, movement, scramble, transport
 from .base import G40Rules, RuleViolation
-from .combat import BattleOrders, resolve_battle
+from .combat import Battle, BattleOrders, retreat_open
 from .economy import buy, collect_income, place
 
 
@@ -65,13 +65,17 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
     power = state.power
     mine = [o for o in orders if o.phase == phase]
     events: list[dict] = []
+    if phase == rules.scenario.phases_of(power)[0]:
+        events += start_of_turn(rules, state, power)
     if phase == "battle":
         events += _battles(rules, state, orders, roller)
     elif phase == "end_turn":
-        events += _end_turn(rules, state)
+        events += _end_turn(rules, state, roller)
     else:
         placed: dict[str, int] = {}
+        moved_ships: dict[int, Order] = {}
         for order in mine:
+            before = {u.id for u in state.units if u.flags.get("combat_moved")}
             try:
                 events.append(_apply(rules, state, power, order, placed))
             except RuleViolation as exc:
@@ -79,13 +83,46 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
                     events.append({"type": "void", "order": order.canonical(), "reason": exc.message, "rule": exc.rule})
                 else:
                     errors.append(OrderError(ILLEGAL, exc.message, order.line, order.column, order.source, rule=exc.rule))
+                continue
+            if phase == "combat_move":
+                moved_ships.update((u.id, order) for u in state.units if u.id not in before
+                                   and u.flags.get("combat_moved") and rules.ut(u).domain == "sea" and u.owner == power)
         if phase == "combat_move" and errors is not None:
             _check_battle_orders(rules, state, mine, errors)
+            _check_idle_ships(rules, state, moved_ships, errors)
         if phase == "noncombat_move":
-            events += _crash_unlanded_air(rules, state, power)
+            events += air.land_the_rest(rules, state, power)
     if phase != "end_turn":
         _advance_phase(rules, state, phase)
     return events
+
+
+def start_of_turn(rules: G40Rules, state: State, power: str) -> list[dict]:
+    """BG-21: the power's damaged battleships and carriers are repaired, where an operative naval base serves
+    their sea zone if the map requires one."""
+    if not rules.prop("Units Repair Hits Start Turn"):
+        return []
+    events = []
+    for u in sorted(state.units, key=lambda u: u.id):
+        if u.owner != power or not u.damage or rules.ut(u).hit_points < 2:
+            continue
+        base = _repairing_base(rules, state, u)
+        if base is None and rules.prop("Two HitPoint Units Require Repair Facilities"):
+            continue
+        u.damage = 0
+        events.append({"type": "ship_repaired", "power": power, "place": u.place, "unit": u.type,
+                       "base": base or ""})
+    return events
+
+
+def _repairing_base(rules: G40Rules, state: State, unit) -> str | None:
+    """The territory of an operative friendly naval base that repairs this unit type next to its sea zone."""
+    for land in sorted(rules.scenario.neighbours(unit.place)):
+        for b in state.units_at(land):
+            if (unit.type in rules.names(b, "repairsUnits") and rules.operative(b)
+                    and rules.friendly(state, unit.owner, b.owner)):
+                return land
+    return None
 
 
 def _apply(rules: G40Rules, state: State, power: str, order: Order, placed: dict[str, int]) -> dict:
@@ -103,7 +140,7 @@ def _apply(rules: G40Rules, state: State, power: str, order: Order, placed: dict
     if isinstance(order, Place):
         return place(rules, state, power, order, placed)
     if isinstance(order, Bomb):
-        raise RuleViolation("strategic bombing raids are not supported yet", "BG-27")
+        return bombing.declare_raid(rules, state, power, order)
     if isinstance(order, (Retreat, OrderOfLoss)):
         return {"type": "battle_order", "order": order.canonical()}
     raise RuleViolation(f"`{order.verb}` orders are not part of this game's {order.phase.replace('_', ' ')} phase")
@@ -127,61 +164,127 @@ def repair(rules: G40Rules, state: State, power: str, order: Repair) -> dict:
 
 
 def _check_battle_orders(rules: G40Rules, state: State, orders: list[Order], errors: list[OrderError]) -> None:
-    """Retreats and battle orders of loss must name a battle of this turn; retreats go next door to friendly land."""
-    battles = {b["place"] for b in state.battles}
+    """Retreats and battle orders of loss must name a battle of this turn; retreats go next door, to friendly
+    land (at sea: a zone free of enemies) from which attackers came (BG-23)."""
+    battles = {b["place"]: b for b in state.battles if b.get("kind") != "raid"}
     for o in orders:
         if not isinstance(o, (Retreat, OrderOfLoss)):
             continue
         place = o.place
-        if place not in battles:
+        battle = battles.get(place)
+        if battle is None:
             errors.append(OrderError(ILLEGAL, f"no battle in {place} this turn: the combat moves attack "
                                      f"{', '.join(sorted(battles)) or 'nothing'}", o.line, o.column, o.source, rule="BG-23"))
-        elif isinstance(o, Retreat) and (o.to not in rules.scenario.neighbours(place)
-                                         or not rules.is_friendly_land(state, state.power, o.to)):
-            errors.append(OrderError(ILLEGAL, f"attackers retreat to an adjacent friendly territory; {o.to} is not one",
+            continue
+        if not isinstance(o, Retreat):
+            continue
+        sea = battle.get("kind") == "sea"
+        came = battle.get("from", [])
+        where = "sea zone free of enemy units" if sea else "friendly territory"
+        if o.to not in rules.scenario.neighbours(place) or not retreat_open(rules, state, state.power, o.to, sea):
+            errors.append(OrderError(ILLEGAL, f"attackers retreat to an adjacent {where}; {o.to} is not one",
                                      o.line, o.column, o.source, rule="BG-23"))
+        elif came and o.to not in came:
+            errors.append(OrderError(ILLEGAL, f"attackers retreat only to where attacking {'ships' if sea else 'land units'} "
+                                     f"came from ({', '.join(sorted(came))}); not {o.to}", o.line, o.column, o.source,
+                                     rule="BG-23"))
+
+
+def _check_idle_ships(rules: G40Rules, state: State, moved: dict[int, Order], errors: list[OrderError]) -> None:
+    """BG-02: in combat move, ships go only where they fight, carry troops, or support an amphibious assault."""
+    idle = movement.idle_combat_ships(rules, state, state.power, set(moved))
+    reported = set()
+    for uid in sorted(idle):
+        unit = next(u for u in state.units if u.id == uid)
+        order = moved[uid]
+        if state.cargo_of(unit) or id(order) in reported:
+            continue
+        reported.add(id(order))
+        errors.append(OrderError(ILLEGAL, f"{unit.place} holds no enemy and no amphibious assault starts there: ships "
+                                 "move there with ncm in the non-combat phase", order.line, order.column, order.source,
+                                 rule="BG-02"))
 
 
 def _battles(rules: G40Rules, state: State, orders: list[Order], roller) -> list[dict]:
+    """BG-42: raids first, then the sea battles (so that those covering a landing come before it), then the
+    troops land, then the land battles, amphibious assaults first (RULINGS.md "battle-order")."""
+    power = state.power
     events: list[dict] = []
-    for battle in list(state.battles):
-        place = battle["place"]
-        if roller is None:
-            events += _presume_victory(rules, state, place)
-            continue
-        bo = BattleOrders(
-            retreat=next((o for o in orders if isinstance(o, Retreat) and o.place == place), None),
-            ool=next((o.units for o in orders if isinstance(o, OrderOfLoss) and o.place == place), None))
-        events += resolve_battle(rules, state, state.power, place, roller, bo)
+    for kind in ("raid", "sea"):
+        for battle in [b for b in state.battles if b.get("kind") == kind]:
+            events += _battle(rules, state, orders, roller, battle)
+    events += transport.land_assault_troops(rules, state, power)
+    land = [b for b in state.battles if b.get("kind", "land") == "land"]
+    for battle in sorted(land, key=lambda b: not b.get("amphibious")):
+        events += _battle(rules, state, orders, roller, battle)
+    if roller is not None:
+        events += scramble.return_to_base(rules, state)
     return events
 
 
-def _presume_victory(rules: G40Rules, state: State, place: str) -> list[dict]:
+def _battle(rules: G40Rules, state: State, orders: list[Order], roller, battle: dict) -> list[dict]:
+    power, place, kind = state.power, battle["place"], battle.get("kind", "land")
+    if roller is None:
+        return _presume_victory(rules, state, place, kind)
+    if kind == "raid":
+        return [bombing.resolve_raid(rules, state, power, battle, roller)]
+    events: list[dict] = []
+    if kind == "sea":
+        events += scramble.scramble(rules, state, power, place)
+    bo = BattleOrders(
+        retreat=next((o for o in orders if isinstance(o, Retreat) and o.place == place), None),
+        ool=next((o.units for o in orders if isinstance(o, OrderOfLoss) and o.place == place), None),
+        bombard=_bombarding(rules, state, power, battle) if kind == "land" else [])
+    b = Battle(rules, state, power, place, roller, bo)
+    if not b.att:
+        return events + [{"type": "called_off", "place": place, "attacker": power,
+                          "reason": "no attacking unit reached it"}]
+    if not b.dfn and kind == "land" and not rules.is_hostile_land(state, power, place):
+        return events
+    events.append(b.fight())
+    if kind == "sea":
+        events += _air_after_sea_battle(rules, state, power, place)
+    return events
+
+
+def _bombarding(rules: G40Rules, state: State, power: str, battle: dict) -> list:
+    """BG-12: cruisers and battleships moved in combat to a zone an assault lands from, that fought no sea
+    battle, fire once; no more of them than land units landed (where the map says so)."""
+    ships = sorted((u for z in battle.get("amphibious", []) for u in state.units_at(z, power)
+                    if rules.ut(u).has("can_bombard") and u.flags.get("combat_moved") and not u.flags.get("fought")),
+                   key=lambda u: (-rules.ut(u).attack, u.id))
+    if rules.prop("Shore Bombard Per Ground Unit Restricted"):
+        landed = sum(1 for u in state.units_at(battle["place"], power) if u.flags.get("amphibious"))
+        ships = ships[:landed]
+    return ships
+
+
+def _air_after_sea_battle(rules: G40Rules, state: State, power: str, place: str) -> list[dict]:
+    """After a sea battle, aircraft of other powers left with no carrier room: the defenders' fly to a landing
+    within 1 space (RULINGS.md "carrier-lost"); an ally's riding on the mover's sunk carrier go down with it."""
+    events = []
+    for u in sorted(state.units_at(place), key=lambda u: -u.id):
+        if not rules.is_air(u) or u.owner == power or u.flags.get("scrambled_from") or air._landed(rules, state, u.owner, u):
+            continue
+        if rules.friendly(state, power, u.owner):
+            state.remove_units([u.id])
+            events.append({"type": "crash", "power": u.owner, "place": place, "unit": u.type,
+                           "reason": "its carrier was sunk under it"})
+        else:
+            events.append(air.settle(rules, state, u.owner, u, 1, "its carrier was sunk or damaged"))
+    return events
+
+
+def _presume_victory(rules: G40Rules, state: State, place: str, kind: str) -> list[dict]:
     """For checking only: the attack wins, so later orders that rely on it can be accepted."""
     power = state.power
+    if kind == "raid":
+        return []
     state.remove_units(u.id for u in rules.hostile_units(state, power, place))
-    if any(rules.can_capture(u) for u in state.units_at(place, power)) and rules.is_hostile_land(state, power, place):
+    if any(rules.can_capture(u) and not u.flags.get("raid") for u in state.units_at(place, power)) \
+            and rules.is_hostile_land(state, power, place):
         movement.capture(rules, state, power, place)
     return []
-
-
-def _crash_unlanded_air(rules: G40Rules, state: State, power: str) -> list[dict]:
-    """BG-06: aircraft that end non-combat without a landing place are lost; at sea, those beyond the
-    friendly carriers' room (the mover's aircraft that arrived last go first)."""
-    lost = []
-    for where in sorted({u.place for u in state.units if u.owner == power and rules.ut(u).domain == "air"}):
-        mine = sorted((u for u in state.units_at(where, power) if rules.ut(u).domain == "air"), key=lambda u: -u.id)
-        if rules.is_water(where):
-            short = -movement.carrier_room(rules, state, power, where)
-            for u in mine:
-                if short <= 0:
-                    break
-                lost.append(u)
-                short -= rules.ut(u).carrier_cost or 1
-        elif not movement.can_land(rules, state, power, where):
-            lost += mine
-    state.remove_units(u.id for u in lost)
-    return [{"type": "crash", "power": power, "place": u.place, "unit": u.type} for u in lost]
 
 
 def _advance_phase(rules: G40Rules, state: State, done: str) -> None:
@@ -190,10 +293,14 @@ def _advance_phase(rules: G40Rules, state: State, done: str) -> None:
     state.phase = later[0] if later else "end_turn"
 
 
-def _end_turn(rules: G40Rules, state: State) -> list[dict]:
-    """BG-37 income, then the cursor passes to the next power."""
+def _end_turn(rules: G40Rules, state: State, roller) -> list[dict]:
+    """Aircraft still without a landing are lost; convoy disruption (BG-38); BG-37 income; then the cursor
+    passes to the next power."""
     power = state.power
-    events = [collect_income(rules, state, power)]
+    events = air.lose_unlanded(rules, state, power)
+    disrupted = convoy.disrupt(rules, state, power, roller)
+    events += disrupted
+    events.append(collect_income(rules, state, power, convoy.loss(disrupted)))
     held = state.purchases.get(power)
     if held:
         events.append({"type": "held_over", "power": power, "units": dict(held)})
@@ -211,6 +318,23 @@ def _end_turn(rules: G40Rules, state: State) -> list[dict]:
     state.turn_index += 1
     events.append({"type": "next", "round": state.round, "power": state.power, "phase": state.phase})
     return events
+
+
+def check_standing(rules: G40Rules, power: str, orders: list[Order]) -> list[OrderError]:
+    """Standing orders the engine could not honour are refused, never filed and ignored."""
+    errors = []
+    for o in orders:
+        try:
+            if isinstance(o, Scramble):
+                scramble.check_order(rules, o.place, o.sea_zone)
+            elif isinstance(o, Submerge) and not rules.prop("Submersible Subs"):
+                raise RuleViolation("submarines of this game cannot submerge (the map's \"Submersible Subs\")", "BG-17")
+            elif isinstance(o, Intercept) and not rules.prop("Raids May Be Preceeded By Air Battles"):
+                raise RuleViolation("this game has no air battles before raids, so nothing intercepts "
+                                    "(the map's \"Raids May Be Preceeded By Air Battles\")", "BG-27")
+        except RuleViolation as exc:
+            errors.append(OrderError(ILLEGAL, exc.message, o.line, o.column, o.source, rule=exc.rule))
+    return errors
 
 
 def turn_orders(orders: list[Order]) -> list[Order]:

@@ -147,7 +147,9 @@ def _players(doc: GameDocument) -> list[Player]:
     for alliance in doc.root.iterfind("playerList/alliance"):
         player = doc.require("player", doc.attr(alliance, "player"), alliance)
         alliances[player].append(doc.attr(alliance, "alliance"))
-    return [Player(name=name, optional=element.get("optional", "").lower() == "true", alliances=alliances[name])
+    attached = doc.attached_options("PlayerAttachment", "player")
+    return [Player(name=name, optional=element.get("optional", "").lower() == "true", alliances=alliances[name],
+                   options=attached.get(name, {}))
             for name, element in zip(names, elements)]
 
 

@@ -1,0 +1,158 @@
+"""Strategic bombing raids (BG-26 … BG-29, BG-42): `bomb UNITS PATH [FACILITY]`.
+
+A raid flies like a combat move and is fought first in Conduct Combat: one round of air battle between the
+escorts and bombers and the defending interceptors (both sides hit on the map's airAttack / airDefense, 1),
+then the raided facility's own AA fires once at each raiding aircraft, then each surviving bomber rolls its
+damage. Damage stays on the facility, capped by its maxDamage: a factory places that much less, a base with
+more damage than its maxOperationalDamage stops working, and each PU of repair removes one point.
+"""
+
+from __future__ import annotations
+
+from ..notation.orders import Bomb
+from ..state import State, Unit, count_types
+from . import movement
+from .base import G40Rules, RuleViolation
+from .combat import assign_hits, order_of_loss
+
+
+def facility_name(rules: G40Rules, unit_type: str) -> str:
+    return "factory" if rules.ut(unit_type).has("factory") else unit_type
+
+
+def target(rules: G40Rules, state: State, power: str, place: str, facility: str | None) -> Unit:
+    """The enemy facility a raid names: a factory by default, or the facility type given."""
+    wanted = facility or "factory"
+    found = [u for u in state.units_at(place) if rules.ut(u).has("can_be_damaged") and rules.at_war(state, power, u.owner)
+             and (rules.ut(u).has("factory") if wanted == "factory" else u.type == wanted)]
+    if not found:
+        raise RuleViolation(f"{place} has no enemy {wanted} to bomb", "BG-27")
+    return min(found, key=lambda u: u.id)
+
+
+def bombers_for(rules: G40Rules, unit: Unit, facility_type: str) -> bool:
+    """BG-27: strategic bombers raid any facility, tactical bombers only those in their bombingTargets."""
+    if not rules.ut(unit).has("strategic_bomber"):
+        return False
+    targets = rules.names(unit, "bombingTargets")
+    return not targets or facility_type in targets
+
+
+def declare_raid(rules: G40Rules, state: State, power: str, order: Bomb) -> dict:
+    """Check and fly a raid in the combat move; the raid is fought first in the battle phase (BG-42)."""
+    path = list(order.path)
+    if len(path) < 2:
+        raise RuleViolation("a raid needs a path: where the aircraft are and the territory they bomb")
+    for a, b in zip(path, path[1:]):
+        if b not in rules.scenario.neighbours(a):
+            raise RuleViolation(f"{b} is not next to {a}", "BG-03")
+    place = path[-1]
+    if rules.is_water(place) or not rules.is_hostile_land(state, power, place):
+        raise RuleViolation(f"raids bomb a facility in enemy territory; {place} is not one", "BG-27")
+    goal = target(rules, state, power, place, order.facility)
+    units = movement.pick_units(rules, state, power, order, lambda t: len(path) - 1, "combat_move")
+    bombers = [u for u in units if bombers_for(rules, u, goal.type)]
+    for u in units:
+        if u in bombers:
+            continue
+        if rules.is_air(u) and rules.true(u, "canEscort"):
+            continue
+        if rules.ut(u).has("strategic_bomber"):
+            raise RuleViolation(f"a {u.type} bombs only {', '.join(sorted(rules.names(u, 'bombingTargets')))}, "
+                                f"not a {goal.type}", "BG-27")
+        raise RuleViolation(f"only bombers and escorting fighters fly a raid; a {u.type} cannot", "BG-27")
+    if not bombers:
+        raise RuleViolation("a raid needs at least one bomber that can bomb the target", "BG-27")
+    movement.check_air(rules, state, power, units, path, "combat_move", raid=True)
+    for u in units:
+        u.place = place
+        u.moved += len(path) - 1
+        u.flags["combat_moved"] = True
+        u.flags["raid"] = goal.type
+    movement.declare(state, place, power, "raid", facility=goal.type)
+    return {"type": "move", "phase": "combat_move", "power": power, "path": path, "order": order.canonical(),
+            "units": count_types(units), "captures": [], "raid": f"{place} {facility_name(rules, goal.type)}"}
+
+
+def resolve_raid(rules: G40Rules, state: State, power: str, battle: dict, roller) -> dict:
+    """Fight one raid: air battle, facility AA, damage. Returns the report event."""
+    place, facility = battle["place"], battle["facility"]
+    sides = rules.scenario.dice_sides
+    raiders = [u for u in state.units_at(place, power) if u.flags.get("raid") == facility]
+    event = {"type": "raid", "place": place, "attacker": power, "facility": facility,
+             "raiders": count_types(raiders), "notes": []}
+    goal = next((u for u in state.units_at(place) if u.type == facility and rules.at_war(state, power, u.owner)), None)
+    if goal is None:
+        event["notes"].append(f"the {facility} is no longer there")
+        return event
+    base = f"sbr:{place}:{facility}"
+    dead: list[Unit] = []
+    if rules.prop("Raids May Be Preceeded By Air Battles"):
+        interceptors = [u for u in rules.hostile_units(state, power, place) if rules.is_air(u) and rules.true(u, "canIntercept")
+                        and state.standing.get(u.owner, {}).get("intercept", True)]
+        if interceptors:
+            event["interceptors"] = count_types(interceptors)
+            att = _volley(rules, roller, f"{base}:air:attacker", raiders, "airAttack")
+            dfn = _volley(rules, roller, f"{base}:air:defender", interceptors, "airDefense")
+            _, lost = assign_hits(rules, raiders, [(dfn["hits"], lambda u: True)] if dfn else [],
+                                  order_of_loss(rules, state, power, "attacker", None), "attacker")
+            owner = interceptors[0].owner
+            _, downed = assign_hits(rules, interceptors, [(att["hits"], lambda u: True)] if att else [],
+                                    order_of_loss(rules, state, owner, "defender", None), "defender")
+            event["air_battle"] = {"attacker": att, "defender": dfn, "attacker_losses": count_types(lost),
+                                   "defender_losses": count_types(downed)}
+            dead += lost + downed
+            raiders = [u for u in raiders if u not in lost]
+    if raiders and rules.ut(goal).has("aa_bombing"):
+        hit_on = rules.number(goal, "attackAA", 1)
+        names = [f"{u.type}" for u in sorted(raiders, key=lambda u: (u.type, u.id))]
+        values = roller.roll(f"{base}:aa", sides, len(names), units=names)
+        ordered = sorted(raiders, key=lambda u: (u.type, u.id))
+        shot = [u for u, d in zip(ordered, values) if d <= hit_on]
+        event["aa"] = {"label": f"{base}:aa", "sides": sides, "values": values, "units": names,
+                       "hits": len(shot), "hit_on": hit_on, "losses": count_types(shot)}
+        dead += shot
+        raiders = [u for u in raiders if u not in shot]
+    bombers = sorted((u for u in raiders if bombers_for(rules, u, facility)), key=lambda u: (u.type, u.id))
+    if bombers:
+        event["damage"] = _damage(rules, state, roller, base, goal, bombers)
+    state.remove_units(u.id for u in dead)
+    event["survivors"] = count_types(raiders)
+    return event
+
+
+def _volley(rules: G40Rules, roller, label: str, units: list[Unit], option: str) -> dict | None:
+    shooters = [(u, rules.number(u, option, 0)) for u in sorted(units, key=lambda u: (u.type, u.id))]
+    shooters = [(u, v) for u, v in shooters if v > 0]
+    if not shooters:
+        return None
+    names = [f"{u.type}@{v}" for u, v in shooters]
+    values = roller.roll(label, rules.scenario.dice_sides, len(shooters), units=names)
+    return {"label": label, "sides": rules.scenario.dice_sides, "values": values, "units": names,
+            "hits": sum(1 for (u, v), d in zip(shooters, values) if d <= v)}
+
+
+def _damage(rules: G40Rules, state: State, roller, base: str, goal: Unit, bombers: list[Unit]) -> dict:
+    """BG-27, BG-28: each bomber rolls its own die plus bonus; the total is capped by what the facility can take."""
+    own = rules.prop("Use Bombing Max Dice Sides And Bonus")
+    sides = rules.number(bombers[0], "bombingMaxDieSides", rules.scenario.dice_sides) if own else rules.scenario.dice_sides
+    bonus = [rules.number(u, "bombingBonus", 0) if own else 0 for u in bombers]
+    names = [f"{u.type}+{b}" for u, b in zip(bombers, bonus)]
+    values = roller.roll(base, sides, len(bombers), units=names)
+    rolled = sum(v + b for v, b in zip(values, bonus))
+    if not rules.prop("Damage From Bombing Done To Units Instead Of Territories"):
+        return _treasury_damage(rules, state, goal, rolled, {"label": base, "sides": sides, "values": values,
+                                                             "units": names, "rolled": rolled})
+    room = max(rules.max_damage(goal) - goal.damage, 0)
+    dealt = min(rolled, room)
+    goal.damage += dealt
+    return {"label": base, "sides": sides, "values": values, "units": names, "rolled": rolled, "dealt": dealt,
+            "total": goal.damage, "max": rules.max_damage(goal), "operative": rules.operative(goal)}
+
+
+def _treasury_damage(rules: G40Rules, state: State, goal: Unit, rolled: int, grp: dict) -> dict:
+    """Maps of the classic rules damage the owner's treasury instead, at most the territory's value a turn."""
+    owner = goal.owner
+    lost = min(rolled, rules.scenario.territory(goal.place).production, state.treasury.get(owner, 0))
+    state.treasury[owner] = state.treasury.get(owner, 0) - lost
+    return {**grp, "treasury_lost": lost, "power": owner}

@@ -1,0 +1,49 @@
+"""The TripleA game properties the rules core honours (DESIGN.md "Rules core").
+
+A map switches rules with `<property name=… value=…>`; the engine reads these names and nothing else, with
+TripleA's own default where a map leaves one out, so that a map of another edition plays by its own switches
+rather than by ours. A game whose rulebook says otherwise overrides `G40Rules.prop` for that name (and writes
+a RULINGS.md entry): where map data and rulebook disagree, the rulebook wins.
+"""
+
+from __future__ import annotations
+
+# name -> (TripleA's default, what it switches on when true)
+HONOURED: dict[str, tuple[bool, str]] = {
+    "Submersible Subs": (False, "submarines may submerge instead of fighting (BG-17)"),
+    "Sub Retreat Before Battle": (False, "defending submarines may submerge before the first round"),
+    "Defending Subs Sneak Attack": (False, "defending submarines also fire a surprise strike (BG-16)"),
+    "Air Attack Sub Restricted": (False, "aircraft cannot hit submarines without a friendly destroyer (BG-18)"),
+    "Ignore Sub In Movement": (False, "enemy submarines do not stop moving ships (BG-07)"),
+    "Ignore Transport In Movement": (False, "enemy transports do not stop moving ships (BG-07)"),
+    "Subs Can End NonCombat Move With Enemies": (False, "submarines may end a non-combat move among enemy ships"),
+    "Transport Casualties Restricted": (False, "transports are taken as casualties last (BG-13)"),
+    "Unescorted Transport Dies": (True, "transports left alone against armed enemies are destroyed (BG-13)"),
+    "Units Repair Hits Start Turn": (False, "damaged ships are repaired at the start of their owner's turn (BG-21)"),
+    "Two HitPoint Units Require Repair Facilities": (False, "that repair needs an operative naval base (BG-21)"),
+    "Previous Units Fight": (False, "the attacker's units already in a contested sea zone join its battle there"),
+    "Shore Bombard Per Ground Unit Restricted": (False, "at most one bombarding ship per land unit landed (BG-12)"),
+    "Naval Bombard Casualties Return Fire": (False, "units hit by shore bombardment still fire back (BG-12)"),
+    "Units May Give Bonus Movement": (False, "air bases and naval bases give +1 movement (BG-31, BG-32)"),
+    "Scramble Rules In Effect": (False, "aircraft at an air base may scramble into an attacked sea zone (BG-30)"),
+    "Scrambled Units Return To Base": (False, "scrambled aircraft return to their base after the battle"),
+    "Scramble To Sea Only": (False, "aircraft scramble only into sea zones"),
+    "Scramble From Island Only": (False, "aircraft scramble only from islands"),
+    "Raids May Be Preceeded By Air Battles": (False, "escorts and interceptors fight before a raid (BG-27)"),
+    "Use Bombing Max Dice Sides And Bonus": (False, "raid damage uses the bomber's own die and bonus (BG-27)"),
+    "Damage From Bombing Done To Units Instead Of Territories": (False, "raids damage the facility itself (BG-28)"),
+    "Convoy Blockades Roll Dice For Cost": (False, "convoy disruption rolls dice per raider (BG-38)"),
+    "Produce fighters on carriers": (False, "new fighters may be placed on new carriers (BG-15)"),
+    "Produce new fighters on old carriers": (False, "new fighters may be placed on carriers already at sea (BG-15)"),
+    "Land existing fighters on new carriers": (False, "aircraft may end non-combat where a new carrier will be placed"),
+    "Partial Amphibious Retreat": (False, "attackers that did not land from the sea may retreat (BG-23)"),
+}
+
+
+def prop(properties: dict[str, str], name: str) -> bool:
+    """A true/false property as the map sets it, TripleA's default otherwise."""
+    default, _ = HONOURED[name]
+    value = properties.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() == "true"
