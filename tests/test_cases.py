@@ -28,6 +28,9 @@ def test_case(case):
         assert state.owners[place] == owner, f"{place} owned by {state.owners[place]}, expected {owner}"
     for place, units in expect.get("units", {}).items():
         assert state.units_by_owner(place) == units, f"units in {place}"
+    for place, damage in expect.get("damage", {}).items():
+        for unit, wanted in damage.items():
+            assert sorted(u.damage for u in state.units_at(place) if u.type == unit) == sorted(wanted), f"damage in {place}"
     for power, amount in expect.get("treasury", {}).items():
         assert state.treasury[power] == amount, f"{power} treasury"
     kinds = [e["type"] for e in events]

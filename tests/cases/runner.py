@@ -5,13 +5,17 @@ A case file is TOML with `[[case]]` tables:
     id       stable id, e.g. "BG-24-01"          rule     ledger id (shared/rules/LEDGER.md)
     purpose  one line                             ruling   optional: the RULINGS.md entry it depends on
     setup    "demo", or a map game (its default map) power    the mover (default: the setup's first power)
+    map      for setup "g40": the game XML's file stem in the shared maps (e.g. "ww2global40_2nd_edition")
     phase    cursor phase (default "purchase")    treasury {power = PUs} changes
-    position {place = {owner = "...", units = {power = {unit = n}}}}: these places are set exactly
+    position {place = {owner = "...", units = {power = {unit = n}}, damage = {unit = [d, …]}}}: these places
+             are set exactly; `damage` gives the first units of a type their damage; land units placed in a
+             sea zone are aboard their owner's transports there
     relationships [[a, b, type]] changes          standing {power = {ool = [...]}} standing orders
     orders   the mover's submission text           dice     {label = [values]}
     [case.expect] error (ledger id of an expected rejection) | owners {place = power}
                   units {place = {power = {unit = n}}} | treasury {power = n} | events [type, ...]
                   void (number of void orders) | cursor {round, power, phase}
+                  match [{...}]: each a part of some event (keys compared recursively) | damage {place = {unit = [d, …]}}
 """
 
 from __future__ import annotations
@@ -50,7 +54,10 @@ def map_scenario(game_stem: str):
 
 def position(case: dict):
     module = game_module(case.get("setup", "demo"))
-    scenario = module.scenario() if not module.NEEDS_MAP else map_scenario(module.RULE_VERSIONS[module.DEFAULT_VERSION])
+    if not module.NEEDS_MAP:
+        scenario = module.scenario()
+    else:
+        scenario = map_scenario(case.get("map") or module.RULE_VERSIONS[module.DEFAULT_VERSION])
     rules = module.RULES(scenario)
     state = State.initial(scenario)
     state.power = case.get("power", state.power)
@@ -66,11 +73,26 @@ def position(case: dict):
                 for _ in range(n):
                     state.units.append(Unit(state.next_unit_id, unit, power, place))
                     state.next_unit_id += 1
+        for unit, damage in spec.get("damage", {}).items():
+            for u, d in zip([u for u in state.units_at(place) if u.type == unit], damage):
+                u.damage = d
+        if scenario.territory(place).water:
+            _board(rules, state, place)
     for a, b, kind in case.get("relationships", []):
         state.relationships[pair_key(a, b)] = kind
     for power, standing in case.get("standing", {}).items():
         state.standing[power] = dict(standing)
     return scenario, rules, state
+
+
+def _board(rules, state: State, zone: str) -> None:
+    """Land units set in a sea zone sail aboard their owner's transports there, first with room first."""
+    from adjudicator.rules.transport import Legs
+    for owner in sorted({u.owner for u in state.units_at(zone)}):
+        cargo = [u for u in state.units_at(zone, owner) if rules.ut(u).domain == "land"]
+        if cargo:
+            for uid, boat in Legs(rules, [zone]).assign(state, owner, zone, cargo).items():
+                next(u for u in cargo if u.id == uid).carried_by = boat.id
 
 
 def run(case: dict) -> tuple[State, list[OrderError], list[dict]]:
