@@ -59,9 +59,35 @@ def describe(event: dict) -> list[str]:
     if kind == "void":
         return [f"Order void: `{event['order']}`: {event['reason']}."]
     if kind == "crash":
-        return [f"The {event['unit']} in {event['place']} found no place to land and is lost."]
+        why = f": {event['reason']}" if event.get("reason") else ""
+        return [f"The {event['power']} {event['unit']} in {event['place']} found no place to land and is lost{why}."]
+    if kind == "landing":
+        return [f"The {event['power']} {event['unit']} in {event['from']} lands in {event['to']} ({event['reason']})."]
+    if kind == "scramble":
+        if not event["units"]:
+            return [f"{event['power']} scramble nothing from {event['from']} into {event['to']} "
+                    f"({event.get('note', 'none ready')}; {event['why']})."]
+        return [f"{event['power']} scramble {units_phrase(event['units'])} from {event['from']} into {event['to']} "
+                f"({event['why']})."]
+    if kind == "assault_landing":
+        return [f"{units_phrase(event['units'])} land from {event['from']} in {event['place']}."]
+    if kind == "landing_called_off":
+        return [f"The landing in {event['place']} is called off: enemy warships still hold {event['from']}; "
+                f"{units_phrase(event['units'])} stay aboard."]
+    if kind == "called_off":
+        return [f"The attack on {event['place']} is called off: {event['reason']}."]
+    if kind == "ship_repaired":
+        where = f" at the naval base in {event['base']}" if event.get("base") else ""
+        return [f"The {event['power']} {event['unit']} in {event['place']} is repaired{where}."]
+    if kind == "convoy":
+        return [f"Convoy disruption in {event['zone']} against {event['power']}: {' '.join(map(str, event['values']))} "
+                f"— dice of 1-3 sum {event['rolled']}, at most {event['cap']}: {event['power']} lose {event['loss']} PUs."]
+    if kind == "raid":
+        return raid_phrases(event)
     if kind == "income":
-        return [f"{event['power']} collect {event['income']} PUs (treasury {event['treasury']})."]
+        cut = sum(-line["amount"] for line in event.get("lines", []) if line["item"] == "convoy disruption")
+        less = f", {cut} less for convoy disruption" if cut else ""
+        return [f"{event['power']} collect {event['income']} PUs{less} (treasury {event['treasury']})."]
     if kind == "held_over":
         return [f"Bought but not placed, kept for later: {units_phrase(event['units'])}."]
     if kind == "next":
@@ -84,6 +110,36 @@ def salts_phrases(event: dict) -> list[str]:
     return lines
 
 
+def dice_phrase(grp: dict | None) -> str:
+    if not grp:
+        return "no dice"
+    return f"{' '.join(map(str, grp['values']))} ({grp['hits']} hit{'s' if grp['hits'] != 1 else ''})"
+
+
+def raid_phrases(event: dict) -> list[str]:
+    """A strategic bombing raid: who flew, the air battle, the facility's AA, the damage."""
+    lines = [f"{event['attacker']} raid the {event['facility']} in {event['place']} with {units_phrase(event['raiders'])}."]
+    if "air_battle" in event:
+        ab = event["air_battle"]
+        lines.append(f"Air battle with {units_phrase(event['interceptors'])} intercepting: raiders {dice_phrase(ab['attacker'])}, "
+                     f"interceptors {dice_phrase(ab['defender'])}; raiders lose {units_phrase(ab['attacker_losses'])}, "
+                     f"interceptors lose {units_phrase(ab['defender_losses'])}.")
+    if "aa" in event:
+        lines.append(f"The {event['facility']}'s AA fires: {dice_phrase(event['aa'])}; lost {units_phrase(event['aa']['losses'])}.")
+    dmg = event.get("damage")
+    if dmg and "treasury_lost" in dmg:
+        lines.append(f"Bombing: {' '.join(map(str, dmg['values']))} → {dmg['rolled']}; {dmg['power']} lose "
+                     f"{dmg['treasury_lost']} PUs.")
+    elif dmg:
+        state = "" if dmg["operative"] else "; it is out of operation"
+        lines.append(f"Bombing: {' '.join(map(str, dmg['values']))} → {dmg['rolled']} damage, {dmg['dealt']} taken "
+                     f"(now {dmg['total']} of at most {dmg['max']}{state}).")
+    elif event.get("raiders"):
+        lines.append("No bomber got through: no damage.")
+    lines += [f"Note: {n}" for n in event.get("notes", [])]
+    return lines
+
+
 def capture_phrase(event: dict) -> str:
     line = f"{event['place']} is captured from {event['from']}"
     line += f" and liberated for {event['owner']}" if event["owner"] != event["by"] else f" by {event['by']}"
@@ -93,34 +149,52 @@ def capture_phrase(event: dict) -> str:
 
 
 def battle_view(event: dict) -> dict:
-    """A battle laid out for the templates: header, one line per round, result."""
+    """A battle laid out for the templates: header, one line per step, result."""
     rounds = []
     if event.get("aa"):
         aa = event["aa"]
         rounds.append(f"AA fire: {' '.join(map(str, aa['values']))} — {aa['hits']} hit(s); lost {units_phrase(aa['losses'])}")
+    if event.get("bombard"):
+        bb = event["bombard"]
+        rounds.append(f"Shore bombardment: {dice_phrase(bb)} → defender lose {units_phrase(bb['losses'])}")
     for r in event["rounds"]:
-        parts = [f"Round {r['round']}"]
-        for side in ("attacker", "defender"):
-            grp = r[side]
-            if grp:
-                parts.append(f"{side} {' '.join(map(str, grp['values']))} ({grp['hits']} hit{'s' if grp['hits'] != 1 else ''})")
-            else:
-                parts.append(f"{side} cannot fire")
-        losses = f"attacker lose {units_phrase(r['attacker_losses'])}; defender lose {units_phrase(r['defender_losses'])}"
-        rounds.append(": ".join([parts[0], "; ".join(parts[1:])]) + f" → {losses}")
-    result = {"captured": "the attackers win", "defended": "the defence holds",
+        head = f"Round {r['round']}"
+        if r.get("submerged"):
+            rounds.append(f"{head}: defending {units_phrase(r['submerged']['defender'])} submerge ({r['submerged']['why']})")
+        if r.get("surprise"):
+            rounds.append(f"{head}, surprise strike: " + _exchange(r["surprise"]))
+        if "attacker" in r:
+            rounds.append(f"{head}: " + _exchange(r))
+        for role, units in r.get("defenceless", {}).items():
+            rounds.append(f"{head}: the {role}'s {units_phrase(units)}, left without escort, are destroyed")
+    sea = event.get("sea")
+    result = {"captured": "the attackers win",
+              "defended": "the defence holds",
               "retreated": f"the attacker retreats to {event.get('retreat', {}).get('to', '?')}",
-              "cleared": "the defenders are destroyed but no land unit is left to take the territory",
+              "cleared": "the sea zone is cleared" if sea else
+                         "the defenders are destroyed but no land unit is left to take the territory",
+              "stalemate": "neither side can hit the other: the battle ends with both in place",
               "destroyed": "both sides are destroyed" if not event["survivors"]["defender"] else "the attack is wiped out"}[event["result"]]
     if event.get("capture"):
         result = capture_phrase(event["capture"])
-    notes = list(event.get("notes", []))
+    notes = [n for n in event.get("notes", []) if not n.startswith("neither side can hit")]
     if event.get("retreat", {}).get("stay"):
         notes.append(f"units that came ashore from the sea cannot retreat and fight on: {units_phrase(event['retreat']['stay'])}")
     return {"place": event["place"], "attacker": event["attacker"], "defenders": ", ".join(event["defenders"]),
             "attacking": units_phrase(event["attacking"]), "defending": units_phrase(event["defending"]),
             "rounds": rounds, "result": result, "notes": notes,
             "survivors": units_phrase(event["survivors"]["attacker"]), "defender_survivors": units_phrase(event["survivors"]["defender"])}
+
+
+def _exchange(r: dict) -> str:
+    """One exchange of fire: both sides' dice, then the losses and damage."""
+    parts = []
+    for side in ("attacker", "defender"):
+        parts.append(f"{side} {dice_phrase(r[side])}" if r[side] else f"{side} cannot fire")
+    losses = f"attacker lose {units_phrase(r['attacker_losses'])}; defender lose {units_phrase(r['defender_losses'])}"
+    damaged = [f"{side} {units_phrase(r[f'{side}_damaged'])} damaged" for side in ("attacker", "defender")
+               if r.get(f"{side}_damaged")]
+    return "; ".join(parts) + f" → {losses}" + (f" ({', '.join(damaged)})" if damaged else "")
 
 
 def turn_context(session: Session, turn_index: int | None) -> dict:

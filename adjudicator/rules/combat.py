@@ -176,8 +176,8 @@ class Battle:
             pending = []
             self._remove(a_dead + d_dead)
             rec.update({"attacker": a, "defender": d, "attacker_losses": count_types(a_dead),
-                        "defender_losses": count_types(d_dead), "attacker_damaged": count_types(a_dmg),
-                        "defender_damaged": count_types(d_dmg)})
+                        "defender_losses": count_types(d_dead), "attacker_damaged": _hurt(a_dmg, a_dead),
+                        "defender_damaged": _hurt(d_dmg, d_dead)})
             self._unescorted(rec)
             ev["rounds"].append(rec)
             if self.att and self.dfn and retreat and self._retreats(retreat, rnd):
@@ -201,8 +201,8 @@ class Battle:
         d_dmg, d_dead = self._defender_losses(a_hits, self.dfn)
         self._remove(a_dead + d_dead)
         rec["surprise"] = {"attacker": a, "defender": d, "attacker_losses": count_types(a_dead),
-                           "defender_losses": count_types(d_dead), "attacker_damaged": count_types(a_dmg),
-                           "defender_damaged": count_types(d_dmg)}
+                           "defender_losses": count_types(d_dead), "attacker_damaged": _hurt(a_dmg, a_dead),
+                           "defender_damaged": _hurt(d_dmg, d_dead)}
         return a_first + d_first
 
     def _submerge(self, rec: dict) -> None:
@@ -326,6 +326,11 @@ class Battle:
             ev["result"] = "destroyed"
         ev["survivors"] = {"attacker": count_types(self.att), "defender": count_types(self.dfn)}
         return ev
+
+
+def _hurt(damaged: list[Unit], dead: list[Unit]) -> dict[str, int]:
+    """Units damaged in an exchange that are still afloat after it."""
+    return count_types(u for u in damaged if u not in dead)
 
 
 def retreat_open(rules: G40Rules, state: State, power: str, to: str, sea: bool) -> bool:
