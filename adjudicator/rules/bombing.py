@@ -40,12 +40,7 @@ def bombers_for(rules: G40Rules, unit: Unit, facility_type: str) -> bool:
 
 def declare_raid(rules: G40Rules, state: State, power: str, order: Bomb) -> dict:
     """Check and fly a raid in the combat move; the raid is fought first in the battle phase (BG-42)."""
-    path = list(order.path)
-    if len(path) < 2:
-        raise RuleViolation("a raid needs a path: where the aircraft are and the territory they bomb")
-    for a, b in zip(path, path[1:]):
-        if b not in rules.scenario.neighbours(a):
-            raise RuleViolation(f"{b} is not next to {a}", "BG-03")
+    path = movement.check_path(rules, order.path, "a raid needs a path: where the aircraft are and the territory they bomb")
     place = path[-1]
     if rules.is_water(place) or not rules.is_hostile_land(state, power, place):
         raise RuleViolation(f"raids bomb a facility in enemy territory; {place} is not one", "BG-27")

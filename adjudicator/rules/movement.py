@@ -122,12 +122,7 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
     One path serves every unit of the order: ships follow its sea zones, land units walk its land part, board
     a transport where it enters the sea and unload where it comes ashore (NOTATION.md "Transports")."""
     phase = order.phase
-    path = list(order.path)
-    if len(path) < 2:
-        raise RuleViolation("a move needs at least two places: where the units are and where they go")
-    for a, b in zip(path, path[1:]):
-        if b not in rules.scenario.neighbours(a):
-            raise RuleViolation(f"{b} is not next to {a}", "BG-03")
+    path = check_path(rules, order.path, "a move needs at least two places: where the units are and where they go")
     legs = transport.Legs(rules, path)
     units = pick_units(rules, state, power, order, legs.cost, phase)
     land = [u for u in units if rules.ut(u).domain == "land"]
@@ -163,6 +158,16 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
     if phase == "combat_move":
         event.update(_declare_battles(rules, state, power, path, legs, land, flying, ships, landing))
     return event
+
+
+def check_path(rules: G40Rules, path: tuple[str, ...], too_short: str) -> list[str]:
+    """A path of at least two places, each next to the one before (BG-03)."""
+    if len(path) < 2:
+        raise RuleViolation(too_short)
+    for a, b in zip(path, path[1:]):
+        if b not in rules.scenario.neighbours(a):
+            raise RuleViolation(f"{b} is not next to {a}", "BG-03")
+    return list(path)
 
 
 def _declare_battles(rules: G40Rules, state: State, power: str, path: list[str], legs, land: list[Unit],
