@@ -36,9 +36,9 @@ def carrier_room(rules: G40Rules, state: State, power: str, place: str) -> int:
     carriers = carriers_at(rules, state, power, place)
     open_room = sum(rules.ut(c).carrier_capacity for c in carriers if not damaged_carrier(rules, c))
     shut_room = sum(rules.ut(c).carrier_capacity for c in carriers if damaged_carrier(rules, c))
-    planes = aircraft_at(rules, state, power, place)
-    aboard_shut = min(shut_room, sum(rules.ut(u).carrier_cost or 1 for u in planes if not u.moved))
-    return open_room - (sum(rules.ut(u).carrier_cost or 1 for u in planes) - aboard_shut)
+    planes = [u for u in aircraft_at(rules, state, power, place) if rules.ut(u).carrier_cost]
+    aboard_shut = min(shut_room, sum(rules.ut(u).carrier_cost for u in planes if not u.moved))
+    return open_room - (sum(rules.ut(u).carrier_cost for u in planes) - aboard_shut)
 
 
 def held_land(rules: G40Rules, state: State, power: str, place: str) -> bool:
@@ -74,11 +74,12 @@ def air_distances(rules: G40Rules, state: State, power: str, start: str, limit: 
     return seen
 
 
-def landing_distance(rules: G40Rules, state: State, power: str, start: str, spots: set[str] | None = None) -> int:
+def landing_distance(rules: G40Rules, state: State, power: str, start: str, spots: set[str] | None = None,
+                     at_sea: bool = True) -> int:
     """Steps from `start` to the nearest place an aircraft of `power` may land, or to one of `spots`
-    (places that may become landing places later this turn); FAR if none."""
+    (places that may become landing places later this turn); FAR if none. `at_sea`: it may land on carriers."""
     for place, steps in sorted(air_distances(rules, state, power, start, 64).items(), key=lambda x: x[1]):
-        if place == start and not rules.is_water(place) and rules.is_attack(state, power, place):
+        if rules.is_water(place) and not at_sea:
             continue
         if can_land(rules, state, power, place, extra=1 if rules.is_water(place) else 0) or (spots and place in spots):
             return steps
@@ -118,8 +119,11 @@ def settle(rules: G40Rules, state: State, power: str, unit: Unit, reach: int, wh
     Returns the report event."""
     start = unit.place
     options = []
+    deck = rules.ut(unit).carrier_cost
     for place, steps in air_distances(rules, state, unit.owner, start, reach).items():
-        if place != start and can_land(rules, state, unit.owner, place, extra=rules.ut(unit).carrier_cost or 1):
+        if rules.is_water(place) and not deck:
+            continue
+        if place != start and can_land(rules, state, unit.owner, place, extra=deck or 1):
             options.append((steps, rules.is_water(place), place))
     if not options:
         state.remove_units([unit.id])
@@ -163,7 +167,9 @@ def lose_unlanded(rules: G40Rules, state: State, power: str) -> list[dict]:
 def _landed(rules: G40Rules, state: State, power: str, unit: Unit) -> bool:
     if not rules.is_water(unit.place):
         return held_land(rules, state, power, unit.place)
-    planes = aircraft_at(rules, state, power, unit.place)
+    if not rules.ut(unit).carrier_cost:
+        return False
+    planes = [u for u in aircraft_at(rules, state, power, unit.place) if rules.ut(u).carrier_cost]
     room = sum(rules.ut(c).carrier_capacity for c in carriers_at(rules, state, power, unit.place))
     used = 0
     for u in planes:                      # the first aboard keep their places

@@ -268,11 +268,14 @@ def check_air(rules: G40Rules, state: State, power: str, units: list[Unit], path
         spots = air.future_carrier_spots(rules, state, power)
         for u in units:
             left = allowance(rules, state, u) - u.moved - (len(path) - 1)
-            need = air.landing_distance(rules, state, power, dest, spots)
+            deck = bool(rules.ut(u).carrier_cost)
+            need = air.landing_distance(rules, state, power, dest, spots if deck else None, at_sea=deck)
             if need > left:
                 where = f"{need} spaces away" if need < air.FAR else "out of reach"
                 raise RuleViolation(f"the {u.type} would have no place to land after attacking {dest}: it has {left} "
                                     f"movement left and the nearest landing place is {where}", "BG-06")
+    elif rules.is_water(dest) and not all(rules.ut(u).carrier_cost for u in units):
+        raise RuleViolation(f"only aircraft that land on carriers may end a move at sea; {dest} is a sea zone", "BG-06")
     elif not air.can_land(rules, state, power, dest, extra=sum(rules.ut(u).carrier_cost or 1 for u in units)):
         if not (rules.prop("Land existing fighters on new carriers") and air.new_carrier_spot(rules, state, power, dest)
                 and all(rules.ut(u).carrier_cost for u in units)):
