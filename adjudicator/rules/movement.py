@@ -211,11 +211,11 @@ def _riders(rules: G40Rules, state: State, power: str, ships: list[Unit], flying
     if not room or not steps:
         return []
     start = ships[0].place
-    aboard = [u for u in air.aircraft_at(rules, state, power, start) if u not in flying]
+    aboard = [u for u in air.aircraft_at(rules, state, power, start) if u not in flying and rules.ut(u).carrier_cost]
     aboard.sort(key=lambda u: (u.owner == power, u.id))
     riders = []
     for u in aboard:
-        need = rules.ut(u).carrier_cost or 1
+        need = rules.ut(u).carrier_cost
         if need > room:
             break
         if u.owner == power and allowance(rules, state, u) - u.moved < steps:
