@@ -47,6 +47,10 @@ def describe(event: dict) -> list[str]:
         return [f"{event['power']} declare war on {event['target']}."]
     if kind == "move":
         line = f"{units_phrase(event['units'])}: {' > '.join(event['path'])}"
+        if event.get("riders"):
+            line += f" (with {units_phrase(event['riders'])} aboard)"
+        if event.get("raid"):
+            line += f" (bombing raid on the {event['raid']})"
         if event.get("attack"):
             line += f" (attack on {event['attack']})"
         return [line] + [f"{c['place']} is blitzed and taken by {c['owner']}." for c in event.get("captures", [])]
