@@ -53,6 +53,8 @@ def _contains(have, want) -> bool:
     """`want` is a part of `have`: every key it gives has the same value there (dicts compared recursively)."""
     if isinstance(want, dict):
         return isinstance(have, dict) and all(k in have and _contains(have[k], v) for k, v in want.items())
+    if isinstance(want, list) and want and isinstance(want[0], dict):
+        return isinstance(have, list) and all(any(_contains(h, w) for h in have) for w in want)
     return have == want
 
 
