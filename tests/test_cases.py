@@ -38,6 +38,9 @@ def test_case(case):
         assert kind in kinds, f"no {kind} event in {kinds}"
     for wanted in expect.get("match", []):
         assert any(_contains(e, wanted) for e in events), f"no event matching {wanted} in {events}"
+    if "order" in expect:
+        seen = [k for k in kinds if k in expect["order"]]
+        assert [k for i, k in enumerate(seen) if i == 0 or seen[i - 1] != k] == expect["order"], kinds
     if "void" in expect:
         assert kinds.count("void") == expect["void"], [e for e in events if e["type"] == "void"]
     if "result" in expect:

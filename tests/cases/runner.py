@@ -16,6 +16,7 @@ A case file is TOML with `[[case]]` tables:
                   units {place = {power = {unit = n}}} | treasury {power = n} | events [type, ...]
                   void (number of void orders) | cursor {round, power, phase}
                   match [{...}]: each a part of some event (keys compared recursively) | damage {place = {unit = [d, …]}}
+                  order [event type, …]: these kinds of event come in this order
 """
 
 from __future__ import annotations
