@@ -351,6 +351,10 @@ def status(engine) -> dict:
             if t.water and not units:
                 continue
             territories[t.name] = {"owner": st.owners.get(t.name), "units": units}
+            damaged = [u for u in st.units_at(t.name) if u.damage]
+            if damaged:
+                territories[t.name]["damage"] = [{"owner": u.owner, "unit": u.type, "damage": u.damage}
+                                                 for u in sorted(damaged, key=lambda u: u.id)]
         return {"game": g.game.id, "name": g.game.name, "title": g.game.title, "rules": g.game.rules_version,
                 "round": st.round, "power": st.power, "phase": st.phase, "turn_index": st.turn_index,
                 "anchor": g.game.anchor, "setup_hash": g.game.setup_hash(), "dice": g.game.dice_mode, "test_seed": g.game.test_seed,

@@ -62,6 +62,11 @@ def test_the_german_opening_is_accepted_adjudicated_reported_audited_and_verifie
         cli("verify", post)
     cli("audit", opening_db)
 
+    raid = next(g for g in cli.json("rolls", opening_db) if g["label"] == "sbr:United Kingdom:factory_major")
+    bombed = st["territories"]["United Kingdom"].get("damage", [])
+    assert [d["unit"] for d in bombed] == ["factory_major"] and 0 < bombed[0]["damage"] <= 20
+    assert bombed[0]["damage"] == min(sum(v + 2 for v in raid["values"]), 20), "each bomber deals 1d6+2 (BG-27)"
+
     # every German aircraft ends the turn on land or lost with a reason; none is left over the sea
     air = {"fighter", "tactical_bomber", "bomber"}
     for name, terr in st["territories"].items():
