@@ -54,11 +54,6 @@ def can_land(rules: G40Rules, state: State, power: str, place: str, extra: int =
     return held_land(rules, state, power, place)
 
 
-def may_fly_over(rules: G40Rules, state: State, power: str, place: str) -> bool:
-    """BG-41: aircraft may not fly over a neutral's land; a game that allows it overrides `air_passable`."""
-    return rules.air_passable(state, power, place)
-
-
 def air_distances(rules: G40Rules, state: State, power: str, start: str, limit: int) -> dict[str, int]:
     """Steps an aircraft of `power` needs from `start` to every place within `limit`."""
     seen = {start: 0}
@@ -68,7 +63,7 @@ def air_distances(rules: G40Rules, state: State, power: str, start: str, limit: 
         if seen[here] >= limit:
             continue
         for nxt in sorted(rules.scenario.neighbours(here)):
-            if nxt not in seen and may_fly_over(rules, state, power, nxt):
+            if nxt not in seen and rules.air_passable(state, power, nxt):
                 seen[nxt] = seen[here] + 1
                 queue.append(nxt)
     return seen
@@ -141,7 +136,7 @@ def land_the_rest(rules: G40Rules, state: State, power: str) -> list[dict]:
     nearest one their movement reaches; aircraft waiting in a sea zone for a new carrier stay."""
     events = []
     for unit in sorted((u for u in state.units if u.owner == power and rules.is_air(u)), key=lambda u: (u.place, -u.id)):
-        if _landed(rules, state, power, unit):
+        if landed(rules, state, power, unit):
             continue
         if new_carrier_spot(rules, state, power, unit.place):
             continue
@@ -154,7 +149,7 @@ def land_the_rest(rules: G40Rules, state: State, power: str) -> list[dict]:
 def lose_unlanded(rules: G40Rules, state: State, power: str) -> list[dict]:
     """After mobilisation: aircraft still without a landing (their new carrier was not placed) are lost."""
     lost = [u for u in sorted(state.units, key=lambda u: -u.id) if u.owner == power and rules.is_air(u)
-            and not _landed(rules, state, power, u)]
+            and not landed(rules, state, power, u)]
     events = []
     for u in lost:
         state.remove_units([u.id])
@@ -164,7 +159,8 @@ def lose_unlanded(rules: G40Rules, state: State, power: str) -> list[dict]:
     return events
 
 
-def _landed(rules: G40Rules, state: State, power: str, unit: Unit) -> bool:
+def landed(rules: G40Rules, state: State, power: str, unit: Unit) -> bool:
+    """The aircraft is on held friendly land, or among the first aircraft a carrier in its zone has room for."""
     if not rules.is_water(unit.place):
         return held_land(rules, state, power, unit.place)
     if not rules.ut(unit).carrier_cost:

@@ -58,7 +58,7 @@ def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[
         _check_facility(rules, state, power, where, facilities)
         producer = None
     elif rules.is_water(where):
-        if "land" in domains or "sea" not in domains and "air" not in domains:
+        if "land" in domains:
             raise RuleViolation(f"only ships, and aircraft onto carriers, are placed in a sea zone such as {where}", "BG-35")
         if "air" in domains:
             _check_deck(rules, state, power, where, order)

@@ -77,7 +77,7 @@ def return_to_base(rules: G40Rules, state: State) -> list[dict]:
         home = u.flags.pop("scrambled_from")
         start = u.place
         if not rules.prop("Scrambled Units Return To Base"):
-            if not air._landed(rules, state, u.owner, u):
+            if not air.landed(rules, state, u.owner, u):
                 events.append(air.settle(rules, state, u.owner, u, rules.number(u, "maxScrambleDistance", 1),
                                          "scrambled aircraft do not return to base in this game"))
         elif air.held_land(rules, state, u.owner, home):

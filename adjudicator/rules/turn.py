@@ -264,7 +264,7 @@ def _air_after_sea_battle(rules: G40Rules, state: State, power: str, place: str)
     within 1 space (RULINGS.md "carrier-lost"); an ally's riding on the mover's sunk carrier go down with it."""
     events = []
     for u in sorted(state.units_at(place), key=lambda u: -u.id):
-        if not rules.is_air(u) or u.owner == power or u.flags.get("scrambled_from") or air._landed(rules, state, u.owner, u):
+        if not rules.is_air(u) or u.owner == power or u.flags.get("scrambled_from") or air.landed(rules, state, u.owner, u):
             continue
         if rules.friendly(state, power, u.owner):
             state.remove_units([u.id])
