@@ -10,8 +10,11 @@ Dice of a turn whose seed is revealed come from that seed (and the turn's salts 
 the journal; each revealed seed must hash to the one before it (the anchor for turn 1). Dice of a turn not
 over yet are taken from the journal, "not checkable yet", so that the state hashes after them still replay.
 Every step is compared with the stored one: its submission, phase, dice groups (label, sides, values,
-units), report events and state hash; then the revealed seeds and salts, and the final state with the
-current tables. The first difference stops the replay and is named.
+units), report events and state hash; every stored report with the one the replay writes at the same moment
+(it prints the setup hash, the test-dice flag and each adjudicated submission's sha256, so a setup edited, a
+flag cleared or orders swapped after the fact all show); then the revealed seeds and salts, and the final state
+with the current tables. The first difference stops the replay and is named. Given the anchor players saw
+first (`--anchor`), a game re-keyed with a new dice chain shows too.
 
 The stored database is only read (SQLite: `PRAGMA query_only`), and no key file is needed.
 """
@@ -29,7 +32,7 @@ from .errors import AdjudicatorError, StoreError, SubmissionRejected
 from .scenario import Scenario
 from .state import State
 from .store import db
-from .store.models import DiceGroupRow, Game, RevealedSeed, Step, Submission
+from .store.models import DiceGroupRow, Game, Report, RevealedSeed, Step, Submission
 
 
 class Mismatch(Exception):
@@ -86,6 +89,7 @@ class AuditResult:
     state_hash: str = ""
     mismatch: Mismatch | None = None
     setup_hash: str = ""
+    orders: list[dict] = field(default_factory=list)      # each submission: seq, power, kind, sha256, status
 
     @property
     def ok(self) -> bool:
@@ -104,7 +108,8 @@ class AuditResult:
         return out
 
     def to_dict(self) -> dict:
-        return {"game": self.game, "setup_hash": self.setup_hash, "ok": self.ok, "submissions": self.submissions, "steps": self.steps,
+        return {"game": self.game, "setup_hash": self.setup_hash, "ok": self.ok, "submissions": self.submissions,
+                "orders": self.orders, "steps": self.steps,
                 "turns": [v.to_dict() for v in self.turns.values()], "state_hash": self.state_hash,
                 "mismatch": self.mismatch.to_dict() if self.mismatch else None}
 
@@ -119,16 +124,21 @@ class Journal:
     groups: dict[int, list[DiceGroupRow]]       # step id -> its groups, in roll order
     seeds: dict[int, RevealedSeed]
     state: State                                # the current tables
+    reports: list[Report]                       # as stored after each adjudication, in order
 
     def groups_of_turn(self, turn: int) -> dict[str, DiceGroupRow]:
         return {g.label: g for rows in self.groups.values() for g in rows if g.turn_index == turn}
 
 
-def audit(db_arg: str, progress: Callable[[int, int], None] | None = None) -> AuditResult:
-    """Replay the game in `db_arg` and compare; the result names the first mismatch, if any."""
+def audit(db_arg: str, progress: Callable[[int, int], None] | None = None, anchor: str | None = None) -> AuditResult:
+    """Replay the game in `db_arg` and compare; the result names the first mismatch, if any. `anchor` (64 hex
+    digits) is the one players saw when the game began."""
     journal = read_journal(db_arg)
     replay = Replay(journal, progress or (lambda done, total: None))
     try:
+        if anchor is not None and anchor != journal.game.anchor:
+            raise Mismatch(0, "anchor", "the anchor published when the game began (a game re-keyed with a new dice "
+                           "chain has another)", anchor, journal.game.anchor)
         replay.run()
     except Mismatch as m:
         replay.result.mismatch = m
@@ -142,9 +152,7 @@ def audit(db_arg: str, progress: Callable[[int, int], None] | None = None) -> Au
 def read_journal(db_arg: str) -> Journal:
     engine = db.open_existing(db_arg)
     try:
-        with Session(engine) as s:
-            if engine.dialect.name == "sqlite":
-                s.connection().exec_driver_sql("PRAGMA query_only = ON")
+        with db.transaction(engine, read_only=True) as s:
             game = db.the_game(s)
             subs = list(s.exec(select(Submission).where(Submission.game_id == game.id).order_by(Submission.seq)))
             steps = list(s.exec(select(Step).where(Step.game_id == game.id).order_by(Step.seq)))
@@ -153,10 +161,11 @@ def read_journal(db_arg: str) -> Journal:
                 groups.setdefault(row.step_id, []).append(row)
             seeds = {r.turn_index: r for r in s.exec(select(RevealedSeed).where(RevealedSeed.game_id == game.id))}
             state = db.load_state(s, game)
+            reports = list(s.exec(select(Report).where(Report.game_id == game.id).order_by(Report.id)))
             s.expunge_all()
     finally:
         engine.dispose()
-    return Journal(game, subs, steps, groups, seeds, state)
+    return Journal(game, subs, steps, groups, seeds, state, reports)
 
 
 def _values(values: list) -> str:
@@ -250,6 +259,9 @@ class Replay:
         self.dice = JournalDice(journal)
         self.compared = 0                                   # stored steps compared so far
         self.seq_of = {sub.id: sub.seq for sub in journal.submissions}
+        self.result.orders = [{"seq": sub.seq, "power": sub.power, "kind": sub.kind, "sha256": sub.sha256,
+                               "status": sub.status} for sub in journal.submissions]
+        self.reports = 0                                    # stored reports compared so far
         self.engine = _fresh_store(journal.game)
 
     def run(self) -> None:
@@ -316,6 +328,7 @@ class Replay:
             raise Mismatch(stored.turn_index, where, "the journal adjudicated it, but the replay cannot",
                            "adjudicated", exc.message) from None
         self._compare_new_steps()
+        self._compare_report(stored.turn_index)
 
     def _fell_back(self, stored: Submission) -> bool:
         """Whether the host adjudicated this submission without some salts, as its first stored step records."""
@@ -384,8 +397,32 @@ class Replay:
         if order[0] != order[1]:
             raise Mismatch(step.turn_index, where, "order of the dice groups", ", ".join(order[0]), ", ".join(order[1]))
 
+    def _compare_report(self, turn: int) -> None:
+        """The report the adjudication just stored, against the one stored at that moment in the game."""
+        with Session(self.engine) as s:
+            mine = s.exec(select(Report).order_by(Report.id.desc())).first()
+        where = f"report {self.reports + 1}"
+        if self.reports >= len(self.journal.reports):
+            raise Mismatch(turn, where, "every adjudication stores its report, and the journal holds none for this one",
+                           "a stored report", "none")
+        stored = self.journal.reports[self.reports]
+        self.reports += 1
+        if (stored.turn_index, stored.format) != (mine.turn_index, mine.format):
+            raise Mismatch(turn, where, "turn and format of the stored report", f"turn {mine.turn_index}, {mine.format}",
+                           f"turn {stored.turn_index}, {stored.format}")
+        if stored.text != mine.text:
+            ours, theirs = mine.text.splitlines(), (stored.text or "").splitlines()
+            k = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+            raise Mismatch(turn, f"{where}, line {k + 1}", "the stored report must be the one the replay writes "
+                           "(was it edited, or the game's setup, flags or orders changed after it was posted?)",
+                           _line(ours, k), _line(theirs, k))
+
     def _finish(self) -> None:
         """After the last submission: nothing left over, the same seeds and salts, the same current state."""
+        if self.reports < len(self.journal.reports):
+            extra = self.journal.reports[self.reports]
+            raise Mismatch(extra.turn_index, f"report {self.reports + 1}", "the journal holds a report of an "
+                           "adjudication the replay never makes", "no such report", "a report")
         if self.compared < len(self.journal.steps):
             extra = self.journal.steps[self.compared]
             raise Mismatch(extra.turn_index, f"step {extra.seq} ({extra.phase})",
@@ -421,6 +458,10 @@ class Replay:
         if self.journal.game.state_hash != replayed.hash():
             raise Mismatch(turn, "current state", "the game's stored state hash", replayed.hash(), self.journal.game.state_hash)
         self.result.state_hash = replayed.hash()
+
+
+def _line(lines: list[str], k: int) -> str:
+    return _short(lines[k]) if k < len(lines) else "(end of report)"
 
 
 def _event(events: list[dict], k: int) -> str:

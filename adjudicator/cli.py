@@ -39,9 +39,9 @@ def _db(db: Optional[str]) -> str:
     return found
 
 
-def _engine(db: Optional[str]):
+def _engine(db: Optional[str], write: bool = False):
     from .store.db import open_existing
-    return open_existing(_db(db))
+    return open_existing(_db(db), upgrade=write)
 
 
 def _print_json(value) -> None:
@@ -107,7 +107,7 @@ def submit(db: str = typer.Argument(..., help=DB_HELP),
     try:
         text = _read_text(file, "orders")
         from .game import submit as do_submit
-        out = do_submit(_engine(db), power, text, dry_run=dry_run)
+        out = do_submit(_engine(db, write=not dry_run), power, text, dry_run=dry_run)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -143,22 +143,14 @@ def adjudicate(db: Optional[str] = typer.Argument(None, help=DB_HELP),
                as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Resolve the locked orders phase by phase and print the report (exit 1 if there is nothing to do)."""
     try:
-        from sqlmodel import Session
         from .game import adjudicate as do_adjudicate
-        from .report import render, store_report
-        settings = _settings()
-        engine = _engine(db)
-        out = do_adjudicate(engine, settings, without_salts=without_salts)
-        with Session(engine) as s:
-            store_report(s, out["turn_index"], settings.templates_dir)
-            s.commit()
-            text = render(s, out["turn_index"], fmt, settings.templates_dir)
+        out = do_adjudicate(_engine(db, write=True), _settings(), without_salts=without_salts, fmt=fmt)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
-        _print_json({**out, "report": text})
+        _print_json(out)
     else:
-        typer.echo(text)
+        typer.echo(out["report"])
 
 
 @app.command()
@@ -190,10 +182,10 @@ def report(db: Optional[str] = typer.Argument(None, help=DB_HELP),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Print the report of a turn, ready to post."""
     try:
-        from sqlmodel import Session
         from .report import render
+        from .store.db import transaction
         settings = _settings()
-        with Session(_engine(db)) as s:
+        with transaction(_engine(db)) as s:
             text = render(s, turn, fmt, settings.templates_dir)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
@@ -222,14 +214,16 @@ def rolls(db: Optional[str] = typer.Argument(None, help=DB_HELP),
 
 @app.command()
 def audit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+          anchor: Optional[str] = typer.Option(None, "--anchor", help="The game's anchor as published at its start: the game must still have it."),
           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """Replay the whole game from its setup and journal: exit 0 iff every seed, roll and state hash replays.
+    """Replay the whole game from its setup and journal: exit 0 iff every seed, roll, state hash and report replays.
 
     Needs no key file and changes nothing, so a copy of the database, mailed or published, will do."""
     try:
         from .audit import audit as do_audit
+        expected = _anchor(anchor)
         with _progress("replaying the journal") as advance:
-            result = do_audit(_db(db), progress=advance)
+            result = do_audit(_db(db), progress=advance, anchor=expected)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -264,13 +258,7 @@ def verify(report_file: str = typer.Argument(..., help="The report as posted or 
     try:
         from .verify import check, summary
         text = _read_text(report_file, "report")
-        if anchor is not None:
-            from .dice import unhex
-            try:
-                unhex(anchor, "--anchor")
-            except ValueError as exc:
-                raise AdjudicatorError(str(exc)) from None
-        blocks = check(text, anchor)
+        blocks = check(text, _anchor(anchor))
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     code, lines = summary(blocks)
@@ -280,6 +268,17 @@ def verify(report_file: str = typer.Argument(..., help="The report as posted or 
         for line in lines:
             typer.echo(line)
     raise typer.Exit(code)
+
+
+def _anchor(given: Optional[str]) -> Optional[str]:
+    """An `--anchor` as 64 lowercase hex digits, or an error saying what is wrong with it."""
+    if given is None:
+        return None
+    from .dice import unhex
+    try:
+        return unhex(given.strip(), "--anchor").hex()
+    except ValueError as exc:
+        raise AdjudicatorError(str(exc)) from None
 
 
 @app.command()

@@ -1,6 +1,6 @@
 """`adjudicator demo`: one full round of the embedded scenario from scripted orders, every report printed.
 
-It goes through the same services as the real commands (new, submit, adjudicate, report), so what a
+It goes through the same services as the real commands (new, submit, adjudicate), so what a
 newcomer sees is what a game does. The dice are test dice from a fixed seed unless another is given; the
 orders are legal whatever the dice, because no power's orders depend on another's battles.
 """
@@ -14,11 +14,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
-from sqlmodel import Session
-
 from .config import load_settings
+from .errors import ConfigError
+from .report import FORMATS
 from .game import adjudicate, new_game, status, submit
-from .report import render, store_report
 from .store.db import open_existing
 
 DEMO_SEED = hashlib.sha256(b"adjudicator demo").hexdigest()
@@ -63,6 +62,8 @@ end
 
 
 def run_demo(db_path: str | None, fmt: str, seed: str | None) -> Iterator[str]:
+    if fmt not in FORMATS:
+        raise ConfigError(f"--format takes {', '.join(FORMATS)}, not {fmt!r}")
     settings = load_settings()
     work = Path(tempfile.mkdtemp(prefix="adjudicator-demo-"))
     try:
@@ -76,11 +77,7 @@ def run_demo(db_path: str | None, fmt: str, seed: str | None) -> Iterator[str]:
         for power in created["powers"]:
             accepted = submit(engine, power, SCRIPT[power])
             yield f"## {power} submit\n\n```\n{SCRIPT[power]}```\nAccepted as:\n\n```\n" + "\n".join(accepted["orders"]) + "\n```\n"
-            done = adjudicate(engine, settings)
-            with Session(engine) as s:
-                store_report(s, done["turn_index"], settings.templates_dir)
-                s.commit()
-                yield render(s, done["turn_index"], fmt, settings.templates_dir)
+            yield adjudicate(engine, settings, fmt=fmt)["report"]
         st = status(engine)
         yield _standings(st)
         engine.dispose()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from . import dice
+from . import dice, report
 from .config import Settings
 from .errors import ILLEGAL, AdjudicatorError, ConfigError, NothingToDo, OrderError, StoreError, SubmissionRejected
 from .keys import KeyStore, check_game_id
@@ -26,7 +26,7 @@ from .rules import turn
 from .rules.base import G40Rules
 from .scenario import Scenario
 from .state import State
-from .store import db
+from .store import creation, db
 from .store.models import DiceGroupRow, Game, Power, RevealedSeed, Step, Submission
 
 
@@ -103,36 +103,26 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
     order = scenario.turn_players()
     contacts = _check_players(players or {}, scenario)
     keystore = KeyStore(settings.keys_dir)
-    anchor = keystore.create(gid, secret)
-    try:
-        engine = db.create(db_arg)
-    except BaseException:
-        keystore.delete(gid, anchor)
-        raise
-    try:
-        try:
-            with Session(engine) as s:
-                game = Game(id=gid, name=name, title=f"{scenario.name} {scenario.version}".strip(), rules_version=version,
-                            anchor=dice.hexb(anchor), chain_length=dice.CHAIN_LENGTH, dice_mode=dice_mode,
-                            salts_required=",".join(salters), test_seed=secret is not None, scenario=scenario.to_json(),
-                            initial_state=json.dumps(state.to_dict(), sort_keys=True),
-                            round=state.round, power=state.power, phase=state.phase, turn_index=state.turn_index)
-                s.add(game)
-                s.flush()
-                db.save_state(s, game, state, turn_order=order, contacts=contacts)
-                setup = game.setup_hash()
-                s.commit()
-        finally:
-            engine.dispose()
-    except BaseException:
-        keystore.delete(gid, anchor)
-        if db.is_file_db(db_arg):
-            Path(db_arg).unlink(missing_ok=True)
-        raise
+    if secret is None:
+        secret = dice.new_secret()
+    anchor = dice.chain_seed(secret, 0, dice.CHAIN_LENGTH)
+    game = Game(id=gid, name=name, title=f"{scenario.name} {scenario.version}".strip(), rules_version=version,
+                anchor=dice.hexb(anchor), chain_length=dice.CHAIN_LENGTH, dice_mode=dice_mode,
+                salts_required=",".join(salters), test_seed=seed_hex is not None, scenario=scenario.to_json(),
+                initial_state=json.dumps(state.to_dict(), sort_keys=True),
+                round=state.round, power=state.power, phase=state.phase, turn_index=state.turn_index)
+    setup = game.setup_hash()
+    creation.write(db_arg, lambda s: _fill(s, game, state, order, contacts), keystore, gid, secret)
     return {"game": gid, "name": name, "title": f"{scenario.name} {scenario.version}".strip(), "rules": version,
-            "anchor": dice.hexb(anchor), "setup_hash": setup, "test_seed": secret is not None, "key_file": str(keystore.path_for(gid, anchor)),
+            "anchor": dice.hexb(anchor), "setup_hash": setup, "test_seed": seed_hex is not None, "key_file": str(keystore.path_for(gid, anchor)),
             "powers": order, "round": state.round, "power": state.power, "phase": state.phase,
             "dice": dice_mode, "salts_from": salters}
+
+
+def _fill(s: Session, game: Game, state: State, order: list[str], contacts: dict[str, str]) -> None:
+    s.add(game)
+    s.flush()
+    db.save_state(s, game, state, turn_order=order, contacts=contacts)
 
 
 def _check_salters(given: list[str], scenario: Scenario, dice_mode: str) -> list[str]:
@@ -178,7 +168,7 @@ def _check_players(players: dict[str, str], scenario: Scenario) -> dict[str, str
 
 def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
     """Check a submission and, unless dry-run, store it. Raises SubmissionRejected listing every error."""
-    with Session(engine) as s:
+    with db.transaction(engine, write=not dry_run) as s:
         g = open_game(s)
         power = resolve_power(g.lexicon, power_arg, "--power", g.scenario)
         mover = power == g.state.power
@@ -277,13 +267,17 @@ def _add_step(s: Session, g: Loaded, submission_id: int | None, phase: str, even
 
 # -- adjudicate -----------------------------------------------------------------------------------
 
-def adjudicate(engine, settings: Settings | None, without_salts: bool = False, dice_source=None) -> dict:
-    """Play the locked submission of the power to move; one transaction for all it writes.
+def adjudicate(engine, settings: Settings | None, without_salts: bool = False, dice_source=None,
+               fmt: str = "markdown") -> dict:
+    """Play the locked submission of the power to move; one transaction for all it writes, the turn's report
+    included, which is also returned in `fmt` (with the host's templates).
 
     `dice_source` gives a turn's roller and the seed to reveal when the turn is over: by default the host's
     key file (HostDice). `audit` passes one built from the journal, so that a replay runs this very code.
     """
-    with Session(engine) as s:
+    if fmt not in report.FORMATS:
+        raise ConfigError(f"--format takes {', '.join(report.FORMATS)}, not {fmt!r}")
+    with db.transaction(engine, write=True) as s:
         g = open_game(s)
         sub = db.locked_submission(s, g.game)
         if sub is None:
@@ -309,10 +303,13 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         sub.status = "done"
         s.add(sub)
         db.save_state(s, g.game, g.state)
+        s.flush()
+        report.store_report(s, turn_index)
+        text = report.render(s, turn_index, fmt, settings.templates_dir if settings else None)
         s.commit()
         return {"game": g.game.id, "turn_index": turn_index, "round": round_, "power": power,
-                "phases": [r.phase for r in results], "turn_over": finished,
-                "next": {"round": g.state.round, "power": g.state.power, "phase": g.state.phase}}
+                "phases": [r.phase for r in results], "turn_over": finished, "orders_sha256": sub.sha256,
+                "next": {"round": g.state.round, "power": g.state.power, "phase": g.state.phase}, "report": text}
 
 
 class HostDice:
@@ -332,7 +329,7 @@ class HostDice:
 # -- reading --------------------------------------------------------------------------------------
 
 def status(engine) -> dict:
-    with Session(engine) as s:
+    with db.transaction(engine) as s:
         g = open_game(s)
         st = g.state
         powers = {}
@@ -373,18 +370,20 @@ def _awaiting(s: Session, g: Loaded) -> str:
 
 
 def rolls(engine, turn_index: int | None = None) -> list[dict]:
-    with Session(engine) as s:
+    with db.transaction(engine) as s:
         game = db.the_game(s)
         q = select(DiceGroupRow).where(DiceGroupRow.game_id == game.id)
         if turn_index is not None:
             q = q.where(DiceGroupRow.turn_index == turn_index)
         seeds = {r.turn_index: r for r in s.exec(select(RevealedSeed).where(RevealedSeed.game_id == game.id))}
+        orders = dict(s.exec(select(Step.id, Submission.sha256).join(Submission, Step.submission_id == Submission.id)
+                             .where(Step.game_id == game.id)).all())
         out = []
         for r in s.exec(q.order_by(DiceGroupRow.id)):
             seed = seeds.get(r.turn_index)
             out.append({"game": game.id, "turn": r.turn_index, "label": r.label, "sides": r.sides, "count": r.count,
                         "values": json.loads(r.dice), "units": json.loads(r.units), "seed": seed.seed if seed else None,
-                        "salts": json.loads(seed.salts) if seed else []})
+                        "salts": json.loads(seed.salts) if seed else [], "orders_sha256": orders.get(r.step_id)})
         return out
 
 

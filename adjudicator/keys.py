@@ -18,13 +18,19 @@ File format (UTF-8 text, one `name: value` per line; blank lines and lines start
 
 Only `format` and `secret` are read back: the secret is checked against the anchor stored with the game,
 which is the one proof that matters. `game`, `n` and `anchor` are there for the person who has to find the
-right file in a backup.
+right file in a backup. A byte-order mark (as some Windows editors write) is read past.
+
+As ssh does with private keys, a key that others could read or replace is refused rather than used: a key
+file with any permission for group or others, one that is a symbolic link or not owned by the user, or a key
+folder that others may write to. The error says the `chmod` that fixes it. (POSIX systems only: elsewhere the
+file system has no such modes.)
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 from adjudicator.dice import CHAIN_LENGTH, chain_seed, hexb, new_secret, unhex
@@ -72,6 +78,7 @@ class KeyStore:
             anchor = chain_seed(secret, 0, n)
         except ValueError as e:
             raise ConfigError(f"cannot create the dice chain of game {game_id}: {e}") from None
+        self.check_folder()
         self._ensure_folder()
         path = self.path_for(game_id, anchor)
         text = (
@@ -85,7 +92,8 @@ class KeyStore:
         """The secret of a game, proven to lead down its chain to the game's anchor."""
         path = self.path_for(game_id, anchor)
         try:
-            text = path.read_text(encoding="utf-8")
+            self.check_folder()
+            text = _read_private(path).decode("utf-8-sig")
         except FileNotFoundError:
             raise ConfigError(
                 f"the key file {path.name} of game {game_id} is missing from the key folder {self.folder}; "
@@ -115,6 +123,24 @@ class KeyStore:
         """Remove a key file, to roll back a `new` that failed after the key was written."""
         self.path_for(game_id, anchor).unlink(missing_ok=True)
 
+    def check_folder(self) -> None:
+        """Refuse a key folder that others may write to: they could swap a game's key for their own."""
+        if os.name != "posix":
+            return
+        try:
+            st = os.stat(self.folder)
+        except FileNotFoundError:
+            return
+        except OSError as e:
+            raise ConfigError(f"cannot use the key folder {self.folder}: {e}") from None
+        if not stat.S_ISDIR(st.st_mode):
+            raise ConfigError(f"the key folder {self.folder} is not a folder")
+        if st.st_mode & 0o022:
+            raise ConfigError(f"the key folder {self.folder} may be written by others (mode {stat.S_IMODE(st.st_mode):04o}): "
+                              f"anyone could replace a game's key. Run `chmod 700 {self.folder}`")
+        if st.st_uid not in (os.geteuid(), 0):
+            raise ConfigError(f"the key folder {self.folder} belongs to another user (uid {st.st_uid}): use a folder of your own")
+
     def _ensure_folder(self) -> None:
         if self.folder.is_dir():
             return
@@ -142,6 +168,31 @@ class KeyStore:
             path.unlink(missing_ok=True)
             raise ConfigError(f"cannot write the key file {path}: {e}") from None
         _chmod(path, FILE_MODE)
+
+
+def _read_private(path: Path) -> bytes:
+    """The key file's bytes, if only its owner can read or change it (see the module's docstring)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        if path.is_symlink():
+            raise ConfigError(f"the key file {path} is a symbolic link: a key must be a plain file in the key "
+                              "folder (copy the file there instead of linking it)") from None
+        raise e
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigError(f"the key file {path} is not a plain file")
+        if os.name == "posix":
+            if st.st_mode & 0o077:
+                raise ConfigError(f"the key file {path} may be read or changed by others "
+                                  f"(mode {stat.S_IMODE(st.st_mode):04o}): it is not used, since anyone who reads it "
+                                  f"can compute every future die. Run `chmod 600 {path}`, and if others could read it, "
+                                  "treat the game's dice as known to them")
+            if st.st_uid not in (os.geteuid(), 0):
+                raise ConfigError(f"the key file {path} belongs to another user (uid {st.st_uid}); it is not used")
+        return f.read()
 
 
 def _parse(text: str, path: Path) -> dict[str, str]:

@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from .errors import AdjudicatorError
 from .store import db
-from .store.models import DiceGroupRow, Report, RevealedSeed, Step
+from .store.models import DiceGroupRow, Report, RevealedSeed, Step, Submission
 
 FORMATS = ("markdown", "bbcode", "text")
 PHASE_TITLES = {"standing": "Standing orders", "purchase": "Purchase", "politics": "Politics",
@@ -216,6 +216,8 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
     groups = list(session.exec(select(DiceGroupRow).where(DiceGroupRow.game_id == game.id, DiceGroupRow.turn_index == turn_index)
                                .order_by(DiceGroupRow.id)))
     seed = session.get(RevealedSeed, (game.id, turn_index))
+    ids = list(dict.fromkeys(st.submission_id for st in mine if st.submission_id is not None))
+    subs = {sub.id: sub for sub in session.exec(select(Submission).where(Submission.id.in_(ids)))} if ids else {}
     phases = []
     for st in mine:
         events = json.loads(st.events)
@@ -227,6 +229,7 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
         "game": {"id": game.id, "title": game.title, "name": game.name, "rules": game.rules_version,
                  "anchor": game.anchor, "setup_hash": game.setup_hash(), "test_seed": game.test_seed, "dice_mode": game.dice_mode},
         "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power},
+        "orders": [{"seq": subs[i].seq, "power": subs[i].power, "sha256": subs[i].sha256} for i in ids if i in subs],
         "seed": seed.seed if seed else None,
         "salts": json.loads(seed.salts) if seed else [],
         "phases": phases,
@@ -255,8 +258,9 @@ def render(session: Session, turn_index: int | None, fmt: str, templates_dir: Pa
     return environment(templates_dir).get_template(f"report.{fmt}.j2").render(**ctx)
 
 
-def store_report(session: Session, turn_index: int, templates_dir: Path | None = None) -> str:
-    """Render the Markdown report of a turn and keep it in the journal (as posted)."""
-    text = render(session, turn_index, "markdown", templates_dir)
+def store_report(session: Session, turn_index: int) -> str:
+    """Render the Markdown report of a turn with the built-in templates and keep it in the journal, where `audit`
+    compares it with the replay's (a host's own templates change only what is printed)."""
+    text = render(session, turn_index, "markdown")
     session.add(Report(game_id=db.the_game(session).id, turn_index=turn_index, format="markdown", text=text))
     return text

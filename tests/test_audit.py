@@ -128,7 +128,9 @@ def reveal_the_seed_of_the_turn_in_progress(db):
 
 
 def swap_the_numbers_of_two_submissions(db):
-    # The Germans' first part of turn 4 and the Russians' order of loss filed while it was locked.
+    # The Germans' first part of turn 4 and the Russians' order of loss filed while it was locked; a forger
+    # drops the uniqueness of the numbers first.
+    sql(db, "drop index ux_submission_game_seq")
     sql(db, "update submission set seq = case seq when 4 then 5 else 4 end where seq in (4, 5)")
     return ["submission 5 (Germans)", "acceptance order"]
 

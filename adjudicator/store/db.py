@@ -1,22 +1,35 @@
-"""Opening a game database, and moving a `State` between its tables and memory.
+"""Opening a game database, one transaction per command, and moving a `State` between its tables and memory.
 
 `DB` on the command line is a SQLite file path or a database URL. A path that is not a SQLite file, a SQLite
-file that is not an adjudicator game, or one of a newer schema each gives a StoreError a host can act on.
+file that is not an adjudicator game, one of an unknown schema, or one damaged on disk each gives a StoreError a
+host can act on, never a traceback.
+
+Commands race: two players submit at once, a host adjudicates while a standing order comes in. Every command
+runs in one `transaction`; one that writes takes the game's write lock before its first read, so what it read
+to decide is still true when it writes (SQLite `BEGIN IMMEDIATE`, a row lock on a server database). The others
+wait up to ADJUDICATOR_BUSY_TIMEOUT seconds, then give up with a message saying so, having changed nothing.
 """
 
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import event, insert, inspect
-from sqlalchemy.exc import DatabaseError, OperationalError
+from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlmodel import Session, SQLModel, create_engine, delete, select
 
-from ..errors import StoreError
+from ..errors import ConfigError, StoreError
 from ..state import State, Unit, pair_key
 from . import models
 from .models import SCHEMA_VERSION, Game, Meta, Power, Relationship, Submission, TerritoryOwner, UnitRow
+
+BUSY_TIMEOUT = 10.0      # seconds a command waits for another one working on the same game
+BUSY = ("another command is working on this game (a submission or an adjudication); nothing was changed: "
+        "try again in a moment")
 
 
 def url_of(db: str) -> str:
@@ -27,9 +40,24 @@ def is_file_db(db: str) -> bool:
     return "://" not in db
 
 
+def busy_timeout() -> float:
+    given = os.environ.get("ADJUDICATOR_BUSY_TIMEOUT", "").strip()
+    if not given:
+        return BUSY_TIMEOUT
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 3600:
+        raise ConfigError(f"ADJUDICATOR_BUSY_TIMEOUT takes seconds from 0 to 3600, not {given!r}")
+    return seconds
+
+
 def engine_for(db: str):
-    engine = create_engine(url_of(db))
-    if engine.dialect.name == "sqlite":
+    url = url_of(db)
+    sqlite = url.startswith("sqlite")
+    engine = create_engine(url, connect_args={"timeout": busy_timeout()} if sqlite else {})
+    if sqlite:
         @event.listens_for(engine, "connect")
         def _pragmas(conn, _record):
             cur = conn.cursor()
@@ -38,14 +66,57 @@ def engine_for(db: str):
     return engine
 
 
-def create(db: str):
-    """A new, empty game database at `db`; refuses to touch an existing file."""
+@contextmanager
+def transaction(engine, write: bool = False, read_only: bool = False) -> Iterator[Session]:
+    """A session that is one transaction (it commits only if the caller does).
+
+    Reading, it sees one snapshot: a writer's commit waits for it to end. Writing, it holds the game's write
+    lock from its first statement. Database failures become StoreErrors: the lock not granted in time, or a
+    file damaged on disk."""
+    with guard(), Session(engine) as s:
+        if engine.dialect.name == "sqlite":
+            conn = s.connection()
+            if read_only:
+                conn.exec_driver_sql("PRAGMA query_only = ON")
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        elif write:
+            s.exec(select(Game.id).with_for_update())
+        yield s
+
+
+@contextmanager
+def guard() -> Iterator[None]:
+    """Turn what a damaged or busy database raises into errors a host can act on."""
+    try:
+        yield
+    except IntegrityError:
+        raise StoreError(BUSY) from None
+    except OperationalError as exc:
+        if any(word in _reason(exc).lower() for word in ("locked", "busy")):
+            raise StoreError(BUSY) from None
+        raise StoreError(damaged(exc)) from None
+    except (DatabaseError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise StoreError(damaged(exc)) from None
+
+
+def damaged(exc: Exception) -> str:
+    return (f"the game database is damaged ({_reason(exc)}); nothing was changed. Restore it from a copy "
+            "(or from the posted reports and `audit`)")
+
+
+def check_new(db: str) -> None:
+    """Refuse to make a game over an existing file, or in a folder that is not there."""
     if is_file_db(db):
         path = Path(db)
         if path.exists():
             raise StoreError(f"{db} already exists: choose a new file name for a new game (nothing was changed)")
-        if not path.parent.exists():
+        if not path.parent.is_dir():
             raise StoreError(f"the folder {path.parent} does not exist: create it first, or choose another path")
+
+
+def create(db: str):
+    """A new, empty game database at `db`; refuses to touch an existing file."""
+    check_new(db)
     engine = engine_for(db)
     try:
         SQLModel.metadata.create_all(engine)
@@ -57,8 +128,9 @@ def create(db: str):
     return engine
 
 
-def open_existing(db: str):
-    """The engine of an existing game database, checked to be one of ours and of a schema we read."""
+def open_existing(db: str, upgrade: bool = False):
+    """The engine of an existing game database, checked to be one of ours and of a schema we read; a command
+    that writes asks to `upgrade` an older schema first."""
     if is_file_db(db):
         path = Path(db)
         if not path.exists():
@@ -73,16 +145,44 @@ def open_existing(db: str):
         tables = set(inspect(engine).get_table_names())
         if "meta" not in tables or "game" not in tables:
             raise StoreError(f"{db} is a database, but not an adjudicator game (no game tables in it)")
-        with Session(engine) as s:
+        missing = sorted(set(SQLModel.metadata.tables) - tables)
+        if missing:
+            raise StoreError(f"{db} is a damaged game database: the table(s) {', '.join(missing)} are missing. "
+                             "Restore it from a copy")
+        with transaction(engine) as s:
             meta = s.get(Meta, "schema_version")
-    except (OperationalError, DatabaseError) as exc:
+            version = _schema_version(db, meta.value if meta else None)
+        if version < SCHEMA_VERSION and upgrade:
+            _upgrade(db, engine)
+    except (OperationalError, DatabaseError, UnicodeDecodeError) as exc:
         raise StoreError(f"{db} cannot be read as a game database: {_reason(exc)}. "
                          "If it was damaged, restore it from a copy (or from a posted report and `audit`).") from None
-    if meta is None or not meta.value.isdigit():
-        raise StoreError(f"{db} has no schema version: it is not an adjudicator game, or it is damaged")
-    if int(meta.value) > SCHEMA_VERSION:
-        raise StoreError(f"{db} was written by a newer adjudicator (schema {meta.value}; this one reads {SCHEMA_VERSION}): upgrade first")
     return engine
+
+
+def _schema_version(db: str, value: str | None) -> int:
+    if value is None:
+        raise StoreError(f"{db} has no schema version: it is not an adjudicator game, or it is damaged")
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        raise StoreError(f"{db} has a schema version that no adjudicator writes ({value[:40]!r}): it is damaged")
+    if int(value) > SCHEMA_VERSION:
+        raise StoreError(f"{db} was written by a newer adjudicator (schema {value}; this one reads {SCHEMA_VERSION}): upgrade first")
+    return int(value)
+
+
+def _upgrade(db: str, engine) -> None:
+    """Schema 1 to 2: the journal's numbers become unique, so that no race can ever store one twice."""
+    try:
+        with transaction(engine, write=True) as s:
+            for table in (models.Submission, models.Step):
+                for index in table.__table__.indexes:
+                    if index.unique:
+                        index.create(s.connection(), checkfirst=True)
+            s.merge(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
+            s.commit()
+    except StoreError:
+        raise StoreError(f"{db} cannot be brought to schema {SCHEMA_VERSION}: its journal numbers a submission or a "
+                         "step twice (racing commands of an older version did that). Run `audit` on a copy") from None
 
 
 def _reason(exc: Exception) -> str:
@@ -96,7 +196,35 @@ def the_game(session: Session) -> Game:
         raise StoreError("the database holds no game")
     if len(games) > 1:
         raise StoreError(f"the database holds {len(games)} games; this command needs a single-game database")
+    check_game(games[0])
     return games[0]
+
+
+MAX_CHAIN = 1 << 20        # the longest dice chain `verify` walks (verify.MAX_TURN)
+
+
+def check_game(game: Game) -> None:
+    """The game row's own fields, which every command trusts: one edited or damaged by hand is named here."""
+    def bad(field: str, value: object, expected: str) -> StoreError:
+        return StoreError(f"the game row is damaged: {field} is {str(value)[:80]!r}, expected {expected}; "
+                          "restore the database from a copy")
+
+    anchor = game.anchor
+    if not isinstance(anchor, str) or len(anchor) != 64 or any(c not in "0123456789abcdef" for c in anchor):
+        raise bad("anchor", anchor, "64 lowercase hex digits")
+    if not isinstance(game.chain_length, int) or not 1 <= game.chain_length <= MAX_CHAIN:
+        raise bad("chain_length", game.chain_length, f"a whole number from 1 to {MAX_CHAIN}")
+    if game.dice_mode not in ("normal", "strict"):
+        raise bad("dice_mode", game.dice_mode, "normal or strict")
+    for name in ("round", "turn_index"):
+        value = getattr(game, name)
+        if not isinstance(value, int) or value < 1:
+            raise bad(name, value, "a whole number from 1")
+    if game.turn_index > game.chain_length:
+        raise bad("turn_index", game.turn_index, f"at most the chain length {game.chain_length}")
+    for name in ("scenario", "initial_state", "extra"):
+        if not isinstance(getattr(game, name), str):
+            raise bad(name, getattr(game, name), "JSON text")
 
 
 def load_state(session: Session, game: Game) -> State:
@@ -157,8 +285,9 @@ def save_state(session: Session, game: Game, state: State, turn_order: list[str]
 
 
 def locked_submission(session: Session, game: Game) -> Submission | None:
-    """The turn submission waiting for `adjudicate`, if any (at most one is ever locked)."""
+    """The turn submission waiting for `adjudicate`: the orders of the power to move, locked this turn."""
     return session.exec(select(Submission).where(Submission.game_id == game.id, Submission.kind == "turn",
+                                                 Submission.power == game.power, Submission.turn_index == game.turn_index,
                                                  Submission.status == "locked").order_by(Submission.seq)).first()
 
 

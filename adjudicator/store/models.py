@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import datetime, timezone
 from typing import Optional
 
+from sqlalchemy import Index
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2        # 2: submission and step numbers unique within a game
 
 
 def now() -> str:
@@ -41,9 +43,13 @@ class Game(SQLModel, table=True):
     created_at: str = Field(default_factory=now)
 
     def setup_hash(self) -> str:
-        """SHA-256 of the scenario and start position: printed from the first report on, so that nobody can
-        swap the setup that `audit` replays from."""
-        return hashlib.sha256(f"{self.scenario}\n{self.initial_state}".encode("utf-8")).hexdigest()
+        """SHA-256 of all that was fixed when the game was made: printed from the first report on, so that nobody
+        can swap the setup `audit` replays from, clear the test-dice flag or re-key the dice unnoticed."""
+        fixed = {"game": self.id, "name": self.name, "rules": self.rules_version, "anchor": self.anchor,
+                 "chain_length": self.chain_length, "dice": self.dice_mode, "salts_from": self.salts_required,
+                 "test_seed": bool(self.test_seed)}
+        text = f"{json.dumps(fixed, sort_keys=True)}\n{self.scenario}\n{self.initial_state}"
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class Power(SQLModel, table=True):
@@ -84,6 +90,7 @@ class Relationship(SQLModel, table=True):
 # -- journal (append-only) ------------------------------------------------------------------------
 
 class Submission(SQLModel, table=True):
+    __table_args__ = (Index("ux_submission_game_seq", "game_id", "seq", unique=True),)
     id: Optional[int] = Field(default=None, primary_key=True)
     game_id: str = Field(foreign_key="game.id", index=True)
     seq: int                                   # order of acceptance within the game
@@ -99,6 +106,7 @@ class Submission(SQLModel, table=True):
 
 
 class Step(SQLModel, table=True):
+    __table_args__ = (Index("ux_step_game_seq", "game_id", "seq", unique=True),)
     id: Optional[int] = Field(default=None, primary_key=True)
     game_id: str = Field(foreign_key="game.id", index=True)
     seq: int
