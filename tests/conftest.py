@@ -18,6 +18,22 @@ G40AU_208 = "g40_alt_universe/map/games/G40_Alt_Universe_v2.0.8_beta-1.3.xml"
 TEST_SEED = "00" * 31 + "01"
 
 
+def pytest_addoption(parser):
+    group = parser.getgroup("integrity", "races and kills of real processes (CI runs each once; a stress run more)")
+    group.addoption("--race-runs", type=int, default=1, help="how many times each race is run")
+    group.addoption("--kill-moments", type=int, default=8, help="how many kill moments each command gets")
+
+
+def pytest_generate_tests(metafunc):
+    if "race_run" in metafunc.fixturenames:
+        metafunc.parametrize("race_run", range(metafunc.config.getoption("race_runs")))
+
+
+@pytest.fixture
+def kill_moments(request) -> int:
+    return request.config.getoption("kill_moments")
+
+
 @pytest.fixture(scope="session")
 def maps_dir() -> Path:
     folder = Path(os.environ.get("ADJUDICATOR_TEST_MAPS")

@@ -1,0 +1,113 @@
+"""`kill -9` of `new`, `submit` and `adjudicate` at many moments, as real processes: afterwards the game is
+absent or whole, `status` and `audit` work, and the state is exactly the one before or the one after
+(issue: integrity, a crash mid-command).
+
+CI kills each command at 8 moments; `pytest tests/test_kills.py --kill-moments 50` is the stress run."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sqlite3
+import time
+
+import pytest
+
+from adjudicator.demo import SCRIPT
+from processes import killed, run
+
+TEST_SEED = "00" * 31 + "01"
+def timed(*args) -> float:
+    start = time.monotonic()
+    r = run(*args)
+    assert r.code == 0, r.err
+    return time.monotonic() - start
+
+
+def moments(full: float, seed: int, count: int) -> list[float]:
+    """Kill moments over the command's run, denser where it writes (after Python has started)."""
+    rng = random.Random(seed)
+    return sorted(rng.uniform(0.3 * full, 1.05 * full) for _ in range(count))
+
+
+def state(db) -> dict:
+    r = run("status", db, "--json")
+    assert r.code == 0 and "Traceback" not in r.err, r.err
+    return json.loads(r.out)
+
+
+def audit_passes(db) -> None:
+    r = run("audit", db)
+    assert r.code == 0, r.out + r.err
+
+
+def rows(db, table: str) -> int:
+    with sqlite3.connect(db) as con:
+        return con.execute(f"select count(*) from {table}").fetchone()[0]
+
+
+def test_new_killed_leaves_no_game_or_a_whole_one_and_no_orphan_key(tmp_path, kill_moments):
+    keys = tmp_path / "keys"
+    full = timed("new", tmp_path / "probe.db", "--game", "demo", "--id", "probe")
+    (tmp_path / "probe.db").unlink()
+    shutil.rmtree(keys)
+    for k, after in enumerate(moments(full, 1, kill_moments)):
+        db = tmp_path / f"g{k}.db"
+        killed(["new", db, "--game", "demo", "--id", f"g{k}"], after)
+        if db.exists():
+            st = state(db)
+            assert st["game"] == f"g{k}" and st["turn_index"] == 1
+            audit_passes(db)
+        else:
+            # Whatever the killed `new` left is gone once `new` of the same path runs again.
+            assert run("new", db, "--game", "demo", "--id", f"g{k}").code == 0
+            audit_passes(db)
+        leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(f".g{k}.db")]
+        assert leftovers == []
+        games = {p.name.split(".")[0] for p in keys.iterdir()} if keys.exists() else set()
+        assert games <= {f"g{i}" for i in range(k + 1)}
+        assert len(list(keys.glob(f"g{k}.*.key"))) == 1
+
+
+@pytest.fixture
+def game(tmp_path):
+    db = tmp_path / "kill.db"
+    assert run("new", db, "--game", "demo", "--seed", TEST_SEED, "--id", "kill").code == 0
+    (tmp_path / "Germans.txt").write_text(SCRIPT["Germans"])
+    return db
+
+
+def test_submit_killed_stores_the_orders_whole_or_not_at_all(game, tmp_path, kill_moments):
+    orders = tmp_path / "Germans.txt"
+    probe = tmp_path / "probe.db"
+    shutil.copy(game, probe)
+    full = timed("submit", probe, "--power", "Germans", orders)
+    before = state(game)["state_hash"]
+    for k, after in enumerate(moments(full, 2, kill_moments)):
+        copy = tmp_path / f"k{k}.db"
+        shutil.copy(game, copy)
+        killed(["submit", copy, "--power", "Germans", orders], after)
+        assert state(copy)["state_hash"] == before
+        assert rows(copy, "submission") in (0, 1)
+        audit_passes(copy)
+        if rows(copy, "submission") == 0:
+            assert run("submit", copy, "--power", "Germans", orders).code == 0
+
+
+def test_adjudicate_killed_plays_the_turn_whole_or_not_at_all(game, tmp_path, kill_moments):
+    assert run("submit", game, "--power", "Germans", tmp_path / "Germans.txt").code == 0
+    probe = tmp_path / "probe.db"
+    shutil.copy(game, probe)
+    full = timed("adjudicate", probe)
+    before, after_hash = state(game)["state_hash"], state(probe)["state_hash"]
+    for k, after in enumerate(moments(full, 3, kill_moments)):
+        copy = tmp_path / f"k{k}.db"
+        shutil.copy(game, copy)
+        killed(["adjudicate", copy], after)
+        st = state(copy)
+        assert st["state_hash"] in (before, after_hash)
+        played = st["state_hash"] == after_hash
+        assert (rows(copy, "report"), st["turn_index"]) == ((1, 2) if played else (0, 1))
+        assert rows(copy, "step") == (rows(probe, "step") if played else 0)
+        audit_passes(copy)
