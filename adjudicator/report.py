@@ -15,7 +15,7 @@ from importlib.resources import files
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
 from sqlmodel import Session, select
 
-from .errors import AdjudicatorError
+from .errors import AdjudicatorError, StoreError
 from .store import db
 from .store.models import DiceGroupRow, Report, RevealedSeed, Step, Submission
 
@@ -253,8 +253,12 @@ def dice_block(ctx: dict) -> str:
 def render(session: Session, turn_index: int | None, fmt: str, templates_dir: Path | None = None) -> str:
     if fmt not in FORMATS:
         raise AdjudicatorError(f"--format takes {', '.join(FORMATS)}, not {fmt!r}")
-    ctx = turn_context(session, turn_index)
-    ctx["dice_block"] = dice_block(ctx)
+    try:
+        ctx = turn_context(session, turn_index)
+        ctx["dice_block"] = dice_block(ctx)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise StoreError(f"the stored journal of this turn is damaged ({type(exc).__name__}: {str(exc)[:100]}), so "
+                         "its report cannot be written; restore the database from a copy") from None
     return environment(templates_dir).get_template(f"report.{fmt}.j2").render(**ctx)
 
 

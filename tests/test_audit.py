@@ -154,7 +154,30 @@ def change_the_current_state(db):
     return ["current state (treasury)"]
 
 
-TAMPERING = [change_a_die, change_orders_keeping_the_old_hash, change_orders_and_their_hash, change_a_state_hash,
+def edit_a_stored_report(db):
+    sql(db, "update report set text = replace(text, 'Germans buy', 'Germans bought') where id = 1")
+    return ["turn 1", "report 1", "stored report"]
+
+
+def clear_the_test_dice_flag(db):
+    sql(db, "update game set test_seed = 0")
+    return ["turn 1", "report 1, line"]
+
+
+def edit_the_scenario(db):
+    sql(db, "update game set scenario = replace(scenario, 'Eastern Front', 'Western Front')")
+    return ["turn 1", "report 1, line"]
+
+
+def edit_the_initial_state(db):
+    (text,), = sql(db, "select initial_state from game")
+    start = json.loads(text)
+    start["treasury"]["Russians"] += 5
+    sql(db, "update game set initial_state = ?", json.dumps(start, sort_keys=True))
+    return ["turn 1", "state hash"]
+
+
+TAMPERING = [edit_a_stored_report, clear_the_test_dice_flag, edit_the_scenario, edit_the_initial_state, change_a_die, change_orders_keeping_the_old_hash, change_orders_and_their_hash, change_a_state_hash,
              change_a_revealedseed, delete_a_dice_group, delete_a_dice_group_of_the_turn_in_progress,
              delete_a_revealedseed, reveal_the_seed_of_the_turn_in_progress, swap_the_numbers_of_two_submissions,
              swap_two_submissions_entirely, damage_a_dice_column, change_the_current_state]
@@ -177,3 +200,56 @@ def test_the_first_mismatch_is_named_when_there_are_several(cli, game_db):
     assert not out["ok"] and out["mismatch"]["turn"] == 2
     assert all(fragment in out["mismatch"]["message"] for fragment in expected)
     assert {"expected", "found", "where", "what"} <= out["mismatch"].keys()
+
+
+# -- what players saw: the anchor and the orders' hashes --------------------------------------------
+
+def test_a_game_re_keyed_with_a_new_chain_fails_against_the_anchor_players_saw(cli, tmp_path):
+    """A host replays the same orders into a game with the same id on a new dice chain: it audits clean on its
+    own, but not against the anchor published at the start, and neither do its reports."""
+    first = tmp_path / "first.db"
+    anchor = cli.json("new", first, "--game", "demo", "--seed", "11" * 32, "--id", "g")["anchor"]
+    rekeyed = tmp_path / "rekeyed.db"
+    cli("new", rekeyed, "--game", "demo", "--seed", "22" * 32, "--id", "g")
+    (tmp_path / "o.txt").write_text("power: Germans\nbuy 2 inf\nend\n")
+    cli("submit", rekeyed, "--power", "Germans", tmp_path / "o.txt")
+    (tmp_path / "post.md").write_text(cli("adjudicate", rekeyed).output)
+    cli("audit", rekeyed)
+    out = cli.json("audit", rekeyed, "--anchor", anchor, code=1)
+    assert out["mismatch"]["where"] == "anchor" and anchor in out["mismatch"]["expected"]
+    assert "anchor" in cli("verify", tmp_path / "post.md", "--anchor", anchor, code=1).output
+    cli("audit", first, "--anchor", anchor.upper())
+    assert "--anchor" in cli("audit", first, "--anchor", "abc", code=2).output
+
+
+def test_a_host_who_swaps_locked_orders_after_the_salts_is_caught_by_the_published_hash(cli, tmp_path):
+    """Strict dice: the Germans' orders are locked and salted; the host rewrites them (text and hash) and
+    adjudicates. Audit cannot know, but the report prints the hash of the orders it played, which is not the
+    one `submit` printed to the Germans."""
+    db = tmp_path / "strict.db"
+    cli("new", db, "--game", "demo", "--dice", "strict", "--id", "s")
+    (tmp_path / "o.txt").write_text("power: Germans\nbuy 2 inf\nend\n")
+    posted = cli.json("submit", db, "--power", "Germans", tmp_path / "o.txt")["sha256"]
+    for power, salt in (("Russians", "red sky"), ("Italians", "blue sea")):
+        cli("submit", db, "--power", power, "-", input=f"salt {salt}\n")
+    swapped = "power: Germans\nbuy 5 inf\nend\n"
+    sql(db, "update submission set text = ?, sha256 = ? where kind = 'turn'", swapped,
+        hashlib.sha256(swapped.encode()).hexdigest())
+    report = cli("adjudicate", db).output
+    assert posted not in report and hashlib.sha256(swapped.encode()).hexdigest() in report
+    assert "Germans, submission 1, sha256" in report
+    assert cli.json("audit", db)["orders"][0]["sha256"] != posted
+
+
+def test_the_orders_hash_is_in_every_report_format_and_in_rolls(cli, demo_db, tmp_path):
+    from adjudicator.demo import SCRIPT
+    (tmp_path / "g.txt").write_text(SCRIPT["Germans"])
+    sha = cli.json("submit", demo_db, "--power", "Germans", tmp_path / "g.txt")["sha256"]
+    assert sha == hashlib.sha256(SCRIPT["Germans"].encode()).hexdigest()
+    cli("adjudicate", demo_db)
+    for fmt in ("markdown", "bbcode", "text"):
+        assert sha in cli("report", demo_db, "--format", fmt).output
+    groups = cli.json("rolls", demo_db)
+    assert groups and all(g["orders_sha256"] == sha for g in groups)
+    assert cli.json("audit", demo_db)["orders"] == [{"seq": 1, "power": "Germans", "kind": "turn", "sha256": sha,
+                                                      "status": "done"}]
