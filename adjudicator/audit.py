@@ -103,7 +103,7 @@ class AuditResult:
         if self.mismatch:
             out.append(f"FAILED at the first mismatch: {self.mismatch.message()}")
         else:
-            out.append(f"OK: every revealed seed, dice group and state hash replays; the current state matches "
+            out.append(f"OK: every revealed seed, dice group, state hash and stored report replays; the current state matches "
                        f"(state hash {self.state_hash})")
         return out
 

@@ -294,3 +294,20 @@ def test_every_report_header_carries_the_anchor_and_says_test_dice(cli, demo_db,
     header = cli("report", demo_db, "--format", fmt).output.split("Purchase")[0]
     assert dice.hexb(dice.anchor(bytes.fromhex(TEST_SEED))) in header
     assert "test dice" in header.lower()
+
+
+def test_a_schema_1_database_is_read_as_it_is_and_upgraded_by_the_first_write(cli, demo_db):
+    with sqlite3.connect(demo_db) as con:
+        con.executescript("drop index ux_submission_game_seq; drop index ux_step_game_seq; "
+                          "update meta set value = '1' where key = 'schema_version';")
+    cli("status", demo_db)
+    cli("audit", demo_db)
+    with sqlite3.connect(demo_db) as con:
+        assert con.execute("select value from meta").fetchall() == [("1",)]
+    cli("submit", demo_db, "--power", "Russians", "-", input="ool inf, art\n")
+    with sqlite3.connect(demo_db) as con:
+        assert con.execute("select value from meta").fetchall() == [("2",)]
+    with pytest.raises(sqlite3.IntegrityError), sqlite3.connect(demo_db) as con:
+        con.execute("insert into submission (game_id, seq, power, kind, round, turn_index, phase, text, sha256, status, "
+                    "created_at) select game_id, seq, power, kind, round, turn_index, phase, text, sha256, status, "
+                    "created_at from submission")           # a second row numbered 1 is now impossible

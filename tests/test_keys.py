@@ -186,3 +186,75 @@ def test_chmod_failure_does_not_crash(store, monkeypatch):
     monkeypatch.setattr(os, "chmod", refuse)
     a = store.create("demo", secret=SECRET)
     assert store.load("demo", a) == SECRET
+
+
+# -- keys others could read or replace are refused, as ssh refuses them -------------------------------
+
+posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+
+
+@posix_only
+@pytest.mark.parametrize("file_mode", [0o644, 0o640, 0o604, 0o660, 0o666])
+def test_a_key_file_others_may_read_or_change_is_refused(store, file_mode):
+    a = store.create("demo", secret=SECRET)
+    path = store.path_for("demo", a)
+    os.chmod(path, file_mode)
+    with pytest.raises(ConfigError, match=r"chmod 600"):
+        store.load("demo", a)
+    os.chmod(path, 0o600)
+    assert store.load("demo", a) == SECRET
+    os.chmod(path, 0o400)                      # read-only for its owner is fine
+    assert store.load("demo", a) == SECRET
+
+
+@posix_only
+def test_a_symlinked_key_file_is_refused(store, tmp_path):
+    a = store.create("demo", secret=SECRET)
+    path = store.path_for("demo", a)
+    elsewhere = tmp_path / "elsewhere.key"
+    path.rename(elsewhere)
+    path.symlink_to(elsewhere)
+    with pytest.raises(ConfigError, match="symbolic link"):
+        store.load("demo", a)
+
+
+@posix_only
+@pytest.mark.parametrize("folder_mode", [0o777, 0o770, 0o1777, 0o722])
+def test_a_key_folder_others_may_write_is_refused(store, folder_mode):
+    a = store.create("demo", secret=SECRET)
+    os.chmod(store.folder, folder_mode)
+    with pytest.raises(ConfigError, match="chmod 700"):
+        store.load("demo", a)
+    with pytest.raises(ConfigError, match="chmod 700"):
+        store.create("other")
+    os.chmod(store.folder, 0o755)              # readable by others: the files' own modes protect them
+    assert store.load("demo", a) == SECRET
+
+
+def test_a_key_file_with_a_byte_order_mark_loads(store):
+    a = store.create("demo", secret=SECRET)
+    path = store.path_for("demo", a)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"\n", b"\r\n"))
+    assert store.load("demo", a) == SECRET
+
+
+@posix_only
+def test_new_into_a_key_folder_others_may_write_refuses_before_writing_anything(cli, tmp_path):
+    keys = tmp_path / "keys"
+    keys.mkdir(mode=0o700)
+    os.chmod(keys, 0o777)
+    out = cli("new", tmp_path / "g.db", "--game", "demo", code=2).output
+    assert "chmod 700" in out and "internal error" not in out
+    assert not (tmp_path / "g.db").exists() and list(keys.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".g.db")] == []
+
+
+@posix_only
+def test_adjudicate_with_a_key_readable_by_all_says_how_to_fix_it(cli, demo_db, tmp_path):
+    cli("submit", demo_db, "--power", "Germans", "-", input="buy 1 inf\nend\n")
+    key, = (tmp_path / "keys").iterdir()
+    os.chmod(key, 0o644)
+    out = cli("adjudicate", demo_db, code=2).output
+    assert f"chmod 600 {key}" in out
+    os.chmod(key, 0o600)
+    cli("adjudicate", demo_db)
