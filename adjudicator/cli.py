@@ -16,7 +16,7 @@ from typing import Optional
 
 import typer
 
-from .errors import AdjudicatorError, SubmissionRejected
+from .errors import INVALID, AdjudicatorError, OrderError, SubmissionRejected
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Adjudicate Axis & Allies turns from text orders, with dice anyone can recheck.")
@@ -52,7 +52,7 @@ def _fail(exc: AdjudicatorError, as_json: bool = False) -> None:
     if as_json:
         payload = {"error": exc.message}
         if isinstance(exc, SubmissionRejected):
-            payload = {"accepted": False, "errors": [e.to_dict() for e in exc.errors]}
+            payload = {"accepted": False, "errors": [e.to_dict() for e in exc.errors], "more_errors": exc.more}
         _print_json(payload)
     else:
         typer.echo(f"error: {exc.message}" if not isinstance(exc, SubmissionRejected) else exc.message, err=True)
@@ -105,7 +105,12 @@ def submit(db: str = typer.Argument(..., help=DB_HELP),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Check a power's orders against the game and lock them (exit 0 accepted, 1 rejected)."""
     try:
-        text = _read_text(file, "orders")
+        from .inputs import TooLarge, read
+        from .notation.text import MAX_BYTES
+        try:
+            text = read(file, "orders", 4 * MAX_BYTES)      # UTF-32 takes four bytes a character
+        except TooLarge as exc:
+            raise SubmissionRejected([OrderError(INVALID, exc.message)]) from None
         from .game import submit as do_submit
         out = do_submit(_engine(db, write=not dry_run), power, text, dry_run=dry_run)
     except AdjudicatorError as exc:
@@ -119,21 +124,6 @@ def submit(db: str = typer.Argument(..., help=DB_HELP),
         typer.echo(f"  {line}")
     if out["covers"]:
         typer.echo("covers: " + ", ".join(p.replace("_", " ") for p in out["covers"]))
-
-
-def _read_text(file: str, what: str) -> str:
-    """A file (or standard input for `-`) as text: UTF-8 with or without BOM, else Windows-1252 as mailers write it."""
-    if file == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        path = Path(file)
-        if not path.is_file():
-            raise AdjudicatorError(f"no {what} file at {file}")
-        data = path.read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
 
 
 @app.command()
@@ -256,8 +246,9 @@ def verify(report_file: str = typer.Argument(..., help="The report as posted or 
 
     Exit 0: every die that can be checked matches; 1: something does not; 2: nothing to check (yet)."""
     try:
-        from .verify import check, summary
-        text = _read_text(report_file, "report")
+        from .inputs import read
+        from .verify import MAX_BYTES, check, summary
+        text = read(report_file, "report", 4 * MAX_BYTES)
         blocks = check(text, _anchor(anchor))
     except AdjudicatorError as exc:
         _fail(exc, as_json)

@@ -73,12 +73,19 @@ class OrderError:
         }
 
 
+MAX_SHOWN = 50      # errors listed for one submission; the rest are counted (a paste gone wrong has thousands)
+
+
 class SubmissionRejected(AdjudicatorError):
     """A submission with one or more order errors; nothing was stored."""
 
     exit_code = 1
 
     def __init__(self, errors: list[OrderError]):
-        self.errors = errors
+        self.errors = errors[:MAX_SHOWN]
+        self.more = len(errors) - len(self.errors)
         n = len(errors)
-        super().__init__(f"submission rejected: {n} error{'s' if n != 1 else ''}\n" + "\n".join(e.render() for e in errors))
+        text = f"submission rejected: {n:,} error{'s' if n != 1 else ''}\n" + "\n".join(e.render() for e in self.errors)
+        if self.more:
+            text += f"\n… and {self.more:,} more error{'s' if self.more != 1 else ''} (the first {MAX_SHOWN} are shown)"
+        super().__init__(text)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -24,14 +25,19 @@ from .errors import AdjudicatorError
 START = "adjudicator dice"
 MAX_TURN = 1 << 20         # hashes to walk from a seed to the anchor: bounds the work a forged block can ask for
 
-_HTML = re.compile(r"<(?:pre|code|p|br|div|blockquote|span|li)\b[^>]*>", re.I)
-_HTML_BREAK = re.compile(r"<br\s*/?>|</?(?:p|pre|div|blockquote|li|ul|ol|h[1-6]|tr|table)\b[^>]*>", re.I)
-_TAG = re.compile(r"<[^>]*>")
+MAX_BYTES = 4 * 1024 * 1024     # a paste: a long forum thread's page of reports is far less
+MAX_GROUPS = 20_000             # dice groups in one paste: a G40 turn rolls a few dozen
+
+# Every pattern here runs in time linear in the line: no unbounded repeat is followed by something that can
+# fail far away (a tag's attributes stop at the next '<' or '[', trailing markers are matched on the reversed line).
+_HTML = re.compile(r"<(?:pre|code|p|br|div|blockquote|span|li)\b[^<>]*>", re.I)
+_HTML_BREAK = re.compile(r"<br\s*/?>|</?(?:p|pre|div|blockquote|li|ul|ol|h[1-6]|tr|table)\b[^<>]*>", re.I)
+_TAG = re.compile(r"<[^<>]*>")
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 _SPACE = re.compile(r"[^\S\n]")         # tabs, no-break and other unicode spaces: labels only hold U+0020
-# Quote and code markers a forum or a mail client puts around or before the block's lines.
-_LEAD = re.compile(r"^(?:>|\[quote(?:=[^\]]*)?\]|\[/quote\]|\[code(?:=[^\]]*)?\]|\[/code\]|```+|~~~+)\s*", re.I)
-_TRAIL = re.compile(r"\s*(?:\[/quote\]|\[/code\]|```+|~~~+)$", re.I)
+# Quote and code markers a forum or a mail client puts around or before the block's lines, all at once.
+_LEAD = re.compile(r"(?:(?:>|\[quote(?:=[^\[\]]*)?\]|\[/quote\]|\[code(?:=[^\[\]]*)?\]|\[/code\]|```+|~~~+)\s*)+", re.I)
+_TRAIL_REVERSED = re.compile(r"(?:\s*(?:\]etouq/\[|\]edoc/\[|```+|~~~+))+\s*", re.I)
 _HEADER = re.compile(r"(game|turn|anchor|seed|salts)\s*:\s*(.*)", re.I)
 _SIDES = re.compile(r"d(\d+)", re.I)
 
@@ -91,11 +97,12 @@ def clean(text: str) -> list[str]:
     lines = []
     for line in _SPACE.sub(" ", text).split("\n"):
         line = line.strip()
-        while True:
-            bare = _TRAIL.sub("", _LEAD.sub("", line, count=1), count=1)
-            if bare == line:
-                break
-            line = bare
+        lead = _LEAD.match(line)
+        if lead:
+            line = line[lead.end():]
+        trail = _TRAIL_REVERSED.match(line[::-1])
+        if trail:
+            line = line[:len(line) - trail.end()]
         lines.append(line)
     return lines
 
@@ -155,8 +162,8 @@ def _check_complete(block: Block) -> None:
     for name in ("game", "turn", "anchor"):
         if not getattr(block, name):
             block.problems.append(f"the block has no `{name}:` line")
-    labels = [g.label for g in block.groups]
-    for label in sorted({x for x in labels if labels.count(x) > 1}):
+    counts = Counter(g.label for g in block.groups)
+    for label in sorted(label for label, n in counts.items() if n > 1):
         block.problems.append(f"the label {label} appears twice: one power-turn never rolls the same label twice")
 
 
@@ -168,7 +175,15 @@ def check(text: str, anchor: str | None = None) -> list[Block]:
 
     Raises VerifyError when there is no block at all; otherwise each block's `status` says how it fared.
     """
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        raise VerifyError(f"the text is {size:,} bytes; verify reads at most {MAX_BYTES:,}: paste only the reports "
+                          "to check (the part from `adjudicator dice` to the last dice line is enough)")
     blocks = read_blocks(text)
+    groups = sum(len(b.groups) for b in blocks)
+    if groups > MAX_GROUPS:
+        raise VerifyError(f"the text holds {groups:,} dice groups; verify checks at most {MAX_GROUPS:,} at a time: "
+                          "paste fewer reports at once")
     if not blocks:
         raise VerifyError("no dice block found: a report's dice block starts with the line `adjudicator dice` "
                           "(paste the whole post, or the part from `adjudicator dice` to the last dice line)")

@@ -17,7 +17,7 @@ from typing import NoReturn
 from adjudicator.errors import AMBIGUOUS, INVALID, OrderError
 from adjudicator.notation.lexicon import PLACE, POWER, UNIT, Lexicon, key
 from adjudicator.notation.orders import UnitCount, units_text
-from adjudicator.notation.text import Line
+from adjudicator.notation.text import MAX_UNITS, Line
 
 WORD, NUMBER, COMMA, COLON, ARROW, LESS = "word", "number", ",", ":", ">", "<"
 
@@ -186,7 +186,7 @@ class Reader:
         """The longest run of unit items from the start of `toks`, and the token index after each item."""
         items: list[UnitCount] = []
         ends: list[int] = []
-        i = 0
+        i = total = 0
         while i < len(toks):
             j = i + 1 if items and toks[i].kind == COMMA else i
             n, j = self._count(toks, j)
@@ -199,6 +199,9 @@ class Reader:
             if n == 0:
                 self.fail("a count must be at least 1", toks[j - 1], expected="a unit count")
             items.append(UnitCount(1 if n is None else n, unit))
+            total += items[-1].count
+            if total > MAX_UNITS:
+                self.fail(f"one order names at most {MAX_UNITS:,} units: split it", toks[i + (toks[i].kind == COMMA)])
             ends.append(after)
             i = after
         return items, ends

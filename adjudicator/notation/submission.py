@@ -12,11 +12,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from adjudicator.errors import ILLEGAL, OrderError
+from adjudicator.errors import ILLEGAL, INVALID, OrderError
 from adjudicator.notation.lexicon import Lexicon
 from adjudicator.notation.orders import End, Submission
 from adjudicator.notation.parser import COLON, WORD, ParseFailure, Reader, Token, did_you_mean, tokenize
-from adjudicator.notation.text import Line, clean_text
+from adjudicator.notation.text import MAX_LINE_CHARS, Line, clean_text, too_large
 from adjudicator.notation.verbs import VerbRegistry
 from adjudicator.scenario import PHASES
 
@@ -80,7 +80,15 @@ class _SubmissionReader:
         self.headers: set[str] = set()
 
     def read(self) -> ParseResult:
+        refused = too_large(self.submission.text)
+        if refused:
+            return ParseResult(self.submission, [OrderError(INVALID, refused)])
         for line in clean_text(self.submission.text):
+            if len(line.text) > MAX_LINE_CHARS:
+                self.errors.append(OrderError(INVALID, f"an order line holds at most {MAX_LINE_CHARS:,} characters; "
+                                              f"this one has {len(line.text):,}: split it", line.number, 1,
+                                              line.text[:80] + "…"))
+                continue
             reader = Reader(line, tokenize(line.text), self.lexicon, self.phases[self.running])
             try:
                 self._line(line, reader)

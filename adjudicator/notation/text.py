@@ -26,7 +26,28 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
+
+
+# Limits of what a submission may be (README, "Input limits"): far above any real turn, low enough that a
+# paste gone wrong is refused at once instead of being read for minutes.
+MAX_BYTES = 256 * 1024          # of the text as UTF-8
+MAX_LINES = 5_000               # lines as pasted, quotes and chatter included
+MAX_LINE_CHARS = 2_000          # one order line after clean-up
+MAX_UNITS = 1_000               # units named by one order (counts added up)
+
+
+def too_large(text: str) -> str | None:
+    """Why `text` is refused before it is read at all, or None."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        return (f"the submission is {size:,} bytes; at most {MAX_BYTES:,} are read: post only your orders "
+                "(not the whole thread)")
+    lines = text.count("\n") + 1
+    if lines > MAX_LINES:
+        return f"the submission has {lines:,} lines; at most {MAX_LINES:,} are read: post only your orders"
+    return None
 
 
 @dataclass(frozen=True)
@@ -46,8 +67,9 @@ _QUOTE_MARKERS = re.compile(r"\s*>[\s>]*")
 _SEPARATOR = re.compile(r"--|-+ ?original message ?-+|_{10,}", re.I)
 _ATTRIBUTION = re.compile(r".*\bwrote:", re.I)
 _FENCE = re.compile(r"\s*(```|~~~)")
-_BLOCK_TAG = re.compile(r"\[(/?)(code|quote)(?:[= ][^\]]*)?\]", re.I)
-_FORMAT_TAG = re.compile(r"\[/?(?:b|i|u|s|color|size|font)(?:=[^\]]*)?\]", re.I)
+# A tag's attributes stop at the next '[' too, so that an unclosed `[b=` repeated does not rescan the line.
+_BLOCK_TAG = re.compile(r"\[(/?)(code|quote)(?:[= ][^\[\]]*)?\]", re.I)
+_FORMAT_TAG = re.compile(r"\[/?(?:b|i|u|s|color|size|font)(?:=[^\[\]]*)?\]", re.I)
 _BULLET = re.compile(r"[-*\u2022\u00b7]\s+")
 _RULE = re.compile(r"([-*_=])\1{2,}")
 
@@ -97,6 +119,8 @@ def _pieces(lines: list[tuple[int, str, bool]]) -> list[_Piece]:
     pieces: list[_Piece] = []
     fence = ""
     stack: list[str] = []           # open BBCode blocks, innermost last
+    open_ = Counter()               # how many of each are open: no scan of a deep stack per tag
+    next_quoted = _next_quoted(lines)
     for i, (number, s, quoted) in enumerate(lines):
         m = _FENCE.match(s)
         if fence:
@@ -108,23 +132,34 @@ def _pieces(lines: list[tuple[int, str, bool]]) -> list[_Piece]:
         if m:
             fence = m.group(1)
             continue
-        if not quoted and _ATTRIBUTION.match(s) and _next_is_quoted(lines, i):
+        if not quoted and _ATTRIBUTION.match(s) and next_quoted[i]:
             quoted = True
         pos = 0
         for tag in _BLOCK_TAG.finditer(s):
-            pieces.append(_Piece(number, s[pos:tag.start()], quoted or "quote" in stack, "code" in stack))
+            pieces.append(_Piece(number, s[pos:tag.start()], quoted or open_["quote"] > 0, open_["code"] > 0))
             pos = tag.end()
             name = tag.group(2).lower()
             if not tag.group(1):
                 stack.append(name)
-            elif name in stack:
-                del stack[len(stack) - 1 - stack[::-1].index(name):]
-        pieces.append(_Piece(number, s[pos:], quoted or "quote" in stack, "code" in stack))
+                open_[name] += 1
+            elif open_[name]:                # close it and every block opened inside it
+                while True:
+                    inner = stack.pop()
+                    open_[inner] -= 1
+                    if inner == name:
+                        break
+        pieces.append(_Piece(number, s[pos:], quoted or open_["quote"] > 0, open_["code"] > 0))
     return pieces
 
 
-def _next_is_quoted(lines: list[tuple[int, str, bool]], i: int) -> bool:
-    return next((quoted for _, s, quoted in lines[i + 1:] if s.strip()), False)
+def _next_quoted(lines: list[tuple[int, str, bool]]) -> list[bool]:
+    """For each line, whether the next line with text is quoted (one pass from the end)."""
+    out, following = [False] * len(lines), False
+    for i in range(len(lines) - 1, -1, -1):
+        out[i] = following
+        if lines[i][1].strip():
+            following = lines[i][2]
+    return out
 
 
 def _content(s: str) -> str:
