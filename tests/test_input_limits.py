@@ -1,0 +1,115 @@
+"""Pathological pastes: each is read in time linear in its size or refused at once by a documented limit, with
+a message saying which; text in any of the encodings editors write is read (issue: integrity, quadratic
+inputs). Timing lives in benchmarks/bench_inputs.py; these tests check what the player sees."""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+
+import pytest
+
+from adjudicator.demo import SCRIPT
+from adjudicator.notation.text import MAX_BYTES, MAX_LINES, MAX_UNITS
+from adjudicator.verify import MAX_GROUPS
+
+
+@pytest.fixture
+def report(cli, demo_db, tmp_path) -> str:
+    """A real report: the Germans' first turn, whose seed is revealed."""
+    (tmp_path / "g.txt").write_text(SCRIPT["Germans"])
+    cli("submit", demo_db, "--power", "Germans", tmp_path / "g.txt")
+    return cli("adjudicate", demo_db).output
+
+
+def verify(cli, tmp_path, data: bytes | str, code: int):
+    path = tmp_path / "post.txt"
+    path.write_bytes(data.encode() if isinstance(data, str) else data)
+    return cli("verify", path, code=code).output
+
+
+def dry_run(cli, db, text: str | bytes, code: int = 1, *extra: str):
+    return cli("submit", db, "--power", "Germans", "--dry-run", *extra, "-", input=text, code=code)
+
+
+@pytest.mark.parametrize("noise", [">" * 50_000, "x" + " " * 100_000 + "y", "[quote]" * 100_000, "<p" * 200_000,
+                                   "```" * 30_000, "x" + "[/quote]" * 50_000])
+def test_verify_reads_a_report_behind_a_pathological_line(cli, tmp_path, report, noise):
+    assert "all match" in verify(cli, tmp_path, noise + "\n" + report + "\n" + noise, code=0)
+
+
+def test_verify_refuses_more_dice_groups_than_its_limit(cli, tmp_path, report):
+    block = report[report.index("adjudicator dice"):].split("```")[0]
+    head, first = block.split("\n")[:5], block.split("\n")[5]
+    label = first.split(" | ")[0]
+    groups = [first.replace(label, f"{label}:{k}", 1) for k in range(MAX_GROUPS + 1)]
+    out = verify(cli, tmp_path, "\n".join(head + groups), code=2)
+    assert f"{MAX_GROUPS + 1:,} dice groups" in out and f"at most {MAX_GROUPS:,}" in out
+
+
+def test_verify_refuses_a_file_over_its_byte_limit_without_reading_it(cli, tmp_path, report):
+    out = verify(cli, tmp_path, report + "x" * (17 * 1024 * 1024), code=2)
+    assert "nothing was read" in out
+
+
+def test_submit_refuses_a_paste_over_the_byte_limit(cli, demo_db):
+    out = dry_run(cli, demo_db, "buy 1 inf\n" * (MAX_BYTES // 10 + 1)).output
+    assert f"at most {MAX_BYTES:,} are read" in out and out.count("\n") < 5
+    out = dry_run(cli, demo_db, "x" * (10 * 1024 * 1024)).output          # 10 MB: not even read whole
+    assert "nothing was read" in out
+
+
+def test_submit_refuses_too_many_lines(cli, demo_db):
+    assert f"at most {MAX_LINES:,} are read" in dry_run(cli, demo_db, "\n" * MAX_LINES + "buy 1 inf\n").output
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("[b=" * 20_000, "at most 2,000 characters"),
+    (f"ncm {MAX_UNITS + 1} inf Germany > Poland\n", f"at most {MAX_UNITS:,} units"),
+    ("ncm 10000 inf Germany > Poland\n", f"at most {MAX_UNITS:,} units"),
+    ("ncm " + ", ".join(["600 inf", "600 art"]) + " Germany > Poland\n", f"at most {MAX_UNITS:,} units"),
+])
+def test_submit_refuses_an_order_over_its_limits(cli, demo_db, text, fragment):
+    assert fragment in dry_run(cli, demo_db, text).output
+
+
+def test_deeply_nested_code_blocks_are_read(cli, demo_db):
+    out = cli.json("submit", demo_db, "--power", "Germans", "--dry-run", "-",
+                   input="[code]" * 20_000 + "\nbuy 1 inf\n" + "[/code]" * 20_000)
+    assert out["orders"] == ["buy 1 infantry"]
+
+
+def test_at_most_fifty_errors_are_listed_then_counted(cli, demo_db):
+    text = "bake 1 inf\n" * 120
+    out = dry_run(cli, demo_db, text).output
+    assert out.startswith("submission rejected: 120 errors") and out.count("unknown order") == 50
+    assert "… and 70 more errors" in out
+    js = cli.json("submit", demo_db, "--power", "Germans", "--dry-run", "-", input=text, code=1)
+    assert len(js["errors"]) == 50 and js["more_errors"] == 70
+
+
+ORDERS = "power: Germans\r\nbuy 2 inf, 1 arm\r\nend\r\n"
+
+
+@pytest.mark.parametrize("encoded", [
+    ORDERS.encode("utf-8"), codecs.BOM_UTF8 + ORDERS.encode("utf-8"),
+    ORDERS.encode("utf-16"), ORDERS.encode("utf-16-le"), ORDERS.encode("utf-16-be"),
+    codecs.BOM_UTF16_BE + ORDERS.encode("utf-16-be"), ORDERS.encode("utf-32"), ORDERS.encode("cp1252"),
+], ids=["utf-8", "utf-8 bom", "utf-16 bom", "utf-16-le", "utf-16-be", "utf-16-be bom", "utf-32", "windows-1252"])
+def test_orders_in_any_editor_encoding_are_read_and_hashed_as_utf8_text(cli, demo_db, tmp_path, encoded):
+    path = tmp_path / "orders.txt"
+    path.write_bytes(encoded)
+    out = cli.json("submit", demo_db, "--power", "Germans", "--dry-run", path)
+    assert out["orders"] == ["buy 2 infantry, 1 armour", "end"]
+    assert out["sha256"] == hashlib.sha256(ORDERS.encode("utf-8")).hexdigest()
+
+
+def test_a_utf8_file_is_hashed_as_its_bytes(cli, demo_db, tmp_path):
+    path = tmp_path / "orders.txt"
+    path.write_bytes(SCRIPT["Germans"].encode())
+    sha = cli.json("submit", demo_db, "--power", "Germans", "--dry-run", path)["sha256"]
+    assert sha == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_report_saved_as_utf16_verifies(cli, tmp_path, report):
+    assert "all match" in verify(cli, tmp_path, report.encode("utf-16"), code=0)
