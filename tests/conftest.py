@@ -80,3 +80,18 @@ def demo_db(cli, tmp_path) -> Path:
     db = tmp_path / "demo.db"
     cli("new", db, "--game", "demo", "--seed", TEST_SEED, "--id", "t1")
     return db
+
+
+@pytest.fixture(scope="session")
+def played_demo(tmp_path_factory) -> Path:
+    """A folder with a demo game after the Germans' turn (game.db) and its key (keys/), made once per session
+    for tests that copy and damage it."""
+    from adjudicator.demo import SCRIPT
+    folder = tmp_path_factory.mktemp("played")
+    runner, db = CliRunner(), folder / "game.db"
+    env = {"ADJUDICATOR_KEYS_DIR": str(folder / "keys")}
+    (folder / "Germans.txt").write_text(SCRIPT["Germans"])
+    for args in (["new", db, "--game", "demo", "--seed", TEST_SEED, "--id", "dmg"],
+                 ["submit", db, "--power", "Germans", folder / "Germans.txt"], ["adjudicate", db]):
+        assert runner.invoke(app, list(map(str, args)), env=env).exit_code == 0
+    return folder

@@ -9,24 +9,7 @@ import sqlite3
 import pytest
 
 from adjudicator.demo import SCRIPT
-
-TEST_SEED = "00" * 31 + "01"
 COMMANDS = (["status"], ["report"], ["rolls"], ["audit"], ["adjudicate"], ["submit", "--power", "Russians", "orders.txt"])
-
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory):
-    """A demo game after the Germans' turn, made once and copied for each kind of damage."""
-    from typer.testing import CliRunner
-    from adjudicator.cli import app
-    folder = tmp_path_factory.mktemp("played")
-    runner, db = CliRunner(), folder / "game.db"
-    env = {"ADJUDICATOR_KEYS_DIR": str(folder / "keys")}
-    (folder / "Germans.txt").write_text(SCRIPT["Germans"])
-    for args in (["new", db, "--game", "demo", "--seed", TEST_SEED, "--id", "dmg"],
-                 ["submit", db, "--power", "Germans", folder / "Germans.txt"], ["adjudicate", db]):
-        assert runner.invoke(app, list(map(str, args)), env=env).exit_code == 0
-    return folder
 
 
 def flip_a_page(db):
@@ -65,11 +48,11 @@ DAMAGE = {
 
 
 @pytest.mark.parametrize("name", DAMAGE)
-def test_every_command_names_the_damage_and_changes_nothing(cli, played, tmp_path, name):
+def test_every_command_names_the_damage_and_changes_nothing(cli, played_demo, tmp_path, name):
     damage, fragment = DAMAGE[name]
     db = tmp_path / "game.db"
-    shutil.copy(played / "game.db", db)
-    shutil.copytree(played / "keys", tmp_path / "keys", dirs_exist_ok=True)
+    shutil.copy(played_demo / "game.db", db)
+    shutil.copytree(played_demo / "keys", tmp_path / "keys", dirs_exist_ok=True)
     (tmp_path / "orders.txt").write_text(SCRIPT["Russians"])
     if callable(damage):
         damage(db)
