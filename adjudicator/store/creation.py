@@ -35,7 +35,10 @@ def write(db_arg: str, fill: Callable[[Session], None], keystore: KeyStore, game
     _remove(temp)
     anchor = None
     try:
-        engine = db.create(str(temp))
+        try:
+            engine = db.create(str(temp))
+        except StoreError as exc:
+            raise StoreError(exc.message.replace(str(temp), str(target))) from None
         try:
             with db.transaction(engine, write=True) as s:
                 fill(s)

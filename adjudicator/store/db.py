@@ -27,7 +27,7 @@ from ..state import State, Unit, pair_key
 from . import models
 from .models import SCHEMA_VERSION, Game, Meta, Power, Relationship, Submission, TerritoryOwner, UnitRow
 
-BUSY_TIMEOUT = 10.0      # seconds a command waits for another one working on the same game
+BUSY_TIMEOUT = 30.0      # seconds a command waits for another one working on the same game
 BUSY = ("another command is working on this game (a submission or an adjudication); nothing was changed: "
         "try again in a moment")
 
