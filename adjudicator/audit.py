@@ -453,11 +453,25 @@ class Replay:
         turn = replayed.turn_index
         for key in mine:
             if mine[key] != stored.get(key):
-                raise Mismatch(turn, f"current state ({key})", "the tables must hold the state the journal leads to",
-                               _short(mine[key]), _short(stored.get(key)))
+                where, expected, found = _first_difference(key, mine[key], stored.get(key))
+                raise Mismatch(turn, f"current state ({where})", "the tables must hold the state the journal leads to",
+                               _short(expected), _short(found))
         if self.journal.game.state_hash != replayed.hash():
             raise Mismatch(turn, "current state", "the game's stored state hash", replayed.hash(), self.journal.game.state_hash)
         self.result.state_hash = replayed.hash()
+
+
+def _first_difference(where: str, a: object, b: object) -> tuple[str, object, object]:
+    """The innermost place where two values of the state differ, so that a long list names the one bad item."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        key = next((k for k in sorted(a.keys() | b.keys(), key=str) if a.get(k) != b.get(k)), None)
+        if key is not None:
+            return _first_difference(f"{where} {key}", a.get(key), b.get(key))
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+        if k is not None:
+            return _first_difference(f"{where} item {k + 1}", a[k], b[k])
+    return where, a, b
 
 
 def _line(lines: list[str], k: int) -> str:

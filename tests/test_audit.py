@@ -151,7 +151,7 @@ def damage_a_dice_column(db):
 
 def change_the_current_state(db):
     sql(db, "update power set treasury = treasury + 10 where name = 'Italians'")
-    return ["current state (treasury)"]
+    return ["current state (treasury Italians)", "expected 22, found 32"]
 
 
 def edit_a_stored_report(db):
