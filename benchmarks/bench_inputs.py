@@ -39,7 +39,7 @@ SUBMIT = {
     "'[b=' 650 times on 130 lines": ("[b=" * 650 + "\n") * 130,
     "5,000 order lines (the limit)": "buy 1 inf\n" * 4_999,
     "ncm of 1,000 units (the limit)": "ncm 1000 inf Germany > Poland\n",
-    "a list of 330 unit items": "ncm " + ", ".join(["1 inf"] * 330) + " Germany > Poland\n",
+    "a list of 250 unit items": "ncm " + ", ".join(["1 inf"] * 250) + " Germany > Poland\n",
 }
 
 
