@@ -310,6 +310,10 @@ class Replay:
 
     def _submit(self, stored: Submission, where: str) -> None:
         try:
+            if stored.kind == "edit":
+                services.replay_edit(self.engine, stored.text)
+                self._compare_new_steps()
+                return
             out = services.submit(self.engine, stored.power, stored.text)
         except SubmissionRejected as exc:
             raise Mismatch(stored.turn_index, where, "accepted when it was submitted, but the replay rejects it",

@@ -105,12 +105,7 @@ def submit(db: str = typer.Argument(..., help=DB_HELP),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Check a power's orders against the game and lock them (exit 0 accepted, 1 rejected)."""
     try:
-        from .inputs import TooLarge, read
-        from .notation.text import MAX_BYTES
-        try:
-            text = read(file, "orders", 4 * MAX_BYTES)      # UTF-32 takes four bytes a character
-        except TooLarge as exc:
-            raise SubmissionRejected([OrderError(INVALID, exc.message)]) from None
+        text = _read_lines(file, "orders")
         from .game import submit as do_submit
         out = do_submit(_engine(db, write=not dry_run), power, text, dry_run=dry_run)
     except AdjudicatorError as exc:
@@ -124,6 +119,39 @@ def submit(db: str = typer.Argument(..., help=DB_HELP),
         typer.echo(f"  {line}")
     if out["covers"]:
         typer.echo("covers: " + ", ".join(p.replace("_", " ") for p in out["covers"]))
+
+
+def _read_lines(file: str, what: str) -> str:
+    """Orders or corrections as text; over the size limit, a rejected submission (exit 1) like any bad order."""
+    from .inputs import TooLarge, read
+    from .notation.text import MAX_BYTES
+    try:
+        return read(file, what, 4 * MAX_BYTES)      # UTF-32 takes four bytes a character
+    except TooLarge as exc:
+        raise SubmissionRejected([OrderError(INVALID, exc.message)]) from None
+
+
+@app.command()
+def edit(db: str = typer.Argument(..., help=DB_HELP),
+         file: str = typer.Argument("-", help="File with the corrections, or - for standard input."),
+         reason: str = typer.Option(..., "--reason", help="Why: printed with the corrections in the next report."),
+         dry_run: bool = typer.Option(False, "--dry-run", help="Check the corrections; change nothing."),
+         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Correct the game as the host (add/remove POWER UNITS PLACE, owner PLACE POWER, pus POWER N,
+    damage PLACE FACILITY N, war/peace POWER POWER): journalled, audited, reported (exit 0 done, 1 refused)."""
+    try:
+        text = _read_lines(file, "corrections")
+        from .game import edit as do_edit
+        out = do_edit(_engine(db, write=not dry_run), text, reason, dry_run=dry_run)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json({"accepted": True, **out})
+        return
+    head = "would be made (dry run, nothing changed)" if dry_run else f"made as submission {out['submission']}"
+    typer.echo(f"{len(out['changes'])} correction(s) {head}; sha256 {out['sha256']}")
+    for line in out["changes"]:
+        typer.echo(f"  {line}")
 
 
 @app.command()

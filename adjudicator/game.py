@@ -218,6 +218,57 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         return summary
 
 
+# -- edit (host corrections) ----------------------------------------------------------------------
+
+HOST = "host"           # the journal's "power" of a correction
+_REASON = "# reason: "
+
+
+def edit(engine, text: str, reason: str, dry_run: bool = False) -> dict:
+    """Apply a host's corrections (adjudicator.corrections) as one journalled step; refused, changing nothing,
+    while a power's orders are locked or when any line is wrong."""
+    from .corrections import apply, reason_problem
+    from .notation.edits import edit_verbs
+    problem = reason_problem(reason)
+    if problem:
+        raise ConfigError(problem)
+    with db.transaction(engine, write=not dry_run) as s:
+        g = open_game(s)
+        result = parse_submission(text, g.lexicon, verbs=edit_verbs())
+        errors = list(result.errors)
+        if db.locked_submission(s, g.game) is not None:
+            errors.insert(0, OrderError(ILLEGAL, f"{g.state.power}'s orders are locked: correct the game after "
+                                        "`adjudicate`, so that the orders are played on the position they were checked on"))
+        corrections = result.submission.orders
+        if not corrections and not errors:
+            errors.append(OrderError("invalid", "no corrections given"))
+        changes, problems = apply(g.rules, g.state, corrections) if not errors else ([], [])
+        if errors or problems:
+            raise SubmissionRejected(sorted(errors + problems, key=lambda e: (e.line, e.column)))
+        stored = f"{_REASON}{reason.strip()}\n{text}"
+        summary = {"game": g.game.id, "reason": reason.strip(), "changes": changes, "dry_run": dry_run,
+                   "sha256": hashlib.sha256(stored.encode("utf-8")).hexdigest()}
+        if dry_run:
+            return summary
+        row = Submission(game_id=g.game.id, seq=_next_seq(s, Submission, g.game.id), power=HOST, kind="edit",
+                         round=g.state.round, turn_index=g.state.turn_index, phase=g.state.phase, text=stored,
+                         sha256=summary["sha256"], status="done")
+        s.add(row)
+        s.flush()
+        _add_step(s, g, row.id, "edit", [{"type": "edit", "reason": reason.strip(), "changes": changes}], [])
+        db.save_state(s, g.game, g.state)
+        s.commit()
+        return {**summary, "submission": row.seq}
+
+
+def replay_edit(engine, stored: str) -> dict:
+    """`audit`: a journalled correction, applied again from its stored text."""
+    head, _, text = stored.partition("\n")
+    if not head.startswith(_REASON):
+        raise StoreError("a journalled correction has lost its reason line")
+    return edit(engine, text, head[len(_REASON):])
+
+
 def _header_errors(g: Loaded, sub, power: str) -> list[OrderError]:
     errors = []
     if sub.game is not None and sub.game != g.game.id:

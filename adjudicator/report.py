@@ -20,7 +20,7 @@ from .store import db
 from .store.models import DiceGroupRow, Report, RevealedSeed, Step, Submission
 
 FORMATS = ("markdown", "bbcode", "text")
-PHASE_TITLES = {"standing": "Standing orders", "purchase": "Purchase", "politics": "Politics",
+PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purchase": "Purchase", "politics": "Politics",
                 "combat_move": "Combat move", "battle": "Battles", "noncombat_move": "Non-combat move",
                 "place": "Mobilize new units", "end_turn": "End of turn"}
 
@@ -96,6 +96,8 @@ def describe(event: dict) -> list[str]:
         return [f"Bought but not placed, kept for later: {units_phrase(event['units'])}."]
     if kind == "next":
         return [f"Next: round {event['round']}, {event['power']}, {PHASE_TITLES[event['phase']].lower()}."]
+    if kind == "edit":
+        return [f"The host corrected the game ({event['reason']}): {change}." for change in event["changes"]]
     if kind == "standing":
         return [f"{event['power']} standing orders: " + "; ".join(event["orders"])]
     if kind == "salts":
@@ -229,7 +231,8 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
         "game": {"id": game.id, "title": game.title, "name": game.name, "rules": game.rules_version,
                  "anchor": game.anchor, "setup_hash": game.setup_hash(), "test_seed": game.test_seed, "dice_mode": game.dice_mode},
         "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power},
-        "orders": [{"seq": subs[i].seq, "power": subs[i].power, "sha256": subs[i].sha256} for i in ids if i in subs],
+        "orders": [{"seq": subs[i].seq, "power": subs[i].power, "sha256": subs[i].sha256} for i in ids
+                   if i in subs and subs[i].kind == "turn"],
         "seed": seed.seed if seed else None,
         "salts": json.loads(seed.salts) if seed else [],
         "phases": phases,

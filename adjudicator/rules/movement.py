@@ -20,10 +20,11 @@ def bonus_movement(rules: G40Rules, state: State, unit: Unit) -> int:
         return 0
     here = unit.place
     places = [p for p in rules.scenario.neighbours(here) if not rules.is_water(p)] if rules.is_water(here) else [here]
+    givers = {t.name for t in rules.scenario.unit_types if t.options.get("givesMovement")}
     best = 0
     for p in places:
         for base in state.units_at(p):
-            if not rules.friendly(state, unit.owner, base.owner) or not rules.operative(base):
+            if base.type not in givers or not rules.friendly(state, unit.owner, base.owner) or not rules.operative(base):
                 continue
             for spec in rules.ut(base).options.get("givesMovement", []):
                 n, _, name = spec.partition(":")
@@ -34,37 +35,61 @@ def bonus_movement(rules: G40Rules, state: State, unit: Unit) -> int:
 
 def allowance(rules: G40Rules, state: State, unit: Unit) -> int:
     """Movement a unit has this turn, counting the bonus of where it starts if it has not moved yet."""
-    if unit.moved == 0 and "bonus" not in unit.flags:
-        return rules.ut(unit).movement + bonus_movement(rules, state, unit)
-    return rules.movement(unit)
+    return allowances(rules, state, [unit])[unit.id]
+
+
+def allowances(rules: G40Rules, state: State, units: list[Unit]) -> dict[int, int]:
+    """`allowance` of each unit, by id. The bonus is looked up once per owner, type and place: looking it up
+    scans the place, so a move of a thousand infantry would otherwise scan it a thousand times."""
+    bonus: dict[tuple[str, str, str], int] = {}
+    out = {}
+    for u in units:
+        if u.moved == 0 and "bonus" not in u.flags:
+            key = (u.owner, u.type, u.place)
+            if key not in bonus:
+                bonus[key] = bonus_movement(rules, state, u)
+            out[u.id] = rules.ut(u).movement + bonus[key]
+        else:
+            out[u.id] = rules.movement(u)
+    return out
 
 
 def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, phase: str) -> list[Unit]:
     """The units an order means: of the named types at the path's start, those with the most movement left.
     `cost(unit_type)` is the movement the order takes from a unit of that type."""
     start = order.path[0]
-    chosen: list[Unit] = []
+    wanted = {uc.unit for uc in order.units}
+    here = [u for u in state.units_at(start, power) if u.type in wanted]
+    left = allowances(rules, state, here)
     launch = _launch_room(rules, state, power, start)
+    # Per type: its units here and those that can make this move, best first, sorted once; an item takes the
+    # next ones, so `1 inf, 1 inf, …` costs no more than `300 inf`.
+    stacks: dict[str, tuple[int, list[Unit], list[Unit]]] = {}
+    taken: dict[str, int] = {}
+    chosen: list[Unit] = []
     for uc in order.units:
-        steps = cost(rules.ut(uc.unit))
-        pool = sorted((u for u in state.units_at(start, power) if u.type == uc.unit and u not in chosen),
-                      key=lambda u: (u.moved, u.id))
-        if len(pool) < uc.count:
-            have = len(pool)
-            raise RuleViolation(f"{power} has {have} {uc.unit} in {start}, not {uc.count}")
-        usable = [u for u in pool if allowance(rules, state, u) - u.moved >= steps and _may_move_now(rules, u, phase)]
-        if len(usable) < uc.count:
+        if uc.unit not in stacks:
+            steps = cost(rules.ut(uc.unit))
+            pool = sorted((u for u in here if u.type == uc.unit), key=lambda u: (u.moved, u.id))
+            usable = [u for u in pool if left[u.id] - u.moved >= steps and _may_move_now(rules, u, phase)]
+            stacks[uc.unit] = steps, pool, usable
+        steps, pool, usable = stacks[uc.unit]
+        done = taken.get(uc.unit, 0)
+        if len(pool) - done < uc.count:
+            raise RuleViolation(f"{power} has {len(pool) - done} {uc.unit} in {start}, not {uc.count}")
+        if len(usable) - done < uc.count:
             reason = _why_not(rules, pool, steps, phase)
-            raise RuleViolation(f"only {len(usable)} of the {uc.count} {uc.unit} in {start} can move {steps} "
+            raise RuleViolation(f"only {len(usable) - done} of the {uc.count} {uc.unit} in {start} can move {steps} "
                                 f"{'space' if steps == 1 else 'spaces'} now: {reason}", _rule_for(reason))
-        chosen.extend(usable[:uc.count])
+        chosen.extend(usable[done:done + uc.count])
+        taken[uc.unit] = done + uc.count
     flying = [u for u in chosen if rules.is_air(u)]
     if launch is not None and len(flying) > launch:
         raise RuleViolation(f"a damaged carrier launches no aircraft: only {launch} of the aircraft in {start} "
                             "can take off", "BG-14")
     for u in chosen:
         if u.moved == 0 and "bonus" not in u.flags:
-            bonus = bonus_movement(rules, state, u)
+            bonus = left[u.id] - rules.ut(u).movement
             if bonus:
                 u.flags["bonus"] = bonus
     return chosen
@@ -266,10 +291,14 @@ def check_air(rules: G40Rules, state: State, power: str, units: list[Unit], path
         if not raid and not rules.is_attack(state, power, dest):
             raise RuleViolation(f"{dest} is not hostile: a combat move must end in an attack", "BG-02")
         spots = air.future_carrier_spots(rules, state, power)
+        moves = allowances(rules, state, units)
+        needs: dict[bool, int] = {}         # the search for a landing place, once for deck aircraft, once for others
         for u in units:
-            left = allowance(rules, state, u) - u.moved - (len(path) - 1)
+            left = moves[u.id] - u.moved - (len(path) - 1)
             deck = bool(rules.ut(u).carrier_cost)
-            need = air.landing_distance(rules, state, power, dest, spots if deck else None, at_sea=deck)
+            if deck not in needs:
+                needs[deck] = air.landing_distance(rules, state, power, dest, spots if deck else None, at_sea=deck)
+            need = needs[deck]
             if need > left:
                 where = f"{need} spaces away" if need < air.FAR else "out of reach"
                 raise RuleViolation(f"the {u.type} would have no place to land after attacking {dest}: it has {left} "
