@@ -151,6 +151,8 @@ def capture_phrase(event: dict) -> str:
     line += f" and liberated for {event['owner']}" if event["owner"] != event["by"] else f" by {event['by']}"
     if event.get("treasury_taken"):
         line += f"; {event['by']} take {event['treasury_taken']} PUs from the capital"
+    for c in event.get("changed", []):
+        line += f"; the captured {c['from']} becomes {c['count']} {c['to']}"
     return line
 
 

@@ -101,6 +101,10 @@ class G40Rules:
         """A colon-separated unit option as a set of names (`bombingTargets`, `repairsUnits` …)."""
         return {n for v in self.ut(unit).options.get(option, []) for n in v.split(":") if n}
 
+    def fields(self, unit: Unit | str, option: str) -> list[list[str]]:
+        """Each occurrence of a colon-separated option as its fields (`consumesUnits` 1:factory_minor …)."""
+        return [v.split(":") for v in self.ut(unit).options.get(option, [])]
+
     def true(self, unit: Unit | str, option: str) -> bool:
         return any(v.strip().lower() == "true" for v in self.ut(unit).options.get(option, []))
 

@@ -37,7 +37,7 @@ def factory_capacity(rules: G40Rules, state: State, power: str, place: str) -> i
     total = 0
     for u in state.units_at(place, power):
         t = rules.ut(u)
-        if t.has("factory"):
+        if t.has("factory") and not u.flags.get("placed"):          # a new factory produces from the next turn
             cap = t.options.get("canProduceXUnits")
             base = int(cap[0]) if cap else rules.scenario.territory(place).production
             total += max(0, base - u.damage)
@@ -83,6 +83,7 @@ def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[
         if not pending[uc.unit]:
             del pending[uc.unit]
         for _ in range(uc.count):
+            _consume(rules, state, power, where, uc.unit)
             state.add_unit(uc.unit, power, where).flags["placed"] = True
     return {"type": "place", "power": power, "place": where, "units": {uc.unit: uc.count for uc in order.units}}
 
@@ -108,12 +109,40 @@ def _check_deck(rules: G40Rules, state: State, power: str, where: str, order: Pl
                             f"{where} has room for {max(room, 0)}, not {need}", "BG-15")
 
 
+def _consumed(rules: G40Rules, name: str) -> list[str]:
+    """The units a placed unit replaces (the map's consumesUnits: a factory upgrade consumes a minor factory)."""
+    return [f[1] for f in rules.fields(name, "consumesUnits") if len(f) == 2 and f[0].isdigit()
+            for _ in range(int(f[0]))]
+
+
+def _consume(rules: G40Rules, state: State, power: str, where: str, name: str) -> None:
+    for unit in _consumed(rules, name):
+        gone = next(u for u in state.units_at(where, power) if u.type == unit)
+        state.remove_units([gone.id])
+
+
 def _check_facility(rules: G40Rules, state: State, power: str, where: str, facilities: list[str]) -> None:
-    """BG-34: facilities go on land held since the start of the turn, one of each kind per territory."""
+    """BG-34: facilities go on land held since the start of the turn, one of each kind per territory; from the
+    map's unit data, a major factory only on a territory the power owned at the start of the game
+    (canOnlyPlaceInOriginalTerritories), none on the territories it lists (unitPlacementRestrictions), and an
+    upgrade only over the factory it consumes (consumesUnits)."""
     if rules.is_water(where) or state.owners.get(where) != power or where in state.conquered:
         raise RuleViolation(f"facilities are placed on a territory {power} held at the start of the turn; {where} is not one", "BG-34")
     for name in facilities:
         t = rules.ut(name)
+        if "canOnlyPlaceInOriginalTerritories" in rules.names(name, "special") and state.original_owners.get(where) != power:
+            raise RuleViolation(f"a {name} is placed only on a territory {power} owned at the start of the game; "
+                                f"{where} is not one", "BG-34")
+        if where in rules.names(name, "unitPlacementRestrictions"):
+            raise RuleViolation(f"a {name} may not be placed on {where}", "BG-34")
+        consumed = _consumed(rules, name)
+        here = [u.type for u in state.units_at(where, power) if not u.flags.get("placed")]
+        if consumed:
+            missing = [unit for unit in set(consumed) if here.count(unit) < consumed.count(unit) * facilities.count(name)]
+            if missing:
+                raise RuleViolation(f"a {name} replaces a {', '.join(missing)} that {power} had in {where} at the "
+                                    "start of the turn; there is none", "BG-34")
+            continue
         if facilities.count(name) > 1 or any(u.type == name for u in state.units_at(where)):
             raise RuleViolation(f"{where} may have only one {name}", "BG-34")
         need = t.options.get("canOnlyBePlacedInTerritoryValuedAtX")

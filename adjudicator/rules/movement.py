@@ -348,6 +348,24 @@ def idle_combat_ships(rules: G40Rules, state: State, power: str, ship_ids: set[i
     return {u.id for u in state.units if u.id in ship_ids and u.place not in busy}
 
 
+def _changes_when_captured(rules: G40Rules, state: State, unit, previous: str) -> list[dict]:
+    """BG-36, from the map's whenCapturedChangesInto (FROM:TO:KEEP_DAMAGE:TYPE:COUNT…): a captured major factory
+    becomes a minor one, keeping its damage up to the new type's cap."""
+    given = next((f for f in rules.fields(unit, "whenCapturedChangesInto")
+                  if len(f) >= 5 and f[0] in ("any", previous) and f[1] in ("any", unit.owner)), None)
+    if given is None:
+        return []
+    state.remove_units([unit.id])
+    out = []
+    for name, count in zip(given[3::2], given[4::2]):
+        for _ in range(int(count)):
+            new = state.add_unit(name, unit.owner, unit.place)
+            if given[2] == "true":
+                new.damage = min(unit.damage, rules.max_damage(new))
+        out.append({"from": unit.type, "to": name, "count": int(count)})
+    return out
+
+
 def capture(rules: G40Rules, state: State, power: str, place: str) -> dict:
     """Change a territory's owner (BG-39, BG-40); facilities there change hands with it."""
     previous = state.owners.get(place)
@@ -355,10 +373,14 @@ def capture(rules: G40Rules, state: State, power: str, place: str) -> dict:
     state.owners[place] = new_owner
     if place not in state.conquered:
         state.conquered.append(place)
+    changed = []
     for u in state.units_at(place):
         if not rules.is_combatant(u) and previous is not None and u.owner == previous:
             u.owner = new_owner
+            changed += _changes_when_captured(rules, state, u, previous)
     event = {"type": "capture", "place": place, "by": power, "from": previous, "owner": new_owner}
+    if changed:
+        event["changed"] = changed
     if previous and rules.takes_treasury_on_capture(place, previous):
         taken = state.treasury.get(previous, 0)
         state.treasury[previous] = 0
