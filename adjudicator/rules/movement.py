@@ -7,6 +7,8 @@ sea battle, or both when transports land troops from a zone that enemy warships 
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..notation.orders import Move
 from ..state import State, Unit, count_types
 from . import air, transport
@@ -258,6 +260,23 @@ def _arrive(unit: Unit, place: str, steps: int, phase: str) -> None:
         unit.flags["combat_moved"] = True
 
 
+def _cannot_blitz(rules: G40Rules, units: list[Unit]) -> list[str]:
+    """BG-04: the units of a move that cannot blitz, once each unit that receives the ability from another
+    (the map's receivesAbilityWhenWith canBlitz:armour) is paired one-to-one with such a unit moving with it."""
+    givers = Counter(u.type for u in units if rules.ut(u).has("can_blitz"))
+    slow = []
+    for u in units:
+        if rules.ut(u).has("can_blitz"):
+            continue
+        giver = next((f[1] for f in rules.fields(u, "receivesAbilityWhenWith")
+                      if len(f) == 2 and f[0] == "canBlitz" and givers[f[1]] > 0), None)
+        if giver:
+            givers[giver] -= 1
+        else:
+            slow.append(u.type)
+    return slow
+
+
 def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], path: list[str], phase: str) -> list[str]:
     """Land paths; returns the territories blitzed on the way (BG-03, BG-04, BG-08)."""
     blitzed = []
@@ -270,10 +289,11 @@ def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], pa
             raise RuleViolation(f"land units may not pass through hostile {place} in non-combat", "BG-08")
         if rules.hostile_units(state, power, place):
             raise RuleViolation(f"land units must stop in {place}: it holds enemy units", "BG-03")
-        slow = [u.type for u in units if not rules.ut(u).has("can_blitz")]
+        slow = _cannot_blitz(rules, units)
         if slow:
             raise RuleViolation(f"{slow[0]} cannot blitz through {place}: only units that can blitz move on "
-                                "through an empty enemy territory", "BG-04")
+                                "through an empty enemy territory (mech infantry only paired one-to-one with "
+                                "armour moving with it)", "BG-04")
         blitzed.append(place)
     rules.check_land_destination(state, power, path[-1], phase)
     return blitzed
