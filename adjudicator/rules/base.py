@@ -264,9 +264,11 @@ class G40Rules:
         return t.attack if role == "attacker" else t.defense
 
     def capture_goes_to(self, state: State, power: str, place: str) -> str:
-        """BG-40: liberated territory returns to a friendly original owner that can still collect income."""
+        """BG-40: liberated territory returns to a friendly original owner that can still collect income; its
+        capital always returns to it, and with it the income."""
         original = state.original_owners.get(place)
-        if original and original != power and self.friendly(state, power, original) and self.can_collect_income(state, original):
+        if original and original != power and self.friendly(state, power, original) and (
+                self.can_collect_income(state, original) or self.capital_of(original) == place):
             return original
         return power
 
