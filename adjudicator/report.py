@@ -147,6 +147,9 @@ def raid_phrases(event: dict) -> list[str]:
 
 
 def capture_phrase(event: dict) -> str:
+    if event.get("neutral"):
+        army = f", and its {units_phrase(event['joined'])} join them" if event.get("joined") else ""
+        return f"{event['place']} ({event['from']}) sides with {event['by']}, who take control{army}"
     line = f"{event['place']} is captured from {event['from']}"
     line += f" and liberated for {event['owner']}" if event["owner"] != event["by"] else f" by {event['by']}"
     if event.get("treasury_taken"):

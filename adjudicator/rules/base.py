@@ -52,6 +52,29 @@ class G40Rules:
         except KeyError:
             return "neutral"
 
+    def relation_option(self, state: State, a: str, b: str, option: str) -> str:
+        """An option of the map's relationship type between two powers ("" when not set)."""
+        name = state.relationship(a, b)
+        try:
+            return str(self.scenario.relationship_type(name).options.get(option, "")) if name else ""
+        except KeyError:
+            return ""
+
+    def takes_over_on_entering(self, state: State, power: str, place: str) -> bool:
+        """BG-41: land `power` takes by moving in during non-combat: a neutral that sides with it (the map's
+        relationship option canTakeOverOwnedTerritory, e.g. Friendly_Neutral for a pro-Axis neutral)."""
+        owner = self.owner(state, place)
+        return (owner is not None and owner != power and not self.is_water(place)
+                and self.relation_option(state, power, owner, "canTakeOverOwnedTerritory").lower() == "true")
+
+    def joins_with_army(self, state: State, power: str, owner: str) -> bool:
+        """BG-41: the neutral's army becomes `power`'s (the owner's captureUnitOnEnteringBy lists it)."""
+        try:
+            player = self.scenario.player(owner)
+        except KeyError:
+            return False
+        return power in {n for v in player.options.get("captureUnitOnEnteringBy", []) for n in str(v).split(":")}
+
     def at_war(self, state: State, a: str, b: str) -> bool:
         return self.archetype(state, a, b) == "war"
 

@@ -26,7 +26,7 @@ def bonus_movement(rules: G40Rules, state: State, unit: Unit) -> int:
     best = 0
     for p in places:
         for base in state.units_at(p):
-            if base.type not in givers or not rules.friendly(state, unit.owner, base.owner) or not rules.operative(base):
+            if base.type not in givers or not (rules.friendly(state, unit.owner, base.owner) and rules.operative(base)):
                 continue
             for spec in rules.ut(base).options.get("givesMovement", []):
                 n, _, name = spec.partition(":")
@@ -178,6 +178,8 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
     if land and legs.sea:
         landing = legs.carry_out(state, power, land, phase)
     blitzes = [capture(rules, state, power, place) for place in captured]
+    if land and phase == "noncombat_move" and rules.takes_over_on_entering(state, power, path[-1]):
+        blitzes.append(take_over(rules, state, power, path[-1]))
     event = {"type": "move", "phase": phase, "power": power, "path": path, "order": order.canonical(),
              "units": count_types(units), "captures": blitzes}
     if riders:
@@ -384,6 +386,17 @@ def _changes_when_captured(rules: G40Rules, state: State, unit, previous: str) -
                 new.damage = min(unit.damage, rules.max_damage(new))
         out.append({"from": unit.type, "to": name, "count": int(count)})
     return out
+
+
+def take_over(rules: G40Rules, state: State, power: str, place: str) -> dict:
+    """BG-41: a neutral that sides with `power` becomes its territory, and its army its units."""
+    previous = state.owners[place]
+    state.owners[place] = power
+    joined = [u for u in state.units_at(place, previous)] if rules.joins_with_army(state, power, previous) else []
+    for u in joined:
+        u.owner = power
+    return {"type": "capture", "place": place, "by": power, "from": previous, "owner": power, "neutral": True,
+            "joined": count_types(joined)}
 
 
 def capture(rules: G40Rules, state: State, power: str, place: str) -> dict:
