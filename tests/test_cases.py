@@ -69,3 +69,29 @@ def test_case_ids_are_unique_and_rules_exist():
         assert c.get("purpose"), c["id"]
         if known is not None:
             assert c["rule"] in known, f"{c['id']} names rule {c['rule']}, which is not in LEDGER.md"
+
+
+# -- ledger coverage ------------------------------------------------------------------------------
+
+SECTIONS = {"BG": "G40 2nd-edition base rules", "AU": "G40 Alt-Universe Beta-1.3", "AU11": "Alt-Universe Beta-1.1 differences",
+            "EG": "Expanded Global Scenario", "AP": "Sgt. Apone's Europe rules", "AV": "Allies vs. Axis v2.0"}
+
+
+def coverage_table() -> str:
+    """Per ledger section: its rows, and how many have a rule case (every case must pass: test_case)."""
+    rows = re.findall(r"^\| ([A-Z0-9]+)-(\d+) \|", LEDGER.read_text(encoding="utf-8"), re.M)
+    covered = {c["rule"] for c in CASES}
+    lines = ["| section | ledger rows | rows with a passing case |", "|---|---:|---:|"]
+    for prefix, title in SECTIONS.items():
+        ids = [f"{p}-{n}" for p, n in rows if p == prefix]
+        lines.append(f"| {title} (`{prefix}`) | {len(ids)} | {sum(i in covered for i in ids)} |")
+    return "\n".join(lines)
+
+
+@pytest.mark.skipif(not LEDGER.exists(), reason="the shared ledger is not beside the repository")
+def test_every_base_rule_has_a_case_and_the_readme_prints_the_coverage():
+    rows = re.findall(r"^\| (BG-\d+) \|", LEDGER.read_text(encoding="utf-8"), re.M)
+    covered = {c["rule"] for c in CASES}
+    assert [r for r in rows if r not in covered] == [], "base-rule rows without a rule case"
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert coverage_table() in readme, "README's coverage table is stale; it should read:\n" + coverage_table()
