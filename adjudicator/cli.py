@@ -126,7 +126,7 @@ def _read_lines(file: str, what: str) -> str:
     from .inputs import TooLarge, read
     from .notation.text import MAX_BYTES
     try:
-        return read(file, what, 4 * MAX_BYTES)      # UTF-32 takes four bytes a character
+        return read(file, what, MAX_BYTES)
     except TooLarge as exc:
         raise SubmissionRejected([OrderError(INVALID, exc.message)]) from None
 
@@ -276,7 +276,7 @@ def verify(report_file: str = typer.Argument(..., help="The report as posted or 
     try:
         from .inputs import read
         from .verify import MAX_BYTES, check, summary
-        text = read(report_file, "report", 4 * MAX_BYTES)
+        text = read(report_file, "report", MAX_BYTES)
         blocks = check(text, _anchor(anchor))
     except AdjudicatorError as exc:
         _fail(exc, as_json)

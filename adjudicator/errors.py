@@ -73,7 +73,9 @@ class OrderError:
         }
 
 
-MAX_SHOWN = 50      # errors listed for one submission; the rest are counted (a paste gone wrong has thousands)
+# Errors listed for one submission, and lines about the broken dice blocks of one `verify`: the rest are counted
+# (a paste gone wrong has thousands).
+MAX_SHOWN = 50
 
 
 class SubmissionRejected(AdjudicatorError):

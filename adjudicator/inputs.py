@@ -21,22 +21,27 @@ class TooLarge(AdjudicatorError):
     """A file or paste over the limit of what is read."""
 
 
-def read(file: str, what: str, max_bytes: int) -> str:
-    """The text of `file` (or standard input for `-`), refused if over `max_bytes` as stored."""
+def read(file: str, what: str, limit: int) -> str:
+    """The text of `file` (or standard input for `-`), refused unless it can be at most `limit` bytes as UTF-8.
+
+    Four bytes a character are read for each byte of the limit (UTF-32 takes four, and a byte-order mark four more),
+    and no more: beyond that the text is longer than the limit in any encoding, so it is refused unread."""
+    most = 4 * limit + 4
     if file == "-":
-        data = sys.stdin.buffer.read(max_bytes + 1)
+        data = sys.stdin.buffer.read(most + 1)
     else:
         path = Path(file)
         if not path.is_file():
             raise AdjudicatorError(f"no {what} file at {file}")
         try:
             with path.open("rb") as fh:
-                data = fh.read(max_bytes + 1)
+                data = fh.read(most + 1)
         except OSError as exc:
             raise AdjudicatorError(f"cannot read the {what} file {file}: {exc.strerror or exc}") from None
-    if len(data) > max_bytes:
-        raise TooLarge(f"more than {max_bytes:,} bytes of {what}: nothing was read. Give only the {what} "
-                       "(not a whole thread, mailbox or save game)")
+    if len(data) > most:
+        source = "standard input" if file == "-" else file
+        raise TooLarge(f"{source} holds more than {limit:,} bytes of {what}, the most that is read: nothing was "
+                       f"read. Give only the {what} (not a whole thread, mailbox or save game)")
     return decode(data)
 
 

@@ -20,7 +20,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from . import dice
-from .errors import AdjudicatorError
+from .errors import MAX_SHOWN, AdjudicatorError
 
 START = "adjudicator dice"
 MAX_TURN = 1 << 20         # hashes to walk from a seed to the anchor: bounds the work a forged block can ask for
@@ -113,14 +113,20 @@ def read_blocks(text: str) -> list[Block]:
     A block starts at a line `adjudicator dice`; its header lines (`game:`, `turn:`, `anchor:`, `seed:`,
     `salts:`) come before its groups; every group line (`label | dN | values | units`) up to the next block
     belongs to it. Other lines (a mail client's wrapped tail of a long unit list, the report text after the
-    block) are skipped, so no group is lost because something was printed between two of them.
+    block) are skipped, so no group is lost because something was printed between two of them. Reading stops
+    at the first group over MAX_GROUPS, with a VerifyError.
     """
     blocks: list[Block] = []
+    earlier = 0                             # dice groups of the blocks before the last one
     for number, line in enumerate(clean(text), 1):
         if line.casefold() == START:
+            earlier += len(blocks[-1].groups) if blocks else 0
             blocks.append(Block(number))
         elif blocks and line:
             _read_line(blocks[-1], line, number)
+            if earlier + len(blocks[-1].groups) > MAX_GROUPS:
+                raise VerifyError(f"the text holds more than {MAX_GROUPS:,} dice groups; verify checks at most "
+                                  f"{MAX_GROUPS:,} at a time: paste fewer reports at once")
     for block in blocks:
         _check_complete(block)
     return blocks
@@ -173,17 +179,14 @@ def check(text: str, anchor: str | None = None) -> list[Block]:
     """Read and check every dice block of `text`. A block whose own seed is not revealed yet is checked with the
     seed another block of the same game and turn reveals (a mid-turn report pasted with the final one).
 
-    Raises VerifyError when there is no block at all; otherwise each block's `status` says how it fared.
+    Raises VerifyError when there is no block at all or the text is over a limit; otherwise each block's
+    `status` says how it fared.
     """
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_BYTES:
         raise VerifyError(f"the text is {size:,} bytes; verify reads at most {MAX_BYTES:,}: paste only the reports "
                           "to check (the part from `adjudicator dice` to the last dice line is enough)")
     blocks = read_blocks(text)
-    groups = sum(len(b.groups) for b in blocks)
-    if groups > MAX_GROUPS:
-        raise VerifyError(f"the text holds {groups:,} dice groups; verify checks at most {MAX_GROUPS:,} at a time: "
-                          "paste fewer reports at once")
     if not blocks:
         raise VerifyError("no dice block found: a report's dice block starts with the line `adjudicator dice` "
                           "(paste the whole post, or the part from `adjudicator dice` to the last dice line)")
@@ -227,10 +230,23 @@ def _check_block(block: Block, seed_hex: str, salts: list[str]) -> None:
 # -- what the player reads ----------------------------------------------------------------------
 
 def summary(blocks: list[Block]) -> tuple[int, list[str]]:
-    """Exit code and lines to print: 0 all checked dice match, 1 something does not, 2 nothing could be checked."""
-    lines = []
+    """Exit code and lines to print: 0 all checked dice match, 1 something does not, 2 nothing could be checked.
+
+    Of the blocks that do not check out, the first MAX_SHOWN lines are printed and the rest counted: a paste gone
+    wrong can hold thousands of broken blocks. A block that checks out takes one line."""
+    lines, shown, hidden = [], 0, 0
     for b in blocks:
-        lines += _describe(b)
+        for line in _describe(b):
+            if b.status != "mismatch":
+                lines.append(line)
+            elif shown < MAX_SHOWN:
+                lines.append(line)
+                shown += 1
+            else:
+                hidden += 1
+    if hidden:
+        lines.append(f"… and {hidden:,} more line{'s' if hidden != 1 else ''} about blocks that do not check out "
+                     f"(the first {MAX_SHOWN} are shown; --json gives them all)")
     if any(b.status == "mismatch" for b in blocks):
         return 1, lines
     if all(b.status == "unrevealed" for b in blocks):

@@ -8,6 +8,7 @@ databases, each through the code a player's command runs. Prints, per kind, the 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
 import sys
@@ -17,14 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from fuzzing import damage, mangle_report, paste  # noqa: E402
+from fuzzing import COMMANDS, crashed, damage, mangle_report, paste  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from adjudicator.cli import app  # noqa: E402
 from adjudicator.demo import SCRIPT  # noqa: E402
-
-COMMANDS = (["status", "--json"], ["report"], ["rolls", "--json"], ["audit"], ["adjudicate"],
-            ["submit", "--power", "Russians", "orders.txt"])
 
 
 class Tally:
@@ -36,7 +34,7 @@ class Tally:
         start = time.perf_counter()
         result = fn()
         seconds = time.perf_counter() - start
-        if result.exit_code not in (0, 1, 2) or "internal error" in result.output or "Traceback" in result.output:
+        if crashed(result):
             self.crashes.append(f"{what}: exit {result.exit_code}: {result.output.strip()[:200]} {result.exception!r}")
         if seconds > self.slowest[0]:
             self.slowest = (seconds, what)
@@ -57,6 +55,7 @@ def main() -> None:
     runner = CliRunner()
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
+        os.chdir(work)                  # where `submit … orders.txt` finds its file, and no developer's .env
         env = {"ADJUDICATOR_KEYS_DIR": str(work / "keys")}
         db = work / "game.db"
         (work / "g.txt").write_text(SCRIPT["Germans"])

@@ -9,7 +9,8 @@ import random
 import sqlite3
 from pathlib import Path
 
-from adjudicator.notation.text import MAX_BYTES
+from adjudicator.notation.text import MAX_BYTES, MAX_LINE_CHARS
+from adjudicator.verify import MAX_BYTES as REPORT_BYTES
 
 ORDER_LINES = ["buy 2 inf, 1 arm", "cm 3 inf, 1 art Poland > Belarus", "ncm 2 ftr Belarus > Poland",
                "retreat Belarus > Poland if attackers < 3", "ool inf, art, arm", "place 2 inf Germany", "end",
@@ -19,6 +20,11 @@ NOISE = ["> ", ">>", "[quote]", "[/quote]", "[quote=Bob]", "[code]", "[/code]", 
          "[color=red]", "<p>", "<br>", "&amp;", "-- \n", "\U0001f600", "\u200b", "\u00a0", "\t", "\r\n", "#", "—",
          "“", "”", "On Mon, Bob wrote:", "-----Original Message-----", "_" * 12, " " * 200, ">" * 300, "9" * 40,
          "x" * 500, "[", "]", "|", "•", "- ", "* "]
+# The start of an order, then one piece again and again to the line limit: a place or unit list that never ends.
+STARTS = ["", "buy ", "cm 1 inf ", "ncm ", "ncm 2 inf Germany > ", "move 2 ftr Germany > ", "retreat ",
+          "retreat Belarus > ", "ool ", "ool Belarus: ", "place ", "place 1 inf ", "bomb 1 ftr ", "repair 1 ",
+          "scramble ", "war ", "power: ", "submerge "]
+PIECES = ["inf, ", "1 ", "1 inf ", "inf ", ", ", "Germany ", "East Prussia ", "sz 5 ", "G 5 ", "> ", ": ", "_ ", "x "]
 
 
 def forum_post(rng: random.Random, orders: list[str]) -> str:
@@ -31,21 +37,39 @@ def forum_post(rng: random.Random, orders: list[str]) -> str:
         lambda b: "<p>" + html.escape(b).replace("\n", "<br>\n") + "</p>",
         lambda b: "\n".join("> " + line for line in b.splitlines()),
         lambda b: b.replace("\n", "\r\n"),
+        lambda b: f"> @Bob said in [G40 league, game 3](/post/1234):\n> Your move, Hans.\n\nThanks!\n\n```\n{b}\n```\n",
+        lambda b: ('<blockquote><p><a href="/user/bob">@Bob</a> said in <a href="/post/1234">G40 game</a>:</p>'
+                   "<p>Your move.</p></blockquote>\n<p>Orders:</p>\n<pre><code>" + html.escape(b) + "</code></pre>"),
+        lambda b: f"[quote=Bob;1234]Your move[/quote]\n[b]Round 3[/b]\n[code]\n{b}\n[/code]\n[size=1]gl[/size]",
     ]
     return rng.choice(wraps)(body)
+
+
+def long_lines(rng: random.Random, max_bytes: int) -> str:
+    """Lines up to the line limit, each an order's start and then one piece again and again: the shape that
+    made the search for a place in a line quadratic."""
+    line = (rng.choice(STARTS) + rng.choice(PIECES + NOISE) * MAX_LINE_CHARS)[:rng.randint(1, MAX_LINE_CHARS)]
+    return (line + "\n") * max(1, max_bytes // (len(line.encode()) + 1))
 
 
 def paste(rng: random.Random, max_bytes: int = MAX_BYTES) -> str:
     """A random paste up to `max_bytes`: realistic posts, noise, or a long run of one piece."""
     kind = rng.random()
-    if kind < 0.4:
+    if kind < 0.35:
         text = forum_post(rng, [rng.choice(ORDER_LINES) for _ in range(rng.randint(1, 40))])
-    elif kind < 0.7:
+    elif kind < 0.6:
         text = "".join(rng.choice(NOISE + ORDER_LINES + ["\n"]) for _ in range(rng.randint(1, 3000)))
+    elif kind < 0.8:
+        text = long_lines(rng, max_bytes)
     else:
         piece = rng.choice(NOISE + ORDER_LINES)
         text = piece * rng.randint(1, max(1, max_bytes // max(1, len(piece.encode()))))
     return text.encode()[:max_bytes].decode("utf-8", "ignore")
+
+
+def fill(piece: str, size: int) -> str:
+    """`piece` again and again, up to `size` bytes as UTF-8."""
+    return piece * max(0, size // len(piece.encode()))
 
 
 def mangle_report(rng: random.Random, report: str) -> str:
@@ -58,6 +82,7 @@ def mangle_report(rng: random.Random, report: str) -> str:
         lambda r: r.replace(" ", "\u00a0"),
         lambda r: rng.choice(NOISE) * rng.randint(1, 5000) + "\n" + r,
         lambda r: r + "\n" + rng.choice(NOISE) * rng.randint(1, 5000),
+        lambda r: r + "\n" + fill(rng.choice(NOISE), REPORT_BYTES - len(r.encode()) - 1),
         lambda r: r[: rng.randint(0, len(r))],
         lambda r: "".join(c if rng.random() > 0.001 else rng.choice("0123456789|:x\n") for c in r),
     ]
@@ -65,6 +90,15 @@ def mangle_report(rng: random.Random, report: str) -> str:
         report = rng.choice(ops)(report)
     return report
 
+
+def crashed(result) -> bool:
+    """Whether a command run by typer's CliRunner ended in anything but a clear answer: exit 0, 1 or 2, no traceback."""
+    return result.exit_code not in (0, 1, 2) or "internal error" in result.output or "Traceback" in result.output
+
+
+# What each damaged copy of a game is given, in this order: the Russians' orders (orders.txt) are locked, then played.
+COMMANDS = (["status", "--json"], ["report"], ["rolls", "--json"], ["audit"],
+            ["submit", "--power", "Russians", "orders.txt"], ["adjudicate"])
 
 TABLES = {"game": ["anchor", "chain_length", "round", "turn_index", "power", "phase", "extra", "scenario",
                    "initial_state", "dice_mode", "test_seed", "name", "state_hash"],

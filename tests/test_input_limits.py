@@ -10,8 +10,11 @@ import hashlib
 import pytest
 
 from adjudicator.demo import SCRIPT
+from adjudicator.errors import MAX_SHOWN
+from adjudicator.notation.lexicon import Lexicon
 from adjudicator.notation.text import MAX_BYTES, MAX_LINES, MAX_UNITS
-from adjudicator.verify import MAX_GROUPS
+from adjudicator.state import State
+from adjudicator.verify import MAX_BYTES as VERIFY_BYTES, MAX_GROUPS
 
 
 @pytest.fixture
@@ -44,23 +47,24 @@ def test_verify_refuses_more_dice_groups_than_its_limit(cli, tmp_path, report):
     label = first.split(" | ")[0]
     groups = [first.replace(label, f"{label}:{k}", 1) for k in range(MAX_GROUPS + 1)]
     out = verify(cli, tmp_path, "\n".join(head + groups), code=2)
-    assert f"{MAX_GROUPS + 1:,} dice groups" in out and f"at most {MAX_GROUPS:,}" in out
+    assert f"more than {MAX_GROUPS:,} dice groups" in out and "paste fewer reports" in out
 
 
 def test_verify_refuses_a_file_over_its_byte_limit_without_reading_it(cli, tmp_path, report):
     out = verify(cli, tmp_path, report + "x" * (17 * 1024 * 1024), code=2)
-    assert "nothing was read" in out
+    assert f"more than {VERIFY_BYTES:,} bytes of report" in out and "nothing was read" in out
 
 
 def test_submit_refuses_a_paste_over_the_byte_limit(cli, demo_db):
     out = dry_run(cli, demo_db, "buy 1 inf\n" * (MAX_BYTES // 10 + 1)).output
     assert f"at most {MAX_BYTES:,} are read" in out and out.count("\n") < 5
     out = dry_run(cli, demo_db, "x" * (10 * 1024 * 1024)).output          # 10 MB: not even read whole
-    assert "nothing was read" in out
+    assert f"more than {MAX_BYTES:,} bytes of orders" in out and "nothing was read" in out
 
 
-def test_submit_refuses_too_many_lines(cli, demo_db):
-    assert f"at most {MAX_LINES:,} are read" in dry_run(cli, demo_db, "\n" * MAX_LINES + "buy 1 inf\n").output
+@pytest.mark.parametrize("end", ["\n", "\r", "\r\n", "\u2028"])
+def test_submit_refuses_too_many_lines_however_they_end(cli, demo_db, end):
+    assert f"at most {MAX_LINES:,} are read" in dry_run(cli, demo_db, end * MAX_LINES + "buy 1 inf\n").output
 
 
 @pytest.mark.parametrize("text, fragment", [
@@ -71,6 +75,43 @@ def test_submit_refuses_too_many_lines(cli, demo_db):
 ])
 def test_submit_refuses_an_order_over_its_limits(cli, demo_db, text, fragment):
     assert fragment in dry_run(cli, demo_db, text).output
+
+
+@pytest.mark.parametrize("order", ["ncm 1 inf {}", "ncm {} Germany > Poland", "retreat {}", "buy {}", "place {}"])
+@pytest.mark.parametrize("junk", [", ", "1 inf ", "buy ", "Germany "])
+def test_a_line_of_junk_is_read_with_work_linear_in_its_length(cli, demo_db, monkeypatch, order, junk):
+    """Counted, not timed: the characters of every name looked up. Trying every split of a long line as a
+    place was quadratic (a 256 KiB paste of such lines took 20 s)."""
+    looked_up = []
+    resolve = Lexicon.resolve
+    monkeypatch.setattr(Lexicon, "resolve", lambda self, category, text: looked_up.append(len(text))
+                        or resolve(self, category, text))
+
+    def work(n: int) -> int:
+        looked_up.clear()
+        dry_run(cli, demo_db, order.format(junk * n) + "\n")
+        return sum(looked_up)
+
+    assert work(200) <= 2.5 * work(100) + 100
+
+
+def test_a_move_of_a_thousand_units_looks_at_its_place_once_per_type(cli, demo_db, monkeypatch):
+    """Counted, not timed: a move looked at the units of its place once per unit it moved."""
+    cli("edit", demo_db, "--reason", "a stack no real game has", "-", input=f"add Germans {MAX_UNITS} inf Germany\n")
+    scans = []
+    units_at = State.units_at
+    monkeypatch.setattr(State, "units_at", lambda self, *args: scans.append(args) or units_at(self, *args))
+
+    def looks(units: str) -> int:
+        scans.clear()
+        order = f"ncm {units} Germany > Poland\n"
+        out = cli.json("submit", demo_db, "--power", "Germans", "--dry-run", "-", input=order)
+        assert out["orders"] == [f"ncm {units.replace('inf', 'infantry')} Germany > Poland"]
+        return len(scans)
+
+    few = looks("2 inf")
+    assert looks(f"{MAX_UNITS} inf") == few
+    assert looks(", ".join(["1 inf"] * 250)) == few
 
 
 def test_deeply_nested_code_blocks_are_read(cli, demo_db):
@@ -109,6 +150,13 @@ def test_a_utf8_file_is_hashed_as_its_bytes(cli, demo_db, tmp_path):
     path.write_bytes(SCRIPT["Germans"].encode())
     sha = cli.json("submit", demo_db, "--power", "Germans", "--dry-run", path)["sha256"]
     assert sha == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_verify_lists_at_most_fifty_lines_of_problems_then_counts(cli, tmp_path):
+    lines = verify(cli, tmp_path, "adjudicator dice\n" * 100, code=1).splitlines()      # 4 lines of problems each
+    assert len(lines) == MAX_SHOWN + 1 and lines[-1].startswith("… and 350 more lines about blocks that do not")
+    (tmp_path / "post.txt").write_text("adjudicator dice\n" * 100)
+    assert len(cli.json("verify", tmp_path / "post.txt", code=1)["blocks"]) == 100
 
 
 def test_a_report_saved_as_utf16_verifies(cli, tmp_path, report):

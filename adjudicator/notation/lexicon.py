@@ -58,6 +58,7 @@ class Lexicon:
         self._names: dict[str, dict[str, list[str]]] = {c: {} for c in (UNIT, PLACE, POWER)}
         self._aliases: dict[str, dict[str, list[str]]] = {c: {} for c in (UNIT, PLACE, POWER)}
         self.unit_words = 1         # the most words a unit name or alias has: how far a unit name may reach
+        self.place_words = 1        # the same for places, a comma counted as a word: how far a place may reach
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> Lexicon:
@@ -120,6 +121,8 @@ class Lexicon:
             targets.append(target)
         if category == UNIT:
             self.unit_words = max(self.unit_words, len(k.split()))
+        elif category == PLACE:
+            self.place_words = max(self.place_words, len(k.replace(",", " , ").split()))
 
     # -- looking up -----------------------------------------------------------------------------------
 

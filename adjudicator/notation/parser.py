@@ -235,7 +235,7 @@ class Reader:
         what = "a unit name" if n is not None else "a unit count or unit name"
         if j >= len(toks) or toks[j].kind != WORD:
             self.fail(f"expected {what}", toks[j] if j < len(toks) else self.peek(), expected=what)
-        for k in range(len(toks) - j, 0, -1):
+        for k in range(min(len(toks) - j, self._place_reach()), 0, -1):
             place = self.lexicon.resolve(PLACE, self._text(toks[j:j + k]))
             if len(place) == 1:
                 self.fail(f"'{self._text(toks[j:j + k])}' is a place, not a unit: expected {what}", toks[j],
@@ -263,8 +263,8 @@ class Reader:
             self._unit_error(toks, 0)
         splits = []
         for n, e in enumerate(ends, 1):
-            rest = toks[e + 1:] if e < len(toks) and toks[e].kind == COMMA else toks[e:]
-            place = self._lookup(PLACE, rest) if rest else None
+            start = e + 1 if e < len(toks) and toks[e].kind == COMMA else e
+            place = self._lookup(PLACE, toks[start:]) if 0 < len(toks) - start <= self._place_reach() else None
             if place:
                 splits.append((tuple(items[:n]), place))
         if len(splits) > 1:
@@ -341,10 +341,16 @@ class Reader:
 
     def _place_prefix(self, seg: list[Token]) -> int:
         """The length of the longest proper prefix of `seg` that is a place, 0 if none."""
-        return next((k for k in range(len(seg) - 1, 0, -1) if self._lookup(PLACE, seg[:k])), 0)
+        longest = min(len(seg) - 1, self._place_reach())
+        return next((k for k in range(longest, 0, -1) if self._lookup(PLACE, seg[:k])), 0)
 
     def _starts_with_place(self, toks: list[Token]) -> bool:
-        return any(self._lookup(PLACE, toks[:k]) for k in range(1, len(toks) + 1))
+        return any(self._lookup(PLACE, toks[:k]) for k in range(1, min(len(toks), self._place_reach()) + 1))
+
+    def _place_reach(self) -> int:
+        """The most tokens a place can be written in: twice the words of its longest name, since `G 5` names G5.
+        Longer spans are never looked up, so that a line of junk is read in time linear in its length."""
+        return 2 * self.lexicon.place_words
 
     def _place_error(self, toks: list[Token], i: int, after_units: bool) -> NoReturn:
         """Say why toks[i:] is not a place: a missing `>`, a bad unit before it, or an unknown name."""
@@ -359,7 +365,8 @@ class Reader:
         text = self._text(rest)
         found = self.lexicon.suggest(PLACE, text)
         if after_units:
-            tail_is_place = any(self._lookup(PLACE, rest[k:]) for k in range(1, len(rest)))
+            shortest = max(1, len(rest) - self._place_reach())
+            tail_is_place = any(self._lookup(PLACE, rest[k:]) for k in range(shortest, len(rest)))
             if tail_is_place or (self._count(rest, 0)[0] is not None and not found):
                 self._unit_error(toks, i)
         self.fail(f"unknown place '{text}'" + did_you_mean(found), rest[0], expected="a place", candidates=found)

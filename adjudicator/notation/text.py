@@ -44,7 +44,7 @@ def too_large(text: str) -> str | None:
     if size > MAX_BYTES:
         return (f"the submission is {size:,} bytes; at most {MAX_BYTES:,} are read: post only your orders "
                 "(not the whole thread)")
-    lines = text.count("\n") + (not text.endswith("\n"))
+    lines = len(text.splitlines())          # as clean_text numbers them: a lone CR or U+2028 ends a line too
     if lines > MAX_LINES:
         return f"the submission has {lines:,} lines; at most {MAX_LINES:,} are read: post only your orders"
     return None
