@@ -36,6 +36,18 @@ def units_phrase(units: dict[str, int]) -> str:
     return ", ".join(f"{n} {u}" for u, n in units.items()) if units else "nothing"
 
 
+def changes_phrase(changes: list[list[str]]) -> str:
+    return "; ".join(f"{a} and {b} now {kind.replace('_', ' ')}" for a, b, kind in changes)
+
+
+def objective_phrase(line: dict) -> str:
+    if line["paid"]:
+        times = f" ({line['times']} × {line['value']})" if line.get("times") else ""
+        return f"National objective met: {line['name']}, +{line['paid']} PUs{times}."
+    why = f" ({line['note']})" if line.get("note") else ""
+    return f"National objective missed: {line['name']} ({line['value']} PUs){why}."
+
+
 def describe(event: dict) -> list[str]:
     """The report's sentences for one journal event."""
     kind = event["type"]
@@ -44,7 +56,11 @@ def describe(event: dict) -> list[str]:
     if kind == "repair":
         return [f"{event['power']} repair {event['amount']} damage on the {event['unit']} in {event['place']} ({event['treasury']} PUs left)."]
     if kind == "war":
-        return [f"{event['power']} declare war on {event['target']}."]
+        also = [c for c in event.get("changes", []) if {c[0], c[1]} != {event["power"], event["target"]}]
+        return [f"{event['power']} declare war on {event['target']}."] + (
+            [f"With it: {changes_phrase(also)}."] if also else [])
+    if kind == "politics":
+        return [f"{event['what']}: {changes_phrase(event['changes'])}."]
     if kind == "move":
         line = f"{units_phrase(event['units'])}: {' > '.join(event['path'])}"
         if event.get("riders"):
@@ -91,7 +107,8 @@ def describe(event: dict) -> list[str]:
     if kind == "income":
         cut = sum(-line["amount"] for line in event.get("lines", []) if line["item"] == "convoy disruption")
         less = f", {cut} less for convoy disruption" if cut else ""
-        return [f"{event['power']} collect {event['income']} PUs{less} (treasury {event['treasury']})."]
+        return [f"{event['power']} collect {event['income']} PUs{less} (treasury {event['treasury']})."] + [
+            objective_phrase(line) for line in event.get("lines", []) if line["item"] == "objective"]
     if kind == "held_over":
         return [f"Bought but not placed, kept for later: {units_phrase(event['units'])}."]
     if kind == "next":

@@ -109,6 +109,25 @@ class RelationshipType:
 
 
 @dataclass
+class Attachment:
+    """A rules attachment of a player, verbatim: a condition (TripleA RulesAttachment, national objectives among
+    them), a political action or a trigger. `options` are [name, value, count] in file order; rules/conditions.py
+    and rules/politics.py play them."""
+
+    name: str
+    attach_to: str
+    kind: str                       # "condition", "political" or "trigger"
+    options: list[list[str]] = field(default_factory=list)
+
+    def values(self, option: str) -> list[str]:
+        return [v for n, v, _ in self.options if n == option]
+
+    def value(self, option: str, default: str = "") -> str:
+        found = self.values(option)
+        return found[-1] if found else default
+
+
+@dataclass
 class Canal:
     name: str
     sea_zones: list[str]
@@ -166,6 +185,7 @@ class Scenario:
     sequence: list[Step] = field(default_factory=list)
     properties: dict[str, str] = field(default_factory=dict)
     notes: str = ""
+    attachments: list[Attachment] = field(default_factory=list)                 # conditions, politics, triggers
 
     # -- lookups -------------------------------------------------------------------------------------
 
@@ -211,6 +231,17 @@ class Scenario:
                 seen.append(s.phase)
         return [p for p in PHASES if p in seen]
 
+    def attachments_of(self, kind: str, player: str | None = None) -> list[Attachment]:
+        return [a for a in self.attachments if a.kind == kind and (player is None or a.attach_to == player)]
+
+    def condition(self, name: str) -> Attachment | None:
+        """A condition by name: TripleA looks conditions up by name alone, whoever they are attached to."""
+        cached = self.__dict__.get("_conditions")
+        if cached is None or cached[0] != len(self.attachments):
+            cached = (len(self.attachments), {a.name: a for a in reversed(self.attachments) if a.kind == "condition"})
+            self.__dict__["_conditions"] = cached
+        return cached[1].get(name)
+
     def frontier_of(self, player: str) -> list[ProductionRule]:
         rules = {r.name: r for r in self.production_rules}
         return [rules[n] for n in self.frontiers.get(self.player_production.get(player, ""), []) if n in rules]
@@ -251,6 +282,7 @@ class Scenario:
             sequence=[Step(**s) for s in d.get("sequence", [])],
             properties=dict(d.get("properties", {})),
             notes=d.get("notes", ""),
+            attachments=[Attachment(**a) for a in d.get("attachments", [])],
         )
 
 

@@ -48,6 +48,8 @@ class State:
     conquered: list[str] = field(default_factory=list)                 # territories taken this turn
     battles: list[dict] = field(default_factory=list)                  # battles declared by this turn's combat moves
     next_unit_id: int = 1
+    switches: dict[str, bool] = field(default_factory=dict)   # condition name -> switch set by a map's trigger
+    spent: dict[str, int] = field(default_factory=dict)       # objective or trigger -> times it has paid or fired
 
     # -- construction -------------------------------------------------------------------------------
 
@@ -114,6 +116,9 @@ class State:
             "conquered": sorted(self.conquered),
             "battles": self.battles,
             "next_unit_id": self.next_unit_id,
+            # only when set, so that the hashes of games without politics or objectives stay what they were
+            **({"switches": dict(sorted(self.switches.items()))} if self.switches else {}),
+            **({"spent": dict(sorted(self.spent.items()))} if self.spent else {}),
         }
 
     @classmethod
@@ -127,6 +132,7 @@ class State:
             standing={p: dict(s) for p, s in d.get("standing", {}).items()},
             conquered=list(d.get("conquered", [])), battles=list(d.get("battles", [])),
             next_unit_id=d["next_unit_id"],
+            switches=dict(d.get("switches", {})), spent=dict(d.get("spent", {})),
         )
 
     def hash(self) -> str:

@@ -47,6 +47,9 @@ def test_case(case):
         assert [e["result"] for e in events if e["type"] == "battle"] == expect["result"]
     if "rounds" in expect:
         assert [len(e["rounds"]) for e in events if e["type"] == "battle"] == expect["rounds"]
+    for pair, kind in expect.get("relations", {}).items():
+        a, b = pair.split(":")
+        assert state.relationship(a, b) == kind, f"{a} and {b}: {state.relationship(a, b)}, expected {kind}"
     if "cursor" in expect:
         c = expect["cursor"]
         assert (state.round, state.power, state.phase) == (c["round"], c["power"], c["phase"])

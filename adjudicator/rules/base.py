@@ -267,11 +267,24 @@ class G40Rules:
         return VerbRegistry.g40()
 
     def income(self, state: State, power: str) -> tuple[int, list[dict]]:
-        """Income collected at the end of `power`'s turn, with the lines the report shows."""
+        """Income collected at the end of `power`'s turn, with the lines the report shows: territories, then
+        each national objective met or missed (BG-37). Reads the state only; collect_income pays."""
         if not self.can_collect_income(state, power):
             return 0, [{"item": "capital held by the enemy: no income", "amount": 0}]
         total = sum(self.scenario.territory(t).production for t, o in state.owners.items() if o == power)
-        return total, [{"item": "territories", "amount": total}]
+        lines = [{"item": "territories", "amount": total}]
+        for objective in self.national_objectives(state, power):
+            lines.append({"item": "objective", "amount": objective["paid"], **objective})
+            total += objective["paid"]
+        return total, lines
+
+    def national_objectives(self, state: State, power: str) -> list[dict]:
+        """The power's national objectives, each {name, value, met, paid}, from the state at the end of its turn:
+        the map's, where its "National Objectives" switch is on. A game with its own objectives overrides this."""
+        if not self.prop("National Objectives"):
+            return []
+        from .politics import objectives
+        return objectives(self, state, power)
 
     def may_declare_war(self, state: State, power: str, target: str) -> None:
         """Raise RuleViolation if `power` may not declare war on `target` now (BG-02)."""

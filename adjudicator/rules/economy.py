@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..notation.orders import Buy, Place
 from ..state import State
 from .base import G40Rules, RuleViolation
+from .politics import pay_objectives
 
 
 def buy(rules: G40Rules, state: State, power: str, order: Buy) -> dict:
@@ -161,4 +162,5 @@ def collect_income(rules: G40Rules, state: State, power: str, convoy_loss: int =
         amount -= cut
         lines = lines + [{"item": "convoy disruption", "amount": -cut}]
     state.treasury[power] = state.treasury.get(power, 0) + amount
+    pay_objectives(state, [line for line in lines if line["item"] == "objective"])
     return {"type": "income", "power": power, "income": amount, "lines": lines, "treasury": state.treasury[power]}

@@ -37,6 +37,8 @@ HONOURED: dict[str, tuple[bool, str]] = {
     "Produce new fighters on old carriers": (False, "new fighters may be placed on carriers already at sea (BG-15)"),
     "Land existing fighters on new carriers": (False, "aircraft may end non-combat where a new carrier will be placed"),
     "Partial Amphibious Retreat": (False, "attackers that did not land from the sea may retreat (BG-23)"),
+    "National Objectives": (False, "national objectives are paid with income (BG-37)"),
+    "Use Triggers": (False, "the map's triggers fire: conditions switched, relationships changed (rules/politics.py)"),
 }
 
 

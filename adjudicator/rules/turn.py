@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from ..errors import ILLEGAL, OrderError
 from ..notation.orders import Bomb, Buy, End, Intercept, Move, Order, OrderOfLoss, Place, Repair, Retreat, Scramble, Submerge, War
 from ..scenario import PHASES
-from ..state import State, pair_key
-from . import air, bombing, convoy, movement, scramble, transport
+from ..state import State
+from . import air, bombing, convoy, movement, politics, scramble, transport
 from .base import G40Rules, RuleViolation
 from .combat import Battle, BattleOrders, retreat_open
 from .economy import buy, collect_income, place
@@ -67,6 +67,7 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
     events: list[dict] = []
     if phase == rules.scenario.phases_of(power)[0]:
         events += start_of_turn(rules, state, power)
+    events += triggers(rules, state, power, phase, "before")
     if phase == "battle":
         events += _battles(rules, state, orders, roller)
     elif phase == "end_turn":
@@ -93,7 +94,19 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
         if phase == "noncombat_move":
             events += air.land_the_rest(rules, state, power)
     if phase != "end_turn":
+        events += triggers(rules, state, power, phase, "after")
         _advance_phase(rules, state, phase)
+    return events
+
+
+def triggers(rules: G40Rules, state: State, power: str, phase: str, moment: str) -> list[dict]:
+    """The map's triggers fired before or after the steps of this phase (where its "Use Triggers" is on)."""
+    if not rules.prop("Use Triggers"):
+        return []
+    events = []
+    for step in rules.scenario.sequence:
+        if step.player == power and step.phase == phase:
+            events += politics.run_triggers(rules, state, step.name, moment)
     return events
 
 
@@ -131,10 +144,7 @@ def _apply(rules: G40Rules, state: State, power: str, order: Order, placed: dict
     if isinstance(order, Repair):
         return repair(rules, state, power, order)
     if isinstance(order, War):
-        rules.may_declare_war(state, power, order.power)
-        war = rules.war_type()
-        state.relationships[pair_key(power, order.power)] = war
-        return {"type": "war", "power": power, "target": order.power}
+        return politics.declare_war(rules, state, power, order.power)
     if isinstance(order, Move):
         return movement.move(rules, state, power, order)
     if isinstance(order, Place):
@@ -304,6 +314,7 @@ def _end_turn(rules: G40Rules, state: State, roller) -> list[dict]:
     held = state.purchases.get(power)
     if held:
         events.append({"type": "held_over", "power": power, "units": dict(held)})
+    events += triggers(rules, state, power, "end_turn", "after")
     for u in state.units:
         u.moved = 0
         u.flags = {}

@@ -252,6 +252,7 @@ def _load_state(session: Session, game: Game) -> State:
         purchases=extra.get("purchases", {}), standing=extra.get("standing", {}),
         conquered=extra.get("conquered", []), battles=extra.get("battles", []),
         next_unit_id=extra.get("next_unit_id", 1),
+        switches=extra.get("switches", {}), spent=extra.get("spent", {}),
     )
 
 
@@ -279,7 +280,8 @@ def save_state(session: Session, game: Game, state: State, turn_order: list[str]
     _insert(session, Relationship, [{"game_id": gid, "a": a, "b": b, "type": t} for (a, b), t in state.relationships.items()])
     game.round, game.power, game.phase, game.turn_index = state.round, state.power, state.phase, state.turn_index
     game.extra = json.dumps({"purchases": state.purchases, "standing": state.standing, "conquered": state.conquered,
-                             "battles": state.battles, "next_unit_id": state.next_unit_id}, sort_keys=True)
+                             "battles": state.battles, "next_unit_id": state.next_unit_id,
+                             "switches": state.switches, "spent": state.spent}, sort_keys=True)
     game.state_hash = state.hash()
     session.add(game)
 

@@ -12,7 +12,7 @@ from itertools import combinations
 from pathlib import Path
 
 from adjudicator.scenario import (
-    Canal, Placement, Player, ProductionRule, RelationshipType, Scenario, Step, Territory,
+    Attachment, Canal, Placement, Player, ProductionRule, RelationshipType, Scenario, Step, Territory,
 )
 
 from .document import GameDocument, colon_list, is_true, last, open_game, options
@@ -81,6 +81,7 @@ def load_scenario(path: str | Path) -> Scenario:
         sequence=_sequence(doc),
         properties=properties,
         notes=notes,
+        attachments=_rule_attachments(doc),
     )
 
 
@@ -182,6 +183,26 @@ def _relationship_types(doc: GameDocument) -> list[RelationshipType]:
         opts = {key: values[-1] for key, values in attached.get(name, {}).items()}
         types.append(RelationshipType(name=name, archetype=opts.pop("archeType", "war").lower(), options=opts))
     return types
+
+
+# The player attachments the rules play (rules/conditions.py, rules/politics.py), by TripleA class.
+_ATTACHMENT_KINDS = {"RulesAttachment": "condition", "PoliticalActionAttachment": "political",
+                     "TriggerAttachment": "trigger"}
+
+
+def _rule_attachments(doc: GameDocument) -> list[Attachment]:
+    """Conditions, national objectives, political actions and triggers of players, options kept verbatim with
+    their counts (a condition's count is part of its meaning: "each", 0, 3)."""
+    found = []
+    for element in doc.root.iterfind("attachmentList/attachment"):
+        kind = _ATTACHMENT_KINDS.get(element.get("javaClass", "").rsplit(".", 1)[-1])
+        if kind is None or element.get("type", "player") != "player":
+            continue
+        player = doc.require("player", doc.attr(element, "attachTo"), element)
+        found.append(Attachment(name=doc.attr(element, "name"), attach_to=player, kind=kind,
+                                options=[[o.get("name", ""), o.get("value", ""), o.get("count", "")]
+                                         for o in element.iterfind("option")]))
+    return found
 
 
 # -- production --------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ A case file is TOML with `[[case]]` tables:
     setup    "demo", or a map game (its default map) power    the mover (default: the setup's first power)
     map      for setup "g40": the game XML's file stem in the shared maps (e.g. "ww2global40_2nd_edition")
     phase    cursor phase (default "purchase")    treasury {power = PUs} changes
+    round    the game round (default 1)           edits    host correction lines (`adjudicator edit`), applied last
     position {place = {owner = "...", units = {power = {unit = n}}, damage = {unit = [d, …]}}}: these places
              are set exactly; `damage` gives the first units of a type their damage; land units placed in a
              sea zone are aboard their owner's transports there
@@ -17,6 +18,7 @@ A case file is TOML with `[[case]]` tables:
                   void (number of void orders) | cursor {round, power, phase}
                   match [{...}]: each a part of some event (keys compared recursively) | damage {place = {unit = [d, …]}}
                   order [event type, …]: these kinds of event come in this order
+                  relations {"A:B" = type}: relationships after the turn
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ def position(case: dict):
     state.power = case.get("power", state.power)
     state.turn_index = scenario.turn_players().index(state.power) + 1
     state.phase = case.get("phase", "purchase")
+    state.round = case.get("round", 1)
     state.treasury.update(case.get("treasury", {}))
     for place, spec in case.get("position", {}).items():
         state.units = [u for u in state.units if u.place != place]
@@ -83,7 +86,21 @@ def position(case: dict):
         state.relationships[pair_key(a, b)] = kind
     for power, standing in case.get("standing", {}).items():
         state.standing[power] = dict(standing)
+    if "edits" in case:
+        _edit(rules, state, case["edits"])
     return scenario, rules, state
+
+
+def _edit(rules, state: State, text: str) -> None:
+    """Build a position with the host's correction lines, as `adjudicator edit` reads them."""
+    from adjudicator import corrections
+    from adjudicator.notation.edits import edit_verbs
+    parsed = parse_submission(text, rules.lexicon(), verbs=edit_verbs())
+    if parsed.errors:
+        raise ValueError("edits: " + "; ".join(e.render() for e in parsed.errors))
+    _, errors = corrections.apply(rules, state, parsed.submission.orders)
+    if errors:
+        raise ValueError("edits: " + "; ".join(e.render() for e in errors))
 
 
 def _board(rules, state: State, zone: str) -> None:

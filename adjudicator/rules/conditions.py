@@ -1,0 +1,219 @@
+"""The map's conditions (TripleA RulesAttachment), evaluated against a State.
+
+Political actions, triggers and national objectives all rest on them, so one evaluator serves the three. What a
+condition can test is what the G40 family's maps use: other conditions (AND, OR or a count), rounds, switches,
+relationships, players at war, ownership and unit presence or exclusion in territories. A condition that tests
+anything else (battle records, technology, destroyed value, chance) cannot be evaluated from the state we keep:
+it counts as not met and says so (`Unsupported`), so a political action resting on it is refused at submit,
+never granted by a guess.
+"""
+
+from __future__ import annotations
+
+from ..scenario import Attachment
+from ..state import State
+
+# The options this evaluator reads; any other option of a condition makes it Unsupported.
+_OTHER_OPTIONS = {"objectiveValue", "uses", "players", "unitPresence", "conditionType", "invert", "conditions",
+                  "rounds", "turns", "switch", "atWarPlayers", "relationship"}
+# Territory tests: option -> whose units count ("owned" ones decide ownership tests) and whether it excludes.
+_TERRITORY_TESTS = {
+    "directOwnershipTerritories": ("direct", "owned"), "alliedOwnershipTerritories": ("allied", "owned"),
+    "directPresenceTerritories": ("direct", "present"), "alliedPresenceTerritories": ("allied", "present"),
+    "enemyPresenceTerritories": ("enemy", "present"), "directExclusionTerritories": ("direct", "excluded"),
+    "alliedExclusionTerritories": ("allied", "excluded"), "enemyExclusionTerritories": ("enemy", "excluded"),
+    "enemySurfaceExclusionTerritories": ("enemy_surface", "excluded"),
+}
+_GROUPS = {"original", "originalNoWater", "controlled", "controlledNoWater", "all", "map", "enemy"}
+
+
+class Unsupported(Exception):
+    """A condition tests something this engine does not keep (e.g. battle records)."""
+
+
+class Conditions:
+    """Evaluates conditions by name for one rules object; results are not cached (the state changes)."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.scenario = rules.scenario
+
+    # -- entry points --------------------------------------------------------------------------------
+
+    def met(self, state: State, name: str) -> bool:
+        condition = self.scenario.condition(name)
+        if condition is None:
+            raise Unsupported(f"the map names a condition '{name}' it does not define")
+        return self.test(state, condition)[0]
+
+    def all_met(self, state: State, names: list[str], kind: str = "AND") -> bool:
+        """Several conditions combined as TripleA's conditionType says: AND, OR, or how many ("2", "1-3")."""
+        results = [self.met(state, n) for n in names]
+        return combine(results, kind)
+
+    def test(self, state: State, cond: Attachment) -> tuple[bool, int]:
+        """(met, multiple): the multiple is how many listed items counted, for objectives counted "each"."""
+        unknown = [n for n, _, _ in cond.options if n not in _OTHER_OPTIONS and n not in _TERRITORY_TESTS]
+        if unknown:
+            raise Unsupported(f"condition {cond.name} tests {', '.join(sorted(set(unknown)))}, which this "
+                              "adjudicator does not evaluate")
+        met, multiple = self._test(state, cond)
+        return met != (cond.value("invert").lower() == "true"), multiple
+
+    # -- the tests, in TripleA's order ----------------------------------------------------------------
+
+    def _test(self, state: State, cond: Attachment) -> tuple[bool, int]:
+        subs = [n for v in cond.values("conditions") for n in v.split(":") if n]
+        if subs and not self.all_met(state, subs, cond.value("conditionType", "AND")):
+            return False, 0
+        if not state.switches.get(cond.name, cond.value("switch", "true").lower() == "true"):
+            return False, 0
+        rounds = cond.value("rounds") or cond.value("turns")
+        if rounds and not in_rounds(state.round, rounds):
+            return False, 0
+        players = [p for v in cond.values("players") for p in v.split(":") if p] or [cond.attach_to]
+        multiple = 1
+        each = False
+        for option in _TERRITORY_TESTS:
+            for n, value, count in cond.options:
+                if n != option:
+                    continue
+                places, needed, counted_each = self._places(state, value, count, players, option)
+                hits = self._count(state, option, places, players, _presence(cond))
+                if hits < needed or (counted_each and hits == 0):
+                    return False, 0
+                if counted_each:
+                    each, multiple = True, hits
+        for n, value, count in cond.options:
+            if n == "atWarPlayers":
+                listed = [p for p in value.split(":") if p]
+                found = sum(self.rules.at_war(state, cond.attach_to, p) for p in listed)
+                needed = int(count) if count.isdigit() else len(listed)
+                if (needed == 0 and found) or (needed and found < needed):
+                    return False, 0
+                if count == "each":
+                    each, multiple = True, found
+            elif n == "relationship" and not self._relationship(state, value):
+                return False, 0
+        return True, multiple if each else 1
+
+    def _relationship(self, state: State, value: str) -> bool:
+        a, b, wanted = (value.split(":") + ["", "", ""])[:3]
+        name = state.relationship(a, b)
+        if wanted in ("anyWar", "anyNeutral", "anyAllied"):
+            archetype = self.rules.archetype(state, a, b)
+            return archetype == {"anyWar": "war", "anyNeutral": "neutral", "anyAllied": "allied"}[wanted]
+        return name == wanted
+
+    def _places(self, state: State, value: str, count: str, players: list[str], option: str
+                ) -> tuple[list[str], int, bool]:
+        """The territories a list names, how many must count, and whether each counts ("each")."""
+        items = [i for i in (f"{count}:{value}" if count else value).split(":") if i]
+        needed: int | None = None
+        each = False
+        if items and items[0].isdigit():
+            needed = int(items.pop(0))
+        elif items and items[0] == "each":
+            items.pop(0)
+            each, needed = True, 1
+        group = next((i for i in items if i in _GROUPS), None)
+        if group is None:
+            places = items
+        else:
+            owners = players
+            everyone = [p.name for p in self.scenario.players]
+            if group == "enemy":
+                owners = [p for p in everyone if any(self.rules.at_war(state, p, q) for q in players)]
+            elif group == "original" and option == "alliedOwnershipTerritories":
+                owners = [p for p in everyone if any(self.rules.friendly(state, p, q) for q in players)]
+            places = self._group(state, group, owners)
+        for place in places:
+            self.scenario.territory(place)          # KeyError names an unknown territory: the map is broken
+        return places, len(places) if needed is None else needed, each
+
+    def _group(self, state: State, group: str, players: list[str]) -> list[str]:
+        land = {t.name for t in self.scenario.territories if not t.water}
+        if group == "map":
+            return [t.name for t in self.scenario.territories]
+        original = {t for t, o in state.original_owners.items() if o in players}
+        controlled = {t for t, o in state.owners.items() if o in players}
+        chosen = {"original": original, "enemy": original, "originalNoWater": original & land,
+                  "controlled": controlled, "controlledNoWater": controlled & land,
+                  "all": original | controlled}[group]
+        return sorted(chosen)
+
+    def _count(self, state: State, option: str, places: list[str], players: list[str],
+               presence: dict[str, int]) -> int:
+        rules = self.rules
+        if option == "directOwnershipTerritories":
+            return sum(state.owners.get(p) in players for p in places)
+        if option == "alliedOwnershipTerritories":
+            return sum(any(rules.friendly(state, state.owners.get(p) or "", q) for q in players)
+                       if state.owners.get(p) else False for p in places)
+        whose, test = _TERRITORY_TESTS[option]
+        hits = 0
+        for place in places:
+            units = [u for u in state.units_at(place) if _belongs(rules, state, u, whose, players)]
+            if test == "excluded":
+                hits += not units or bool(presence) and all(
+                    _matching(units, combo) <= most for combo, most in presence.items())
+            else:
+                hits += bool(units) and (not presence or all(
+                    _matching(units, combo) >= least for combo, least in presence.items()))
+        return hits
+
+
+def _belongs(rules, state: State, unit, whose: str, players: list[str]) -> bool:
+    """Whether a unit counts for a presence or exclusion test. Surface means warships: the rulebook's "no enemy
+    surface warships" leaves out submarines, transports, and the aircraft and cargo TripleA would count."""
+    if rules.ut(unit).has("marker"):
+        return False
+    if whose == "direct":
+        return unit.owner in players
+    if whose == "allied":
+        return unit.owner not in players and any(rules.friendly(state, unit.owner, p) for p in players)
+    enemy = any(rules.at_war(state, unit.owner, p) for p in players)
+    if whose == "enemy_surface":
+        return enemy and rules.ut(unit).domain == "sea" and not rules.is_sub(unit) and not rules.is_transport(unit)
+    return enemy
+
+
+def _presence(cond: Attachment) -> dict[str, int]:
+    """unitPresence: unit types (colon-separated, or ANY) -> the count (at least, or at most for exclusions)."""
+    return {value: int(count or 0) for n, value, count in cond.options if n == "unitPresence"}
+
+
+def _matching(units, combo: str) -> int:
+    if combo.lower() == "any":
+        return len(units)
+    types = set(combo.split(":"))
+    return sum(u.type in types for u in units)
+
+
+def in_rounds(current: int, spec: str) -> bool:
+    """TripleA's rounds: "3", "4-+", "2-5", several joined by colons."""
+    for part in spec.split(":"):
+        start, _, end = part.partition("-")
+        try:
+            low = int(start)
+            high = low if not end else (10**9 if end == "+" else int(end))
+        except ValueError:
+            raise Unsupported(f"rounds '{spec}' is not a list of rounds") from None
+        if low <= current <= high:
+            return True
+    return False
+
+
+def combine(results: list[bool], kind: str) -> bool:
+    kind = (kind or "AND").upper()
+    if kind == "AND":
+        return all(results)
+    if kind == "OR":
+        return any(results)
+    if kind == "XOR":
+        return sum(results) == 1
+    low, _, high = kind.partition("-")
+    try:
+        return int(low) <= sum(results) <= (int(high) if high else int(low))
+    except ValueError:
+        raise Unsupported(f"conditionType '{kind}' is not AND, OR, XOR or a count") from None

@@ -1,0 +1,251 @@
+"""Declarations of war, the map's triggers and national objectives, played from the map's own data.
+
+A TripleA map says who may declare war on whom, and when, in its political actions (each with its conditions
+and every relationship it changes: Japan's war on the UK is also war on UK_Pacific, ANZAC and the Dutch, and
+makes China their ally); it switches conditions and changes relationships with triggers at fixed steps (the
+US at war after its third turn); and it pays national objectives from conditions. A map without political
+actions (the 1999 maps, the demo) lets any power declare war on any power it is not allied with.
+
+Of the triggers we play the effects that decide the rules we enforce: relationship changes, condition
+switches, and PUs. Others (unit changes, tech, territory properties, notifications) are not played: see the
+README's rules section.
+"""
+
+from __future__ import annotations
+
+from ..scenario import Attachment
+from ..state import State, pair_key
+from .base import G40Rules, RuleViolation
+from .conditions import Conditions, Unsupported
+
+
+# -- declarations of war ------------------------------------------------------------------------------------
+
+
+def war_actions(rules: G40Rules, power: str, target: str) -> list[Attachment]:
+    """The mover's political actions that put it at war with `target`, fewest changes first."""
+    found = [a for a in rules.scenario.attachments_of("political", power)
+             if any(_at_war_after(rules, change, power, target) for change in a.values("relationshipChange"))]
+    return sorted(found, key=lambda a: len(a.values("relationshipChange")))
+
+
+def _at_war_after(rules: G40Rules, change: str, power: str, target: str) -> bool:
+    parts = change.split(":")
+    a, b, new = parts[0], parts[1], parts[-1]
+    return {a, b} == {power, target} and _archetype_of(rules, new) == "war"
+
+
+def _archetype_of(rules: G40Rules, type_name: str) -> str:
+    try:
+        return rules.scenario.relationship_type(type_name).archetype
+    except KeyError:
+        return ""
+
+
+def declare_war(rules: G40Rules, state: State, power: str, target: str) -> dict:
+    """Play `war TARGET`: the first of the mover's political actions for it whose conditions hold, with all the
+    relationships it changes; refused, with what the map requires, when none holds."""
+    rules.may_declare_war(state, power, target)
+    actions = war_actions(rules, power, target)
+    if not rules.scenario.attachments_of("political"):
+        state.relationships[pair_key(power, target)] = rules.war_type()
+        return {"type": "war", "power": power, "target": target, "changes": []}
+    if not actions:
+        raise RuleViolation(f"{power} have no way to declare war on {target} in this game "
+                            "(the map gives them no political action for it)", "BG-02")
+    why = []
+    for action in actions:
+        try:
+            if action_allowed(rules, state, action):
+                changes = apply_changes(rules, state, action.values("relationshipChange"))
+                return {"type": "war", "power": power, "target": target, "action": action.value("text") or action.name,
+                        "changes": changes}
+        except Unsupported as exc:
+            why.append(str(exc))
+            continue
+        why.append(explain(rules, state, action.values("conditions")))
+    raise RuleViolation(f"{power} may not declare war on {target} now: {'; or '.join(dict.fromkeys(why))}", "BG-02")
+
+
+def action_allowed(rules: G40Rules, state: State, action: Attachment) -> bool:
+    names = [n for v in action.values("conditions") for n in v.split(":") if n]
+    return not names or Conditions(rules).all_met(state, names, action.value("conditionType", "AND"))
+
+
+def apply_changes(rules: G40Rules, state: State, changes: list[str]) -> list[list[str]]:
+    """Relationship changes "A:B:New" or, in triggers, "A:B:Old:New" (Old may be anyWar, anyNeutral, anyAllied,
+    or a type); returns [a, b, new] for each one that changed something."""
+    done = []
+    for change in changes:
+        parts = change.split(":")
+        a, b, new = parts[0], parts[1], parts[-1]
+        if len(parts) == 4 and not _is(rules, state, a, b, parts[2]):
+            continue
+        if state.relationship(a, b) != new:
+            state.relationships[pair_key(a, b)] = new
+            done.append([a, b, new])
+    return done
+
+
+def _is(rules: G40Rules, state: State, a: str, b: str, wanted: str) -> bool:
+    if wanted in ("anyWar", "anyNeutral", "anyAllied"):
+        return rules.archetype(state, a, b) == wanted[3:].lower()
+    return state.relationship(a, b) == wanted
+
+
+def explain(rules: G40Rules, state: State, names_joined: list[str], kind: str = "AND") -> str:
+    """The unmet part of a list of conditions, in words, for a refusal."""
+    conditions = Conditions(rules)
+    names = [n for v in names_joined for n in v.split(":") if n]
+    unmet = [n for n in names if not conditions.met(state, n)]
+    return (" and " if kind.upper() == "AND" else " or ").join(describe(rules, n) for n in unmet) or "not allowed"
+
+
+def describe(rules: G40Rules, name: str, depth: int = 0) -> str:
+    """A condition in words, from its options (the map's names are code, not prose)."""
+    cond = rules.scenario.condition(name)
+    if cond is None:
+        return name
+    parts = []
+    subs = [n for v in cond.values("conditions") for n in v.split(":") if n]
+    if subs and depth < 3:
+        joiner = " or " if cond.value("conditionType", "AND").upper() == "OR" else " and "
+        inner = joiner.join(describe(rules, n, depth + 1) for n in subs)
+        parts.append(f"({inner})" if len(subs) > 1 else inner)
+    rounds = cond.value("rounds") or cond.value("turns")
+    if rounds:
+        parts.append(f"round {rounds.replace('-+', ' or later').replace(':', ', ')}")
+    if cond.value("switch"):
+        parts.append(f"{_words(name).removesuffix(' Switch')} has happened")
+    for n, value, count in cond.options:
+        if n == "relationship":
+            a, b, kind = (value.split(":") + ["", "", ""])[:3]
+            parts.append(f"{a} and {b} {_relation_words(kind)}")
+        elif n == "atWarPlayers":
+            listed = value.replace(":", ", ")
+            parts.append(f"{cond.attach_to} at war with none of {listed}" if count == "0"
+                         else f"{cond.attach_to} at war with at least {count} of {listed}" if count
+                         else f"{cond.attach_to} at war with all of {listed}")
+        elif n.endswith("Territories"):
+            parts.append(f"{n.replace('Territories', '')} of {value.replace(':', ', ')}" + (f" ({count})" if count else ""))
+    text = " and ".join(parts) or _words(name)
+    return f"not ({text})" if cond.value("invert").lower() == "true" else text
+
+
+def _relation_words(kind: str) -> str:
+    return {"anyWar": "at war", "anyNeutral": "not at war and not allied", "anyAllied": "allied"}.get(
+        kind, f"in relationship {kind}")
+
+
+def _words(name: str) -> str:
+    for prefix in ("conditionAttachment", "objectiveAttachment", "triggerAttachment"):
+        name = name.removeprefix(prefix)
+    return name.replace("_", " ").strip()
+
+
+# -- triggers -----------------------------------------------------------------------------------------------
+
+
+def run_triggers(rules: G40Rules, state: State, step: str, moment: str) -> list[dict]:
+    """Play the triggers the map fires `moment` ("before" or "after") the step named `step`."""
+    events = []
+    when = f"{moment}:{step}"
+    for trigger in rules.scenario.attachments_of("trigger"):
+        if when not in trigger.values("when") or not _effects(trigger) or not _available(state, trigger):
+            continue
+        try:
+            if not _trigger_met(rules, state, trigger):
+                continue
+        except Unsupported:
+            continue
+        events += fire(rules, state, trigger)
+    return events
+
+
+def _effects(trigger: Attachment) -> bool:
+    """A trigger we play at a step: one that changes relationships or switches a condition."""
+    return bool(trigger.values("relationshipChange") or trigger.value("playerProperty") == "switch")
+
+
+def _available(state: State, attachment: Attachment) -> bool:
+    uses = attachment.value("uses")
+    key = f"{attachment.attach_to}:{attachment.name}"
+    return not uses or state.spent.get(key, 0) < int(uses)
+
+
+def _trigger_met(rules: G40Rules, state: State, trigger: Attachment) -> bool:
+    names = [n for v in trigger.values("conditions") + trigger.values("trigger") for n in v.split(":") if n]
+    return Conditions(rules).all_met(state, names, trigger.value("conditionType", "AND")) if names else True
+
+
+def fire(rules: G40Rules, state: State, trigger: Attachment) -> list[dict]:
+    events = []
+    key = f"{trigger.attach_to}:{trigger.name}"
+    changes = apply_changes(rules, state, trigger.values("relationshipChange"))
+    if changes:
+        events.append({"type": "politics", "power": trigger.attach_to, "what": _words(trigger.value("notification")
+                                                                                  or trigger.name),
+                       "changes": changes})
+    for name, value, count in trigger.options:
+        if name == "playerAttachmentName" and value == "RulesAttachment":
+            prop = next(((v, c) for n, v, c in trigger.options if n == "playerProperty"), None)
+            if prop and prop[0] == "switch" and rules.scenario.condition(count) is not None:
+                state.switches[count] = prop[1].lower() == "true"
+    if trigger.value("uses"):
+        state.spent[key] = state.spent.get(key, 0) + 1
+    return events
+
+
+# -- national objectives ------------------------------------------------------------------------------------
+
+
+def objectives(rules: G40Rules, state: State, power: str) -> list[dict]:
+    """Every national objective of `power` in the map, met or missed now: the objective attachments (with
+    objectiveValue) and the PU triggers without a step that TripleA pays at the end of the turn."""
+    found = []
+    conditions = Conditions(rules)
+    for a in rules.scenario.attachments:
+        if a.attach_to != power:
+            continue
+        if a.kind == "condition" and a.name.startswith("objectiveAttachment") and a.value("objectiveValue"):
+            value = int(a.value("objectiveValue"))
+            try:
+                met, multiple = conditions.test(state, a)
+            except Unsupported as exc:
+                found.append(_unsupported(a, value, exc))
+                continue
+            found.append(_objective(state, a, value, met, multiple))
+        elif a.kind == "trigger" and a.value("resource") == "PUs" and not a.values("when"):
+            value = int(a.value("resourceCount") or 0)
+            try:
+                met = _trigger_met(rules, state, a)
+            except Unsupported as exc:
+                found.append(_unsupported(a, value, exc))
+                continue
+            found.append(_objective(state, a, value, met, 1))
+    return found
+
+
+def _unsupported(a: Attachment, value: int, exc: Unsupported) -> dict:
+    return {"name": _words(a.name), "key": f"{a.attach_to}:{a.name}", "value": value, "met": False, "paid": 0,
+            "note": f"not evaluated: {exc}"}
+
+
+def _objective(state: State, a: Attachment, value: int, met: bool, multiple: int) -> dict:
+    available = _available(state, a)
+    paid = value * multiple if met and available else 0
+    entry = {"name": _words(a.name), "key": f"{a.attach_to}:{a.name}", "value": value, "met": met, "paid": paid,
+             "limited": bool(a.value("uses"))}
+    if met and not available:
+        entry["note"] = "paid already as often as the map allows"
+    if multiple > 1:
+        entry["times"] = multiple
+    return entry
+
+
+def pay_objectives(state: State, met: list[dict]) -> None:
+    """Count the payments of objectives with a limited number of uses (e.g. the Soviet capture of Berlin)."""
+    for entry in met:
+        if entry["paid"] and entry.get("limited"):
+            state.spent[entry["key"]] = state.spent.get(entry["key"], 0) + 1
+
