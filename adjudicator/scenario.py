@@ -224,12 +224,27 @@ class Scenario:
         return [p.name for p in self.players if p.name in playing]
 
     def phases_of(self, player: str) -> list[str]:
-        """The phases of `player`'s turn, in order, as its steps declare them."""
-        seen: list[str] = []
-        for s in self.sequence:
-            if s.player == player and s.phase and s.phase not in seen:
-                seen.append(s.phase)
+        """The phases of `player`'s turn, in order, as its steps declare them (not those played inside another
+        power's turn: see `guests_of`)."""
+        seen = {s.phase for s, host in self._played_steps() if s.player == player and host == player}
         return [p for p in PHASES if p in seen]
+
+    def guests_of(self, player: str) -> list[tuple[str, str]]:
+        """(power, phase) of the steps another power plays inside `player`'s turn: on the G40 maps UK_Pacific
+        buys between the British purchase and the British combat move, with the British player's orders."""
+        return [(s.player, s.phase) for s, host in self._played_steps() if host == player and s.player != player]
+
+    def _played_steps(self) -> list[tuple[Step, str]]:
+        """Played steps with the power whose turn they belong to: a purchase between two steps of another power's
+        turn belongs to that turn (placements stay in the buyer's own turn)."""
+        played = [s for s in self.sequence if s.phase and s.player]
+        out: list[tuple[Step, str]] = []
+        for i, s in enumerate(played):
+            before = out[-1][1] if out else None
+            after = played[i + 1].player if i + 1 < len(played) else None
+            guest = s.phase == "purchase" and before == after and before not in (None, s.player)
+            out.append((s, before if guest else s.player))
+        return out
 
     def attachments_of(self, kind: str, player: str | None = None) -> list[Attachment]:
         return [a for a in self.attachments if a.kind == kind and (player is None or a.attach_to == player)]

@@ -39,10 +39,11 @@ def path_text(path: tuple[str, ...]) -> str:
 @dataclass
 class Buy(Order):
     units: tuple[UnitCount, ...] = ()
+    power: str = ""                 # who pays, when not the mover (UK_Pacific buying in the British turn)
     verb = "buy"
 
     def canonical(self) -> str:
-        return f"buy {units_text(self.units)}"
+        return f"buy {self.power + ' ' if self.power else ''}{units_text(self.units)}"
 
 
 @dataclass

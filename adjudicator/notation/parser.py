@@ -374,20 +374,28 @@ class Reader:
     # -- powers ---------------------------------------------------------------------------------------
 
     def power_then(self) -> str:
-        """A power followed by more of the order (`add Germans 2 inf Poland`): the longest leading words that name
-        one; the rest is left for the caller."""
+        """A power followed by more of the order (`add Germans 2 inf Poland`); the rest is left for the caller."""
+        power = self.leading_power()
+        if power:
+            return power
+        seg = self._segment()
+        if not seg:
+            self.expect("a power")
+        found = self.lexicon.suggest(POWER, seg[0].text)
+        self.fail(f"unknown power '{seg[0].text}'" + did_you_mean(found), seg[0], expected="a power", candidates=found)
+
+    def leading_power(self) -> str:
+        """A power named by the longest leading words of the rest of the order (`buy UK_Pacific 1 dd`), or ""
+        with nothing read."""
         start = self.pos
         seg = self._segment()
         self.pos = start
-        if not seg:
-            self.expect("a power")
         for k in range(min(len(seg) - 1, 4), 0, -1):
             power = self._lookup(POWER, seg[:k])
             if power:
                 self.pos = start + k
                 return power
-        found = self.lexicon.suggest(POWER, seg[0].text)
-        self.fail(f"unknown power '{seg[0].text}'" + did_you_mean(found), seg[0], expected="a power", candidates=found)
+        return ""
 
     def power(self) -> str:
         """A power by name, adjective or common alias, up to the end of the order."""

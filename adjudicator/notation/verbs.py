@@ -80,7 +80,7 @@ class VerbRegistry:
     def g40(cls) -> VerbRegistry:
         """The orders of the G40 family (NOTATION.md), a fresh registry a game may add to."""
         reg = cls()
-        reg.register("buy", phase="purchase", order=Buy, usage="buy UNITS", parse=_buy, aliases=("purchase",))
+        reg.register("buy", phase="purchase", order=Buy, usage="buy [POWER] UNITS", parse=_buy, aliases=("purchase",))
         reg.register("repair", phase="purchase", order=Repair, usage="repair N PLACE [FACILITY]", parse=_repair)
         reg.register("war", phase="politics", order=War, usage="war POWER", parse=_war)
         reg.register("declare", phase="politics", order=War, usage="declare war [on] POWER", parse=_declare)
@@ -104,7 +104,8 @@ class VerbRegistry:
 # -- the G40 grammar ----------------------------------------------------------------------------------
 
 def _buy(r: Reader) -> dict[str, Any]:
-    return {"units": r.units()}
+    power = r.leading_power()
+    return {"units": r.units(), **({"power": power} if power else {})}
 
 
 def _repair(r: Reader) -> dict[str, Any]:

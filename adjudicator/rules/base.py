@@ -301,12 +301,29 @@ class G40Rules:
 
     def capture_goes_to(self, state: State, power: str, place: str) -> str:
         """BG-40: liberated territory returns to a friendly original owner that can still collect income; its
-        capital always returns to it, and with it the income."""
+        capital always returns to it, and with it the income. Otherwise the map may name who receives what a
+        power captures there (TerritoryAttachment whenCapturedByGoesTo)."""
         original = state.original_owners.get(place)
         if original and original != power and self.friendly(state, power, original) and (
                 self.can_collect_income(state, original) or self.capital_of(original) == place):
             return original
+        for value in self.scenario.territory(place).options.get("whenCapturedByGoesTo", []):
+            captor, _, receiver = value.partition(":")
+            if captor == power and receiver:
+                return receiver       # the map's split economies: British captures in the Pacific go to UK_Pacific
         return power
+
+    def placed_owner(self, power: str, unit_type: str) -> str:
+        """Who owns a unit `power` mobilises: the power itself, but for a power whose map gives its units to
+        another (PlayerAttachment giveUnitControl: on the G40 maps UK_Pacific's new units are British, as its
+        starting units are, so that the British move them); facilities stay the placer's."""
+        if unit_type and self.ut(unit_type).has("infrastructure"):
+            return power
+        try:
+            given = [n for v in self.scenario.player(power).options.get("giveUnitControl", []) for n in v.split(":") if n]
+        except KeyError:
+            return power
+        return given[0] if given else power
 
     def takes_treasury_on_capture(self, place: str, previous_owner: str) -> bool:
         return self.scenario.territory(place).capital == previous_owner

@@ -8,7 +8,14 @@ from .base import G40Rules, RuleViolation
 from .politics import pay_objectives
 
 
-def buy(rules: G40Rules, state: State, power: str, order: Buy) -> dict:
+def buy(rules: G40Rules, state: State, mover: str, order: Buy) -> dict:
+    """BG-33; `buy POWER UNITS` buys for a power that purchases inside the mover's turn (UK_Pacific in the
+    British turn), from that power's treasury."""
+    power = order.power or mover
+    if power != mover and (power, "purchase") not in rules.scenario.guests_of(mover):
+        guests = [p for p, phase in rules.scenario.guests_of(mover) if phase == "purchase"]
+        raise RuleViolation(f"{mover} cannot buy for {power}: {power} buys in its own turn"
+                            + (f" (in {mover}'s turn only {', '.join(guests)} buy too)" if guests else ""), "BG-01")
     prices = {}
     for rule in rules.scenario.frontier_of(power):
         if len(rule.results) == 1:
@@ -85,7 +92,7 @@ def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[
             del pending[uc.unit]
         for _ in range(uc.count):
             _consume(rules, state, power, where, uc.unit)
-            state.add_unit(uc.unit, power, where).flags["placed"] = True
+            state.add_unit(uc.unit, rules.placed_owner(power, uc.unit), where).flags["placed"] = True
     return {"type": "place", "power": power, "place": where, "units": {uc.unit: uc.count for uc in order.units}}
 
 
@@ -96,7 +103,8 @@ def _check_deck(rules: G40Rules, state: State, power: str, where: str, order: Pl
     if any(not rules.ut(uc.unit).carrier_cost for uc in planes):
         raise RuleViolation(f"only aircraft that land on carriers are placed at sea, onto a carrier", "BG-15")
     new_ok, old_ok = rules.prop("Produce fighters on carriers"), rules.prop("Produce new fighters on old carriers")
-    decks = [u for u in state.units_at(where, power) if rules.ut(u).carrier_capacity and not u.damage
+    owners = {power, rules.placed_owner(power, "")}
+    decks = [u for u in state.units_at(where) if u.owner in owners and rules.ut(u).carrier_capacity and not u.damage
              and (new_ok if u.flags.get("placed") else old_ok)]
     room = sum(rules.ut(u).carrier_capacity for u in decks)
     if new_ok:

@@ -8,6 +8,7 @@ A case file is TOML with `[[case]]` tables:
     map      for setup "g40": the game XML's file stem in the shared maps (e.g. "ww2global40_2nd_edition")
     phase    cursor phase (default "purchase")    treasury {power = PUs} changes
     round    the game round (default 1)           edits    host correction lines (`adjudicator edit`), applied last
+    purchases {power = {unit = n}} bought and waiting to be placed
     position {place = {owner = "...", units = {power = {unit = n}}, damage = {unit = [d, …]}}}: these places
              are set exactly; `damage` gives the first units of a type their damage; land units placed in a
              sea zone are aboard their owner's transports there
@@ -68,6 +69,8 @@ def position(case: dict):
     state.phase = case.get("phase", "purchase")
     state.round = case.get("round", 1)
     state.treasury.update(case.get("treasury", {}))
+    for power, bought in case.get("purchases", {}).items():
+        state.purchases[power] = dict(bought)
     for place, spec in case.get("position", {}).items():
         state.units = [u for u in state.units if u.place != place]
         if "owner" in spec:
