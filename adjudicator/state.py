@@ -48,7 +48,8 @@ class State:
     conquered: list[str] = field(default_factory=list)                 # territories taken this turn
     battles: list[dict] = field(default_factory=list)                  # battles declared by this turn's combat moves
     next_unit_id: int = 1
-    switches: dict[str, bool] = field(default_factory=dict)   # condition name -> switch set by a map's trigger
+    switches: dict[str, bool | str] = field(default_factory=dict)   # condition -> switch, or power:attachment:property
+                                                                    # -> value, as a map's trigger set them
     spent: dict[str, int] = field(default_factory=dict)       # objective or trigger -> times it has paid or fired
 
     # -- construction -------------------------------------------------------------------------------

@@ -43,7 +43,8 @@ def carrier_room(rules: G40Rules, state: State, power: str, place: str) -> int:
 
 def held_land(rules: G40Rules, state: State, power: str, place: str) -> bool:
     """BG-06: friendly land held since the start of the turn, with no enemy in it."""
-    return (not rules.is_water(place) and rules.is_friendly_land(state, power, place)
+    return (not rules.is_water(place) and (rules.is_friendly_land(state, power, place)
+                                            or rules.neutral_passage(state, power, place, "Landing"))
             and place not in state.conquered and not rules.hostile_units(state, power, place))
 
 

@@ -195,6 +195,10 @@ class G40Rules:
 
     # -- territories --------------------------------------------------------------------------------
 
+    def impassable(self, place: str) -> bool:
+        """The map's isImpassable territories (the Himalayas): nothing enters, nothing captures them."""
+        return any(v.strip().lower() == "true" for v in self.scenario.territory(place).options.get("isImpassable", []))
+
     def is_water(self, place: str) -> bool:
         return self.scenario.territory(place).water
 
@@ -230,18 +234,76 @@ class G40Rules:
     def check_land_destination(self, state: State, power: str, place: str, phase: str) -> None:
         """Where land units may end a move: into an attack in combat move (BG-02), onto friendly land in
         non-combat (BG-08), never onto a neutral's land."""
-        if self.is_neutral_land(state, power, place):
+        if self.is_neutral_land(state, power, place) and not self.neutral_passage(state, power, place, "Land"):
             raise RuleViolation(f"{place} belongs to {self.owner(state, place)}, with whom {power} is not at war", "BG-02")
         if phase == "combat_move":
             if not self.is_attack(state, power, place):
                 raise RuleViolation(f"{place} is not hostile: a combat move must end in an attack; "
                                     "move there with ncm in the non-combat phase", "BG-02")
-        elif not self.is_friendly_land(state, power, place) or self.hostile_units(state, power, place):
+        elif not self.is_passable_land(state, power, place) or self.hostile_units(state, power, place):
             raise RuleViolation(f"land units may not enter hostile {place} in non-combat", "BG-08")
+
+    def neutral_passage(self, state: State, power: str, place: str, kind: str) -> bool:
+        """Land of a power `power` is not at war with that the map's relationship still opens to it
+        (RelationshipTypeAttachment canMove{kind}UnitsOverOwnedLand, kind "Land" or "Air"; "Landing" for
+        canLandAirUnitsOnOwnedLand): China's land units may enter British Burma, with which it is Concordant."""
+        owner = self.owner(state, place)
+        if owner is None or not self.is_neutral_land(state, power, place):
+            return False
+        option = "canLandAirUnitsOnOwnedLand" if kind == "Landing" else f"canMove{kind}UnitsOverOwnedLand"
+        return self.relation_option(state, power, owner, option).lower() == "true"
+
+    def is_passable_land(self, state: State, power: str, place: str) -> bool:
+        """Land a power's land units may move through or into without a battle."""
+        return self.is_friendly_land(state, power, place) or self.neutral_passage(state, power, place, "Land")
+
+    def movement_limits(self, state: State, power: str) -> tuple[str, set[str]] | None:
+        """The map's limits on where a power's units go (its RulesAttachment movementRestrictionType "allowed" or
+        "disallowed" over movementRestrictionTerritories): China stays in China and Burma; until at war, US and
+        Japanese ships keep out of each other's waters. A trigger may change them (state.switches)."""
+        limits = next((a for a in self.scenario.attachments_of("condition", power) if a.name == "rulesAttachment"), None)
+        if limits is None:
+            return None
+        key = f"{power}:rulesAttachment:"
+        places = state.switches.get(key + "movementRestrictionTerritories", limits.value("movementRestrictionTerritories"))
+        kind = state.switches.get(key + "movementRestrictionType", limits.value("movementRestrictionType"))
+        names = {p for p in str(places).split(":") if p}
+        return (str(kind), names) if names and kind in ("allowed", "disallowed") else None
+
+    def places_without_factory(self, state: State, power: str, place: str) -> int | None:
+        """How many units `power` may place in `place` without a factory (None: only at factories). From the
+        map's RulesAttachment of the power: placementAnyTerritory (China places in any territory it holds),
+        placementCapturedTerritory (also those taken this turn), placementPerTerritory (the most per territory)."""
+        rules = next((a for a in self.scenario.attachments_of("condition", power) if a.name == "rulesAttachment"), None)
+        if rules is None or rules.value("placementAnyTerritory").lower() != "true":
+            return None
+        if self.is_water(place) or state.owners.get(place) != power:
+            return None
+        if place in state.conquered and rules.value("placementCapturedTerritory").lower() != "true":
+            return None
+        limit = rules.value("placementPerTerritory")
+        return int(limit) if limit.isdigit() else 10**6
+
+    def check_movement_limits(self, state: State, power: str, path: list[str]) -> None:
+        """RULINGS.md "movement-limits": with an allowed list every place a move enters is on it; a disallowed
+        place is one a move may not end in."""
+        limits = self.movement_limits(state, power)
+        if limits is None:
+            return
+        kind, names = limits
+        if kind == "allowed":
+            outside = next((p for p in path[1:] if p not in names), None)
+            if outside:
+                raise RuleViolation(f"{power} units may not enter {outside}: they move only within "
+                                    f"{', '.join(sorted(names))}", "BG-03")
+        elif path[-1] in names:
+            raise RuleViolation(f"{power} units may not end a move in {path[-1]} (a limit the map's rules set "
+                                f"for {power})", "BG-03")
 
     def air_passable(self, state: State, power: str, place: str) -> bool:
         """BG-41: aircraft may not fly over a neutral's land (a game that allows it overrides this)."""
-        return self.is_water(place) or not self.is_neutral_land(state, power, place)
+        return (self.is_water(place) or not self.is_neutral_land(state, power, place)
+                or self.neutral_passage(state, power, place, "Air"))
 
     def capital_of(self, power: str) -> str | None:
         for t in self.scenario.territories:

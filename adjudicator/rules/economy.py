@@ -75,6 +75,13 @@ def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[
         if not producers:
             raise RuleViolation(f"no factory of {power} next to {where} can place {n} more units this turn", "BG-35")
         producer = producers[0]
+    elif rules.places_without_factory(state, power, where) is not None:
+        if domains != {"land"}:
+            raise RuleViolation(f"{power} place only land units without a factory", "BG-35")
+        room = rules.places_without_factory(state, power, where) - placed.get(where, 0)
+        if room < n:
+            raise RuleViolation(f"{power} may place {max(room, 0)} more units in {where} this turn, not {n}", "BG-35")
+        producer = where
     else:
         if "sea" in domains:
             raise RuleViolation(f"ships are placed in a sea zone next to a factory, not in {where}", "BG-35")

@@ -152,6 +152,7 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
     path = check_path(rules, order.path, "a move needs at least two places: where the units are and where they go")
     legs = transport.Legs(rules, path)
     units = pick_units(rules, state, power, order, legs.cost, phase)
+    rules.check_movement_limits(state, power, path)
     land = [u for u in units if rules.ut(u).domain == "land"]
     flying = [u for u in units if rules.is_air(u)]
     ships = [u for u in units if rules.ut(u).domain == "sea"]
@@ -196,6 +197,8 @@ def check_path(rules: G40Rules, path: tuple[str, ...], too_short: str) -> list[s
     for a, b in zip(path, path[1:]):
         if b not in rules.scenario.neighbours(a):
             raise RuleViolation(f"{b} is not next to {a}", "BG-03")
+        if rules.impassable(b):
+            raise RuleViolation(f"{b} is impassable: no unit enters it", "BG-03")
     return list(path)
 
 
@@ -283,9 +286,9 @@ def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], pa
     """Land paths; returns the territories blitzed on the way (BG-03, BG-04, BG-08)."""
     blitzed = []
     for place in path[1:-1]:
-        if rules.is_neutral_land(state, power, place):
+        if rules.is_neutral_land(state, power, place) and not rules.neutral_passage(state, power, place, "Land"):
             raise RuleViolation(f"{place} belongs to {rules.owner(state, place)}, with whom {power} is not at war", "BG-02")
-        if rules.is_friendly_land(state, power, place) and not rules.hostile_units(state, power, place):
+        if rules.is_passable_land(state, power, place) and not rules.hostile_units(state, power, place):
             continue
         if phase != "combat_move":
             raise RuleViolation(f"land units may not pass through hostile {place} in non-combat", "BG-08")

@@ -162,9 +162,13 @@ def run_triggers(rules: G40Rules, state: State, step: str, moment: str) -> list[
     return events
 
 
+_PROPERTIES = {"switch", "movementRestrictionTerritories", "movementRestrictionType"}
+
+
 def _effects(trigger: Attachment) -> bool:
-    """A trigger we play at a step: one that changes relationships or switches a condition."""
-    return bool(trigger.values("relationshipChange") or trigger.value("playerProperty") == "switch")
+    """A trigger we play at a step: one that changes relationships, switches a condition or changes a power's
+    movement limits."""
+    return bool(trigger.values("relationshipChange") or set(trigger.values("playerProperty")) & _PROPERTIES)
 
 
 def _available(state: State, attachment: Attachment) -> bool:
@@ -186,11 +190,16 @@ def fire(rules: G40Rules, state: State, trigger: Attachment) -> list[dict]:
         events.append({"type": "politics", "power": trigger.attach_to, "what": _words(trigger.value("notification")
                                                                                   or trigger.name),
                        "changes": changes})
-    for name, value, count in trigger.options:
-        if name == "playerAttachmentName" and value == "RulesAttachment":
-            prop = next(((v, c) for n, v, c in trigger.options if n == "playerProperty"), None)
-            if prop and prop[0] == "switch" and rules.scenario.condition(count) is not None:
-                state.switches[count] = prop[1].lower() == "true"
+    target = next((c for n, v, c in trigger.options if n == "playerAttachmentName" and v == "RulesAttachment"), "")
+    players = [p for v in trigger.values("players") for p in v.split(":") if p] or [trigger.attach_to]
+    for name, prop, value in trigger.options:
+        if name != "playerProperty" or not target:
+            continue
+        if prop == "switch":
+            state.switches[target] = value.lower() == "true"
+        else:                      # e.g. lifting a power's movement limits once it is at war
+            for player in players:
+                state.switches[f"{player}:{target}:{prop}"] = value
     if trigger.value("uses"):
         state.spent[key] = state.spent.get(key, 0) + 1
     return events
