@@ -1,0 +1,96 @@
+"""Politics, triggers and national objectives read from the map: the parts rule cases do not show (reports,
+objectives paid a limited number of times, the condition language, maps without political data)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from adjudicator.games import game_module
+from adjudicator.report import describe
+from adjudicator.rules import economy, politics
+from adjudicator.rules.conditions import Conditions, Unsupported, combine, in_rounds
+from adjudicator.scenario import Attachment
+from adjudicator.state import State
+from cases.runner import map_scenario
+
+G40 = "ww2global40_2nd_edition"
+
+
+@pytest.fixture(scope="module")
+def g40():
+    scenario = map_scenario(G40)
+    return game_module("g40").RULES(scenario)
+
+
+def fresh(rules) -> State:
+    return State.initial(rules.scenario)
+
+
+def test_the_report_lists_each_objective_met_or_missed(g40):
+    state = fresh(g40)
+    event = economy.collect_income(g40, state, "Germans")
+    lines = describe(event)
+    assert lines[0] == "Germans collect 40 PUs (treasury 70)."
+    assert "National objective met: Germans 1 Trade with Russia, +5 PUs." in lines
+    assert "National objective missed: Germans 3 Control Caucasus (5 PUs)." in lines
+
+
+def test_a_declaration_reports_what_it_brings_with_it(g40):
+    state = fresh(g40)
+    state.power, state.round = "Japanese", 1
+    event = politics.declare_war(g40, state, "Japanese", "UK_Pacific")
+    text = " ".join(describe(event))
+    assert text.startswith("Japanese declare war on UK_Pacific. With it: Japanese and British now War")
+    assert "Chinese and British now Allied" in text
+
+
+def test_an_objective_with_limited_uses_pays_that_often(g40):
+    """The Soviet capture of Berlin (uses 1) pays once, then is listed as paid already."""
+    state = fresh(g40)
+    state.owners["Germany"] = "Russians"
+    first = economy.collect_income(g40, state, "Russians")
+    second = economy.collect_income(g40, state, "Russians")
+    berlin = [[line for line in e["lines"] if line.get("name") == "Russians 3 Berlin"][0] for e in (first, second)]
+    assert berlin[0]["paid"] == 10
+    assert berlin[1]["paid"] == 0 and "paid already" in berlin[1]["note"]
+
+
+def test_status_income_reads_the_state_without_paying(g40):
+    state = fresh(g40)
+    state.owners["Germany"] = "Russians"
+    before = state.hash()
+    g40.income(state, "Russians")
+    assert state.hash() == before
+
+
+def test_a_condition_the_engine_cannot_evaluate_is_not_met_and_says_why(g40):
+    odd = Attachment("objectiveAttachment_Odd", "Germans", "condition",
+                     [["objectiveValue", "5", ""], ["destroyedTUV", "20:currentRound", ""]])
+    with pytest.raises(Unsupported, match="destroyedTUV"):
+        Conditions(g40).test(fresh(g40), odd)
+
+
+@pytest.mark.parametrize("spec,round_,expected", [("3", 3, True), ("3", 4, False), ("4-+", 9, True),
+                                                   ("2-5", 6, False), ("1:4-+", 1, True)])
+def test_rounds(spec, round_, expected):
+    assert in_rounds(round_, spec) is expected
+
+
+@pytest.mark.parametrize("kind,results,expected", [("AND", [True, False], False), ("OR", [False, True], True),
+                                                   ("XOR", [True, True], False), ("2", [True, True, False], True),
+                                                   ("1-2", [True, True, True], False)])
+def test_condition_types(kind, results, expected):
+    assert combine(results, kind) is expected
+
+
+def test_without_political_data_any_non_ally_may_be_declared_on():
+    """A map without political actions (the 1999 maps, the demo, games stored before this data was kept)
+    keeps the plain declaration: the Soviet war on Germany in round 1 is allowed there."""
+    scenario = replace(map_scenario(G40), attachments=[])
+    rules = game_module("g40").RULES(scenario)
+    state = State.initial(scenario)
+    event = politics.declare_war(rules, state, "Russians", "Germans")
+    assert event["changes"] == [] and rules.at_war(state, "Russians", "Germans")
+    assert not rules.at_war(state, "Russians", "Italians")
