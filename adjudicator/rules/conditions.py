@@ -32,11 +32,21 @@ class Unsupported(Exception):
 
 
 class Conditions:
-    """Evaluates conditions by name for one rules object; results are not cached (the state changes)."""
+    """Evaluates conditions by name for one rules object. Results are not cached; the units by place are, for one
+    state (a condition over "map" looks at every territory), so use an evaluator while the units do not move."""
 
     def __init__(self, rules):
         self.rules = rules
         self.scenario = rules.scenario
+        self._units: tuple[int, dict] | None = None     # (id of the state, place -> units): built once per state
+
+    def _units_at(self, state: State, place: str) -> list:
+        if self._units is None or self._units[0] != id(state):
+            index: dict[str, list] = {}
+            for u in state.units:
+                index.setdefault(u.place, []).append(u)
+            self._units = (id(state), index)
+        return self._units[1].get(place, [])
 
     # -- entry points --------------------------------------------------------------------------------
 
@@ -153,7 +163,7 @@ class Conditions:
         whose, test = _TERRITORY_TESTS[option]
         hits = 0
         for place in places:
-            units = [u for u in state.units_at(place) if _belongs(rules, state, u, whose, players)]
+            units = [u for u in self._units_at(state, place) if _belongs(rules, state, u, whose, players)]
             if test == "excluded":
                 hits += not units or bool(presence) and all(
                     _matching(units, combo) <= most for combo, most in presence.items())

@@ -13,9 +13,10 @@ def buy(rules: G40Rules, state: State, mover: str, order: Buy) -> dict:
     British turn), from that power's treasury."""
     power = order.power or mover
     if power != mover and (power, "purchase") not in rules.scenario.guests_of(mover):
-        guests = [p for p, phase in rules.scenario.guests_of(mover) if phase == "purchase"]
-        raise RuleViolation(f"{mover} cannot buy for {power}: {power} buys in its own turn"
-                            + (f" (in {mover}'s turn only {', '.join(guests)} buy too)" if guests else ""), "BG-01")
+        host = next((h for h in rules.scenario.turn_players() if (power, "purchase") in rules.scenario.guests_of(h)),
+                    None)
+        raise RuleViolation(f"{mover} cannot buy for {power}: {power} buys in "
+                            + (f"the {host} turn" if host else "its own turn"), "BG-01")
     prices = {}
     for rule in rules.scenario.frontier_of(power):
         if len(rule.results) == 1:

@@ -232,7 +232,7 @@ def objectives(rules: G40Rules, state: State, power: str) -> list[dict]:
                 found.append(_unsupported(a, value, exc))
                 continue
             found.append(_objective(state, a, value, met, 1))
-    return found
+    return sorted(found, key=lambda o: o["name"])      # the G40 maps number them: "Germans 1 …", "Germans 2 …"
 
 
 def _unsupported(a: Attachment, value: int, exc: Unsupported) -> dict:
