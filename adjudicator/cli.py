@@ -191,6 +191,11 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         if p["turn_order"] is None:
             continue
         typer.echo(f"{name:<22}{p['treasury']:>5}{p['income']:>8}  {', '.join(p['at_war_with']) or '-'}")
+    objectives = out["powers"].get(out["power"], {}).get("objectives", [])
+    if objectives:
+        met = [f"{o['name']} (+{o['paid']})" for o in objectives if o["paid"]]
+        typer.echo(f"objectives of {out['power']} as the position stands: {len(met)} of {len(objectives)} met"
+                   + (f": {', '.join(met)}" if met else ""))
 
 
 @app.command()

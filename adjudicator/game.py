@@ -387,8 +387,10 @@ def status(engine) -> dict:
         contacts = {p.name: p.contact for p in powers_in_order(s, g.game)}
         order = g.scenario.turn_players()
         for p in g.scenario.players:
-            income, _ = g.rules.income(st, p.name)
-            powers[p.name] = {"treasury": st.treasury.get(p.name, 0), "income": income,
+            income, lines = g.rules.income(st, p.name)
+            objectives = [{"name": line["name"], "value": line["value"], "met": line["met"], "paid": line["paid"]}
+                          for line in lines if line["item"] == "objective"]
+            powers[p.name] = {"treasury": st.treasury.get(p.name, 0), "income": income, "objectives": objectives,
                               "at_war_with": sorted(g.rules.enemies_of(st, p.name)),
                               "turn_order": order.index(p.name) + 1 if p.name in order else None,
                               "contact": contacts.get(p.name, ""),

@@ -94,3 +94,27 @@ def test_without_political_data_any_non_ally_may_be_declared_on():
     event = politics.declare_war(rules, state, "Russians", "Germans")
     assert event["changes"] == [] and rules.at_war(state, "Russians", "Germans")
     assert not rules.at_war(state, "Russians", "Italians")
+
+
+# -- through the command line -----------------------------------------------------------------------------------
+
+def test_a_played_g40_round_pays_objectives_refuses_early_wars_and_audits(cli, tmp_path, maps_dir, monkeypatch):
+    monkeypatch.setenv("ADJUDICATOR_MAPS_PATH", str(maps_dir))
+    db = tmp_path / "g40.db"
+    cli("new", db, "--game", "g40", "--map", G40, "--seed", "5e" * 32)
+    germans = cli.json("status", db)["powers"]["Germans"]
+    assert {"name": "Germans 1 Trade with Russia", "value": 5, "met": True, "paid": 5} in germans["objectives"]
+    assert germans["income"] == 40
+    cli("submit", db, "--power", "Germans", input="end\n")
+    report = cli("adjudicate", db).output
+    assert "National objective met: Germans 1 Trade with Russia, +5 PUs." in report
+    assert "National objective missed: Germans 3 Control Caucasus (5 PUs)." in report
+    refused = cli("submit", db, "--power", "Russians", input="war Germans\n", code=1).output
+    assert "Russians may not declare war on Germans now" in refused and "[BG-02]" in refused
+    cli("submit", db, "--power", "Russians", input="end\n")
+    cli("adjudicate", db)
+    cli("submit", db, "--power", "Japanese", input="war UK_Pacific\nend\n")
+    report = cli("adjudicate", db).output
+    assert "Japanese declare war on UK_Pacific." in report and "Japanese and British now War" in report
+    assert cli.json("status", db)["powers"]["Japanese"]["at_war_with"][:3] == ["ANZAC", "British", "Chinese"]
+    assert "OK" in cli("audit", db).output

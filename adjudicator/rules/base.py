@@ -235,13 +235,22 @@ class G40Rules:
         """Where land units may end a move: into an attack in combat move (BG-02), onto friendly land in
         non-combat (BG-08), never onto a neutral's land."""
         if self.is_neutral_land(state, power, place) and not self.neutral_passage(state, power, place, "Land"):
-            raise RuleViolation(f"{place} belongs to {self.owner(state, place)}, with whom {power} is not at war", "BG-02")
+            raise RuleViolation(self.not_at_war(state, power, place), "BG-02")
         if phase == "combat_move":
             if not self.is_attack(state, power, place):
                 raise RuleViolation(f"{place} is not hostile: a combat move must end in an attack; "
                                     "move there with ncm in the non-combat phase", "BG-02")
         elif not self.is_passable_land(state, power, place) or self.hostile_units(state, power, place):
             raise RuleViolation(f"land units may not enter hostile {place} in non-combat", "BG-08")
+
+    def not_at_war(self, state: State, power: str, place: str) -> str:
+        """Why `power` may not enter a neutral's `place`, and the declaration that would open it, if the map has one."""
+        from .politics import war_actions
+        owner = self.owner(state, place) or ""
+        text = f"{place} belongs to {owner}, with whom {power} is not at war"
+        if war_actions(self, power, owner):
+            text += f"; to attack it, declare war first (`war {owner}`)"
+        return text
 
     def neutral_passage(self, state: State, power: str, place: str, kind: str) -> bool:
         """Land of a power `power` is not at war with that the map's relationship still opens to it

@@ -287,7 +287,7 @@ def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], pa
     blitzed = []
     for place in path[1:-1]:
         if rules.is_neutral_land(state, power, place) and not rules.neutral_passage(state, power, place, "Land"):
-            raise RuleViolation(f"{place} belongs to {rules.owner(state, place)}, with whom {power} is not at war", "BG-02")
+            raise RuleViolation(rules.not_at_war(state, power, place), "BG-02")
         if rules.is_passable_land(state, power, place) and not rules.hostile_units(state, power, place):
             continue
         if phase != "combat_move":
