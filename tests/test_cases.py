@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cases.runner import load_cases, run
+from cases.runner import load_cases, position, run
 
 CASES = load_cases()
 LEDGER = Path(__file__).resolve().parents[2] / "shared" / "rules" / "LEDGER.md"
@@ -47,12 +47,20 @@ def test_case(case):
         assert [e["result"] for e in events if e["type"] == "battle"] == expect["result"]
     if "rounds" in expect:
         assert [len(e["rounds"]) for e in events if e["type"] == "battle"] == expect["rounds"]
+    for pair in expect.get("at_war", []):
+        a, b = pair.split(":")
+        assert rules_at_war(case, state, a, b), f"{a} and {b} are not at war ({state.relationship(a, b)})"
     for pair, kind in expect.get("relations", {}).items():
         a, b = pair.split(":")
         assert state.relationship(a, b) == kind, f"{a} and {b}: {state.relationship(a, b)}, expected {kind}"
     if "cursor" in expect:
         c = expect["cursor"]
         assert (state.round, state.power, state.phase) == (c["round"], c["power"], c["phase"])
+
+
+def rules_at_war(case, state, a: str, b: str) -> bool:
+    _, rules, _ = position(case)
+    return rules.at_war(state, a, b)
 
 
 def _contains(have, want) -> bool:

@@ -357,6 +357,10 @@ class G40Rules:
         from .politics import objectives
         return objectives(self, state, power)
 
+    def declaration_rule(self, power: str) -> str:
+        """The ledger id a refused declaration of war by `power` cites; a game with its own rows overrides it."""
+        return "BG-02"
+
     def may_declare_war(self, state: State, power: str, target: str) -> None:
         """Raise RuleViolation if `power` may not declare war on `target` now (BG-02)."""
         if target == power:

@@ -39,6 +39,7 @@ class Conditions:
         self.rules = rules
         self.scenario = rules.scenario
         self._units: tuple[int, dict] | None = None     # (id of the state, place -> units): built once per state
+        self.unsupported: list[str] = []                 # parts of conditions not evaluated, for explanations
 
     def _units_at(self, state: State, place: str) -> list:
         if self._units is None or self._units[0] != id(state):
@@ -57,8 +58,17 @@ class Conditions:
         return self.test(state, condition)[0]
 
     def all_met(self, state: State, names: list[str], kind: str = "AND") -> bool:
-        """Several conditions combined as TripleA's conditionType says: AND, OR, or how many ("2", "1-3")."""
-        results = [self.met(state, n) for n in names]
+        """Several conditions combined as TripleA's conditionType says: AND, OR, or how many ("2", "1-3").
+
+        A part we cannot evaluate counts as not met and is remembered in `unsupported`, so that an OR with
+        another way to hold still holds, and a refusal can say what was not looked at."""
+        results = []
+        for name in names:
+            try:
+                results.append(self.met(state, name))
+            except Unsupported as exc:
+                self.unsupported.append(str(exc))
+                results.append(False)
         return combine(results, kind)
 
     def test(self, state: State, cond: Attachment) -> tuple[bool, int]:

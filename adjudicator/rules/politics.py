@@ -52,24 +52,22 @@ def declare_war(rules: G40Rules, state: State, power: str, target: str) -> dict:
         return {"type": "war", "power": power, "target": target, "changes": []}
     if not actions:
         raise RuleViolation(f"{power} have no way to declare war on {target} in this game "
-                            "(the map gives them no political action for it)", "BG-02")
-    why = []
+                            "(the map gives them no political action for it)", rules.declaration_rule(power))
+    why, unsupported = [], []
     for action in actions:
-        try:
-            if action_allowed(rules, state, action):
-                changes = apply_changes(rules, state, action.values("relationshipChange"))
-                return {"type": "war", "power": power, "target": target, "action": action.value("text") or action.name,
-                        "changes": changes}
-        except Unsupported as exc:
-            why.append(str(exc))
-            continue
+        conditions = Conditions(rules)
+        names = [n for v in action.values("conditions") for n in v.split(":") if n]
+        if not names or conditions.all_met(state, names, action.value("conditionType", "AND")):
+            changes = apply_changes(rules, state, action.values("relationshipChange"))
+            return {"type": "war", "power": power, "target": target, "action": action.value("text") or action.name,
+                    "changes": changes}
         why.append(explain(rules, state, action.values("conditions")))
-    raise RuleViolation(f"{power} may not declare war on {target} now: {'; or '.join(dict.fromkeys(why))}", "BG-02")
-
-
-def action_allowed(rules: G40Rules, state: State, action: Attachment) -> bool:
-    names = [n for v in action.values("conditions") for n in v.split(":") if n]
-    return not names or Conditions(rules).all_met(state, names, action.value("conditionType", "AND"))
+        unsupported += conditions.unsupported
+    text = f"{power} may not declare war on {target} now: {'; or '.join(dict.fromkeys(why))}"
+    if unsupported:
+        text += (f" (not looked at: {'; '.join(dict.fromkeys(unsupported))}; if that part holds, the host "
+                 f"declares the war with `adjudicator edit`: war {power} {target})")
+    raise RuleViolation(text, rules.declaration_rule(power))
 
 
 def apply_changes(rules: G40Rules, state: State, changes: list[str]) -> list[list[str]]:
@@ -97,7 +95,7 @@ def explain(rules: G40Rules, state: State, names_joined: list[str], kind: str = 
     """The unmet part of a list of conditions, in words, for a refusal."""
     conditions = Conditions(rules)
     names = [n for v in names_joined for n in v.split(":") if n]
-    unmet = [n for n in names if not conditions.met(state, n)]
+    unmet = [n for n in names if not conditions.all_met(state, [n])]
     return (" and " if kind.upper() == "AND" else " or ").join(describe(rules, n) for n in unmet) or "not allowed"
 
 
@@ -178,8 +176,15 @@ def _available(state: State, attachment: Attachment) -> bool:
 
 
 def _trigger_met(rules: G40Rules, state: State, trigger: Attachment) -> bool:
+    """Whether a trigger's conditions hold; one resting on a part we cannot evaluate is Unsupported unless it
+    holds without it."""
     names = [n for v in trigger.values("conditions") + trigger.values("trigger") for n in v.split(":") if n]
-    return Conditions(rules).all_met(state, names, trigger.value("conditionType", "AND")) if names else True
+    conditions = Conditions(rules)
+    if not names or conditions.all_met(state, names, trigger.value("conditionType", "AND")):
+        return True
+    if conditions.unsupported:
+        raise Unsupported("; ".join(dict.fromkeys(conditions.unsupported)))
+    return False
 
 
 def fire(rules: G40Rules, state: State, trigger: Attachment) -> list[dict]:
@@ -218,8 +223,11 @@ def objectives(rules: G40Rules, state: State, power: str) -> list[dict]:
             continue
         if a.kind == "condition" and a.name.startswith("objectiveAttachment") and a.value("objectiveValue"):
             value = int(a.value("objectiveValue"))
+            conditions.unsupported = []
             try:
                 met, multiple = conditions.test(state, a)
+                if not met and conditions.unsupported:
+                    raise Unsupported("; ".join(dict.fromkeys(conditions.unsupported)))
             except Unsupported as exc:
                 found.append(_unsupported(a, value, exc))
                 continue

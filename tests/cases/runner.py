@@ -5,6 +5,7 @@ A case file is TOML with `[[case]]` tables:
     id       stable id, e.g. "BG-24-01"          rule     ledger id (shared/rules/LEDGER.md)
     purpose  one line                             ruling   optional: the RULINGS.md entry it depends on
     setup    "demo", or a map game (its default map) power    the mover (default: the setup's first power)
+    rules    the game's rule version (e.g. "beta-1.1"; it picks the map that goes with it)
     map      for setup "g40": the game XML's file stem in the shared maps (e.g. "ww2global40_2nd_edition")
     phase    cursor phase (default "purchase")    treasury {power = PUs} changes
     round    the game round (default 1)           edits    host correction lines (`adjudicator edit`), applied last
@@ -19,7 +20,7 @@ A case file is TOML with `[[case]]` tables:
                   void (number of void orders) | cursor {round, power, phase}
                   match [{...}]: each a part of some event (keys compared recursively) | damage {place = {unit = [d, …]}}
                   order [event type, …]: these kinds of event come in this order
-                  relations {"A:B" = type}: relationships after the turn
+                  relations {"A:B" = type}: relationships after the turn | at_war ["A:B", …]: at war after it
 """
 
 from __future__ import annotations
@@ -61,8 +62,9 @@ def position(case: dict):
     if not module.NEEDS_MAP:
         scenario = module.scenario()
     else:
-        scenario = map_scenario(case.get("map") or module.RULE_VERSIONS[module.DEFAULT_VERSION])
-    rules = module.RULES(scenario)
+        version = case.get("rules", getattr(module, "DEFAULT_VERSION", ""))
+        scenario = map_scenario(case.get("map") or module.RULE_VERSIONS[version])
+    rules = module.RULES(scenario, case.get("rules", getattr(module, "DEFAULT_VERSION", "")))
     state = State.initial(scenario)
     state.power = case.get("power", state.power)
     state.turn_index = scenario.turn_players().index(state.power) + 1
