@@ -15,6 +15,7 @@ A case file is TOML with `[[case]]` tables:
              sea zone are aboard their owner's transports there
     relationships [[a, b, type]] changes          standing {power = {ool = [...]}} standing orders
     orders   the mover's submission text           dice     {label = [values]}
+    dice_default  the value of every die `dice` does not fix (6 makes every roll a miss)
     [case.expect] error (ledger id of an expected rejection) | owners {place = power}
                   units {place = {power = {unit = n}}} | treasury {power = n} | events [type, ...]
                   void (number of void orders) | cursor {round, power, phase}
@@ -129,6 +130,10 @@ def run(case: dict) -> tuple[State, list[OrderError], list[dict]]:
     errors = turn.check(rules, state, orders, parsed.submission.ended)
     if errors:
         return state, errors, []
-    roller = FixedRoller({k: list(v) for k, v in case.get("dice", {}).items()})
+    fixed = {k: list(v) for k, v in case.get("dice", {}).items()}
+    if "dice_default" in case:          # every roll the case does not fix shows this value (e.g. 6: all miss)
+        roller = FixedRoller(lambda label, sides, count: fixed.get(label) or [case["dice_default"]] * count)
+    else:
+        roller = FixedRoller(fixed)
     steps = turn.play(rules, state, orders, parsed.submission.ended, roller)
     return state, [], [e for s in steps for e in s.events]
