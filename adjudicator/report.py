@@ -61,6 +61,10 @@ def describe(event: dict) -> list[str]:
             [f"With it: {changes_phrase(also)}."] if also else [])
     if kind == "politics":
         return [f"{event['what']}: {changes_phrase(event['changes'])}."]
+    if kind == "frontier":
+        return [f"{event['what']}: {event['power']} now buy from the list {event['frontier']}."]
+    if kind == "removed":
+        return [f"{event['reason']}: {units_phrase(event['units'])} of {event['power']} removed from {event['place']}."]
     if kind == "move":
         line = f"{units_phrase(event['units'])}: {' > '.join(event['path'])}"
         if event.get("riders"):

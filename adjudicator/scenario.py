@@ -257,9 +257,11 @@ class Scenario:
             self.__dict__["_conditions"] = cached
         return cached[1].get(name)
 
-    def frontier_of(self, player: str) -> list[ProductionRule]:
+    def frontier_of(self, player: str, frontier: str | None = None) -> list[ProductionRule]:
+        """The production rules of `player`'s frontier, or of the named one (a trigger may switch it)."""
         rules = {r.name: r for r in self.production_rules}
-        return [rules[n] for n in self.frontiers.get(self.player_production.get(player, ""), []) if n in rules]
+        name = frontier or self.player_production.get(player, "")
+        return [rules[n] for n in self.frontiers.get(name, []) if n in rules]
 
     # -- JSON ----------------------------------------------------------------------------------------
 

@@ -357,6 +357,10 @@ class G40Rules:
         from .politics import objectives
         return objectives(self, state, power)
 
+    def frontier(self, state: State, power: str) -> str:
+        """The production frontier (purchase list) `power` buys from now: the map's, or one a trigger set."""
+        return str(state.switches.get(f"{power}:frontier") or self.scenario.player_production.get(power, ""))
+
     def declaration_rule(self, power: str) -> str:
         """The ledger id a refused declaration of war by `power` cites; a game with its own rows overrides it."""
         return "BG-02"
@@ -375,12 +379,13 @@ class G40Rules:
         return t.attack if role == "attacker" else t.defense
 
     def capture_goes_to(self, state: State, power: str, place: str) -> str:
-        """BG-40: liberated territory returns to a friendly original owner that can still collect income; its
-        capital always returns to it, and with it the income. Otherwise the map may name who receives what a
+        """BG-40: liberated territory returns to a friendly original owner that can still collect income (a power
+        that takes turns); its capital always returns to it, and with it the income. Otherwise the map may name who receives what a
         power captures there (TerritoryAttachment whenCapturedByGoesTo)."""
         original = state.original_owners.get(place)
-        if original and original != power and self.friendly(state, power, original) and (
-                self.can_collect_income(state, original) or self.capital_of(original) == place):
+        if (original and original != power and self.friendly(state, power, original)
+                and original in self.scenario.turn_players()      # the Dutch take no turns and collect nothing
+                and (self.can_collect_income(state, original) or self.capital_of(original) == place)):
             return original
         for value in self.scenario.territory(place).options.get("whenCapturedByGoesTo", []):
             captor, _, receiver = value.partition(":")

@@ -18,7 +18,7 @@ def buy(rules: G40Rules, state: State, mover: str, order: Buy) -> dict:
         raise RuleViolation(f"{mover} cannot buy for {power}: {power} buys in "
                             + (f"the {host} turn" if host else "its own turn"), "BG-01")
     prices = {}
-    for rule in rules.scenario.frontier_of(power):
+    for rule in rules.scenario.frontier_of(power, rules.frontier(state, power)):
         if len(rule.results) == 1:
             (unit, qty), = rule.results.items()
             if qty == 1 and (unit not in prices or rule.cost < prices[unit]):

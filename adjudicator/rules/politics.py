@@ -14,7 +14,7 @@ README's rules section.
 from __future__ import annotations
 
 from ..scenario import Attachment
-from ..state import State, pair_key
+from ..state import State, count_types, pair_key
 from .base import G40Rules, RuleViolation
 from .conditions import Conditions, Unsupported
 
@@ -164,9 +164,25 @@ _PROPERTIES = {"switch", "movementRestrictionTerritories", "movementRestrictionT
 
 
 def _effects(trigger: Attachment) -> bool:
-    """A trigger we play at a step: one that changes relationships, switches a condition or changes a power's
-    movement limits."""
-    return bool(trigger.values("relationshipChange") or set(trigger.values("playerProperty")) & _PROPERTIES)
+    """A trigger we play: one that changes relationships, switches a condition, changes a power's movement
+    limits or purchase list, or removes units (China's captured factories)."""
+    return bool(trigger.values("relationshipChange") or set(trigger.values("playerProperty")) & _PROPERTIES
+                or trigger.values("frontier") or trigger.values("removeUnits"))
+
+
+def run_frontier_triggers(rules: G40Rules, state: State, power: str) -> list[dict]:
+    """Triggers without a step that change `power`'s purchase list fire as its purchase begins, as in TripleA
+    (China's artillery while the Burma Road is open)."""
+    events = []
+    for trigger in rules.scenario.attachments_of("trigger", power):
+        if trigger.values("when") or not trigger.values("frontier") or not _available(state, trigger):
+            continue
+        try:
+            if _trigger_met(rules, state, trigger):
+                events += fire(rules, state, trigger)
+        except Unsupported:
+            continue
+    return events
 
 
 def _available(state: State, attachment: Attachment) -> bool:
@@ -180,11 +196,12 @@ def _trigger_met(rules: G40Rules, state: State, trigger: Attachment) -> bool:
     holds without it."""
     names = [n for v in trigger.values("conditions") + trigger.values("trigger") for n in v.split(":") if n]
     conditions = Conditions(rules)
+    invert = trigger.value("invert").lower() == "true"
     if not names or conditions.all_met(state, names, trigger.value("conditionType", "AND")):
-        return True
+        return not invert
     if conditions.unsupported:
         raise Unsupported("; ".join(dict.fromkeys(conditions.unsupported)))
-    return False
+    return invert
 
 
 def fire(rules: G40Rules, state: State, trigger: Attachment) -> list[dict]:
@@ -205,9 +222,29 @@ def fire(rules: G40Rules, state: State, trigger: Attachment) -> list[dict]:
         else:                      # e.g. lifting a power's movement limits once it is at war
             for player in players:
                 state.switches[f"{player}:{target}:{prop}"] = value
+    for frontier in trigger.values("frontier")[-1:]:
+        for player in players:
+            if rules.frontier(state, player) != frontier:
+                state.switches[f"{player}:frontier"] = frontier
+                events.append({"type": "frontier", "power": player, "frontier": frontier,
+                               "what": _words(trigger.name)})
+    for name, value, count in trigger.options:
+        if name == "removeUnits":
+            events += _remove_units(state, value, count, players, trigger)
     if trigger.value("uses"):
         state.spent[key] = state.spent.get(key, 0) + 1
     return events
+
+
+def _remove_units(state: State, value: str, count: str, players: list[str], trigger: Attachment) -> list[dict]:
+    """removeUnits "Place:type:type" (count: how many at most) of the trigger's players there."""
+    place, *types = value.split(":")
+    gone = [u for u in state.units_at(place) if u.owner in players and u.type in types][:int(count or 1)]
+    if not gone:
+        return []
+    state.remove_units(u.id for u in gone)
+    return [{"type": "removed", "place": place, "power": gone[0].owner, "units": count_types(gone),
+             "reason": _words(trigger.name)}]
 
 
 # -- national objectives ------------------------------------------------------------------------------------

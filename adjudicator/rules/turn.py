@@ -104,6 +104,8 @@ def triggers(rules: G40Rules, state: State, power: str, phase: str, moment: str)
     if not rules.prop("Use Triggers"):
         return []
     events = []
+    if phase == "purchase" and moment == "before":
+        events += politics.run_frontier_triggers(rules, state, power)
     for step in rules.scenario.sequence:
         if step.player == power and step.phase == phase:
             events += politics.run_triggers(rules, state, step.name, moment)
@@ -156,13 +158,16 @@ def _apply(rules: G40Rules, state: State, power: str, order: Order, placed: dict
     raise RuleViolation(f"`{order.verb}` orders are not part of this game's {order.phase.replace('_', ' ')} phase")
 
 
-def repair(rules: G40Rules, state: State, power: str, order: Repair) -> dict:
-    """BG-29: each PU removes one damage point from a facility of the mover."""
-    facilities = [u for u in state.units_at(order.place, power) if rules.ut(u).has("can_be_damaged")
+def repair(rules: G40Rules, state: State, mover: str, order: Repair) -> dict:
+    """BG-29: each PU removes one damage point from a facility of the mover, or of a power that buys inside the
+    mover's turn (UK_Pacific's, in the British turn), paid by the facility's owner."""
+    payers = {mover} | {p for p, phase in rules.scenario.guests_of(mover) if phase == "purchase"}
+    facilities = [u for u in state.units_at(order.place) if u.owner in payers and rules.ut(u).has("can_be_damaged")
                   and (order.facility in (None, "factory") and rules.ut(u).has("factory") or u.type == order.facility)]
     if not facilities:
-        raise RuleViolation(f"{power} has no {order.facility or 'factory'} in {order.place} to repair", "BG-29")
+        raise RuleViolation(f"{mover} has no {order.facility or 'factory'} in {order.place} to repair", "BG-29")
     unit = max(facilities, key=lambda u: u.damage)
+    power = unit.owner
     if unit.damage < order.count:
         raise RuleViolation(f"the {unit.type} in {order.place} has {unit.damage} damage, not {order.count}", "BG-29")
     if state.treasury.get(power, 0) < order.count:
