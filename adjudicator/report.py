@@ -175,6 +175,12 @@ def capture_phrase(event: dict) -> str:
     line += f" and liberated for {event['owner']}" if event["owner"] != event["by"] else f" by {event['by']}"
     if event.get("treasury_taken"):
         line += f"; {event['by']} take {event['treasury_taken']} PUs from the capital"
+    if "bonus" in event:
+        paid = ", ".join(f"{b['item']} {b['amount']}" for b in event["bonus"])
+        source = "the bank" if event.get("bonus_from") is None else event["bonus_from"]
+        line += f"; capture bonus to {event['by']}: {paid} — {event['bonus_paid']} PUs from {source}"
+        if event.get("bonus_short"):
+            line += f" ({event['bonus_short']} short: {source} had no more)"
     for c in event.get("changed", []):
         line += f"; the captured {c['from']} becomes {c['count']} {c['to']}"
     return line

@@ -27,6 +27,7 @@ class G40Rules:
     title = "G40 2nd edition base rules"
     # Documented default order of loss (README "Casualties"): cheapest combat value in the role first.
     default_ool_doc = "lowest value in its role (attack or defence) first, then lowest cost, then name"
+    no_income = "capital held by the enemy: no income"      # the income line of a power that cannot collect
 
     def __init__(self, scenario: Scenario, rules_version: str = ""):
         self.scenario = scenario
@@ -341,7 +342,7 @@ class G40Rules:
         """Income collected at the end of `power`'s turn, with the lines the report shows: territories, then
         each national objective met or missed (BG-37). Reads the state only; collect_income pays."""
         if not self.can_collect_income(state, power):
-            return 0, [{"item": "capital held by the enemy: no income", "amount": 0}]
+            return 0, [{"item": self.no_income, "amount": 0}]
         total = sum(self.scenario.territory(t).production for t, o in state.owners.items() if o == power)
         lines = [{"item": "territories", "amount": total}]
         for objective in self.national_objectives(state, power):
@@ -404,6 +405,14 @@ class G40Rules:
         except KeyError:
             return power
         return given[0] if given else power
+
+    def capture_bonus(self, state: State, captor: str, place: str, previous: str | None) -> dict:
+        """PUs paid for taking `place` (G40 Alt-Universe's city and factory bonuses); the base game has none.
+        Returns what the capture event reports."""
+        return {}
+
+    def new_factory_placed(self, state: State, place: str) -> None:
+        """Called when a new factory (not an upgrade) is placed: a game that keeps per-factory records resets them."""
 
     def takes_treasury_on_capture(self, place: str, previous_owner: str) -> bool:
         return self.scenario.territory(place).capital == previous_owner

@@ -98,6 +98,8 @@ def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[
         pending[uc.unit] -= uc.count
         if not pending[uc.unit]:
             del pending[uc.unit]
+        if rules.ut(uc.unit).has("factory") and not _consumed(rules, uc.unit):
+            rules.new_factory_placed(state, where)
         for _ in range(uc.count):
             _consume(rules, state, power, where, uc.unit)
             state.add_unit(uc.unit, rules.placed_owner(power, uc.unit), where).flags["placed"] = True

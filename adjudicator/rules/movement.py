@@ -405,6 +405,7 @@ def take_over(rules: G40Rules, state: State, power: str, place: str) -> dict:
 def capture(rules: G40Rules, state: State, power: str, place: str) -> dict:
     """Change a territory's owner (BG-39, BG-40); facilities there change hands with it."""
     previous = state.owners.get(place)
+    bonus = rules.capture_bonus(state, power, place, previous)     # read before the facilities change hands
     new_owner = rules.capture_goes_to(state, power, place)
     state.owners[place] = new_owner
     if place not in state.conquered:
@@ -414,7 +415,7 @@ def capture(rules: G40Rules, state: State, power: str, place: str) -> dict:
         if not rules.is_combatant(u) and previous is not None and u.owner == previous:
             u.owner = new_owner
             changed += _changes_when_captured(rules, state, u, previous)
-    event = {"type": "capture", "place": place, "by": power, "from": previous, "owner": new_owner}
+    event = {"type": "capture", "place": place, "by": power, "from": previous, "owner": new_owner, **bonus}
     if changed:
         event["changed"] = changed
     if previous and rules.takes_treasury_on_capture(place, previous):

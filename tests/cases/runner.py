@@ -10,6 +10,7 @@ A case file is TOML with `[[case]]` tables:
     phase    cursor phase (default "purchase")    treasury {power = PUs} changes
     round    the game round (default 1)           edits    host correction lines (`adjudicator edit`), applied last
     purchases {power = {unit = n}} bought and waiting to be placed
+    spent    {key = n}: records of one-time payments (e.g. "bonus:city:F13" = 1: that city has paid its bonus)
     position {place = {owner = "...", units = {power = {unit = n}}, damage = {unit = [d, …]}}}: these places
              are set exactly; `damage` gives the first units of a type their damage; land units placed in a
              sea zone are aboard their owner's transports there
@@ -72,6 +73,7 @@ def position(case: dict):
     state.phase = case.get("phase", "purchase")
     state.round = case.get("round", 1)
     state.treasury.update(case.get("treasury", {}))
+    state.spent.update(case.get("spent", {}))
     for power, bought in case.get("purchases", {}).items():
         state.purchases[power] = dict(bought)
     for place, spec in case.get("position", {}).items():
