@@ -5,12 +5,14 @@ Rule versions choose the map file that goes with them (shared/triplea/README.md)
 other rules (LEDGER.md section AU) arrive with later issues.
 """
 
-from adjudicator.rules.base import G40Rules
+from adjudicator.rules.base import G40Rules, RuleViolation
 from adjudicator.state import State
 
 # AU-132 to AU-134: what a capture pays the attacker.
 CITY_BONUS, MINOR_IC_BONUS, MAJOR_IC_BONUS = 5, 3, 10
 BANK_PAYS = {"NL11"}                    # AU-141: the Neutral League city's bonus comes from the bank
+AXIS = ("Germans", "Italians", "Japanese")
+US_NEUTRAL_ZONES = {"54 Sea Zone", "55 Sea Zone", "78 Sea Zone", "79 Sea Zone"}   # AU-25
 
 
 class AltUniverseRules(G40Rules):
@@ -77,6 +79,26 @@ class AltUniverseRules(G40Rules):
     def new_factory_placed(self, state: State, place: str) -> None:
         """AU-138: a new factory where one was destroyed (China's captures) can pay its bonus again."""
         state.spent.pop(f"bonus:ic:{place}", None)
+
+    # -- movement ------------------------------------------------------------------------------------
+
+    def check_movement_limits(self, state: State, power: str, path: list[str]) -> None:
+        """The map's limits, and two it lacks: AU-37, other Allied units enter Chinese territories only while
+        their power is at war with Japan; AU-25, while neutral the US ends naval moves only next to its own
+        territories or in SZ 54, 55, 78 and 79."""
+        super().check_movement_limits(state, power, path)
+        if power != "Chinese" and not self.at_war(state, power, "Japanese"):
+            china = next((p for p in path[1:] if state.original_owners.get(p) == "Chinese"
+                          and self.is_friendly_land(state, power, p)), None)
+            if china:
+                raise RuleViolation(f"{power} units may enter Chinese territories such as {china} only while "
+                                    f"{power} are at war with Japan", "AU-37")
+        dest = path[-1]
+        if power == "Americans" and self.is_water(dest) and not any(self.at_war(state, power, a) for a in AXIS) \
+                and dest not in US_NEUTRAL_ZONES \
+                and not any(state.owners.get(n) == power for n in self.scenario.neighbours(dest)):
+            raise RuleViolation(f"while the US is neutral, its ships end their moves next to a US territory or in "
+                                f"SZ 54, 55, 78 or 79; not in {dest}", "AU-25")
 
     # -- bombers -------------------------------------------------------------------------------------
 
