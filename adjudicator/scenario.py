@@ -126,6 +126,10 @@ class Attachment:
         found = self.values(option)
         return found[-1] if found else default
 
+    def names(self, *options: str) -> list[str]:
+        """The colon-separated names of these options, in order (conditions, players …)."""
+        return [n for option in options for v in self.values(option) for n in v.split(":") if n]
+
 
 @dataclass
 class Canal:

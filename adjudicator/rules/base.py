@@ -267,11 +267,15 @@ class G40Rules:
         """Land a power's land units may move through or into without a battle."""
         return self.is_friendly_land(state, power, place) or self.neutral_passage(state, power, place, "Land")
 
+    def player_rules(self, power: str):
+        """The power's own RulesAttachment (TripleA names it "rulesAttachment"): its movement and placement limits."""
+        return next((a for a in self.scenario.attachments_of("condition", power) if a.name == "rulesAttachment"), None)
+
     def movement_limits(self, state: State, power: str) -> tuple[str, set[str]] | None:
         """The map's limits on where a power's units go (its RulesAttachment movementRestrictionType "allowed" or
         "disallowed" over movementRestrictionTerritories): China stays in China and Burma; until at war, US and
         Japanese ships keep out of each other's waters. A trigger may change them (state.switches)."""
-        limits = next((a for a in self.scenario.attachments_of("condition", power) if a.name == "rulesAttachment"), None)
+        limits = self.player_rules(power)
         if limits is None:
             return None
         key = f"{power}:rulesAttachment:"
@@ -284,7 +288,7 @@ class G40Rules:
         """How many units `power` may place in `place` without a factory (None: only at factories). From the
         map's RulesAttachment of the power: placementAnyTerritory (China places in any territory it holds),
         placementCapturedTerritory (also those taken this turn), placementPerTerritory (the most per territory)."""
-        rules = next((a for a in self.scenario.attachments_of("condition", power) if a.name == "rulesAttachment"), None)
+        rules = self.player_rules(power)
         if rules is None or rules.value("placementAnyTerritory").lower() != "true":
             return None
         if self.is_water(place) or state.owners.get(place) != power:

@@ -83,7 +83,7 @@ class Conditions:
     # -- the tests, in TripleA's order ----------------------------------------------------------------
 
     def _test(self, state: State, cond: Attachment) -> tuple[bool, int]:
-        subs = [n for v in cond.values("conditions") for n in v.split(":") if n]
+        subs = cond.names("conditions")
         if subs and not self.all_met(state, subs, cond.value("conditionType", "AND")):
             return False, 0
         if not state.switches.get(cond.name, cond.value("switch", "true").lower() == "true"):
@@ -91,7 +91,7 @@ class Conditions:
         rounds = cond.value("rounds") or cond.value("turns")
         if rounds and not in_rounds(state.round, rounds):
             return False, 0
-        players = [p for v in cond.values("players") for p in v.split(":") if p] or [cond.attach_to]
+        players = cond.names("players") or [cond.attach_to]
         multiple = 1
         each = False
         for option in _TERRITORY_TESTS:
@@ -113,17 +113,9 @@ class Conditions:
                     return False, 0
                 if count == "each":
                     each, multiple = True, found
-            elif n == "relationship" and not self._relationship(state, value):
+            elif n == "relationship" and not relation_is(self.rules, state, *(value.split(":") + ["", "", ""])[:3]):
                 return False, 0
         return True, multiple if each else 1
-
-    def _relationship(self, state: State, value: str) -> bool:
-        a, b, wanted = (value.split(":") + ["", "", ""])[:3]
-        name = state.relationship(a, b)
-        if wanted in ("anyWar", "anyNeutral", "anyAllied"):
-            archetype = self.rules.archetype(state, a, b)
-            return archetype == {"anyWar": "war", "anyNeutral": "neutral", "anyAllied": "allied"}[wanted]
-        return name == wanted
 
     def _places(self, state: State, value: str, count: str, players: list[str], option: str
                 ) -> tuple[list[str], int, bool]:
@@ -208,6 +200,13 @@ def _matching(units, combo: str) -> int:
         return len(units)
     types = set(combo.split(":"))
     return sum(u.type in types for u in units)
+
+
+def relation_is(rules, state: State, a: str, b: str, wanted: str) -> bool:
+    """The relationship of a and b is `wanted`: a type's name, or anyWar, anyNeutral, anyAllied (its kind)."""
+    if wanted in ("anyWar", "anyNeutral", "anyAllied"):
+        return rules.archetype(state, a, b) == wanted[3:].lower()
+    return state.relationship(a, b) == wanted
 
 
 def in_rounds(current: int, spec: str) -> bool:

@@ -7,8 +7,9 @@ US at war after its third turn); and it pays national objectives from conditions
 actions (the 1999 maps, the demo) lets any power declare war on any power it is not allied with.
 
 Of the triggers we play the effects that decide the rules we enforce: relationship changes, condition
-switches, and PUs. Others (unit changes, tech, territory properties, notifications) are not played: see the
-README's rules section.
+switches, movement limits, purchase lists and unit removals; PU triggers without a step are paid as objectives.
+Others (unit ownership and placement, tech, territory properties, victory, notifications) are not played: see
+the README's rules section.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from ..scenario import Attachment
 from ..state import State, count_types, pair_key
 from .base import G40Rules, RuleViolation
-from .conditions import Conditions, Unsupported
+from .conditions import Conditions, Unsupported, relation_is
 
 
 # -- declarations of war ------------------------------------------------------------------------------------
@@ -46,22 +47,23 @@ def declare_war(rules: G40Rules, state: State, power: str, target: str) -> dict:
     """Play `war TARGET`: the first of the mover's political actions for it whose conditions hold, with all the
     relationships it changes; refused, with what the map requires, when none holds."""
     rules.may_declare_war(state, power, target)
-    actions = war_actions(rules, power, target)
     if not rules.scenario.attachments_of("political"):
         state.relationships[pair_key(power, target)] = rules.war_type()
         return {"type": "war", "power": power, "target": target, "changes": []}
+    actions = war_actions(rules, power, target)
     if not actions:
         raise RuleViolation(f"{power} have no way to declare war on {target} in this game "
                             "(the map gives them no political action for it)", rules.declaration_rule(power))
     why, unsupported = [], []
     for action in actions:
         conditions = Conditions(rules)
-        names = [n for v in action.values("conditions") for n in v.split(":") if n]
-        if not names or conditions.all_met(state, names, action.value("conditionType", "AND")):
+        names = action.names("conditions")
+        kind = action.value("conditionType", "AND")
+        if not names or conditions.all_met(state, names, kind):
             changes = apply_changes(rules, state, action.values("relationshipChange"))
             return {"type": "war", "power": power, "target": target, "action": action.value("text") or action.name,
                     "changes": changes}
-        why.append(explain(rules, state, action.values("conditions")))
+        why.append(explain(rules, state, names, kind))
         unsupported += conditions.unsupported
     text = f"{power} may not declare war on {target} now: {'; or '.join(dict.fromkeys(why))}"
     if unsupported:
@@ -77,7 +79,7 @@ def apply_changes(rules: G40Rules, state: State, changes: list[str]) -> list[lis
     for change in changes:
         parts = change.split(":")
         a, b, new = parts[0], parts[1], parts[-1]
-        if len(parts) == 4 and not _is(rules, state, a, b, parts[2]):
+        if len(parts) == 4 and not relation_is(rules, state, a, b, parts[2]):
             continue
         if state.relationship(a, b) != new:
             state.relationships[pair_key(a, b)] = new
@@ -85,16 +87,9 @@ def apply_changes(rules: G40Rules, state: State, changes: list[str]) -> list[lis
     return done
 
 
-def _is(rules: G40Rules, state: State, a: str, b: str, wanted: str) -> bool:
-    if wanted in ("anyWar", "anyNeutral", "anyAllied"):
-        return rules.archetype(state, a, b) == wanted[3:].lower()
-    return state.relationship(a, b) == wanted
-
-
-def explain(rules: G40Rules, state: State, names_joined: list[str], kind: str = "AND") -> str:
+def explain(rules: G40Rules, state: State, names: list[str], kind: str) -> str:
     """The unmet part of a list of conditions, in words, for a refusal."""
     conditions = Conditions(rules)
-    names = [n for v in names_joined for n in v.split(":") if n]
     unmet = [n for n in names if not conditions.all_met(state, [n])]
     return (" and " if kind.upper() == "AND" else " or ").join(describe(rules, n) for n in unmet) or "not allowed"
 
@@ -105,7 +100,7 @@ def describe(rules: G40Rules, name: str, depth: int = 0) -> str:
     if cond is None:
         return name
     parts = []
-    subs = [n for v in cond.values("conditions") for n in v.split(":") if n]
+    subs = cond.names("conditions")
     if subs and depth < 3:
         joiner = " or " if cond.value("conditionType", "AND").upper() == "OR" else " and "
         inner = joiner.join(describe(rules, n, depth + 1) for n in subs)
@@ -194,7 +189,7 @@ def _available(state: State, attachment: Attachment) -> bool:
 def _trigger_met(rules: G40Rules, state: State, trigger: Attachment) -> bool:
     """Whether a trigger's conditions hold; one resting on a part we cannot evaluate is Unsupported unless it
     holds without it."""
-    names = [n for v in trigger.values("conditions") + trigger.values("trigger") for n in v.split(":") if n]
+    names = trigger.names("conditions", "trigger")
     conditions = Conditions(rules)
     invert = trigger.value("invert").lower() == "true"
     if not names or conditions.all_met(state, names, trigger.value("conditionType", "AND")):
@@ -213,7 +208,7 @@ def fire(rules: G40Rules, state: State, trigger: Attachment) -> list[dict]:
                                                                                   or trigger.name),
                        "changes": changes})
     target = next((c for n, v, c in trigger.options if n == "playerAttachmentName" and v == "RulesAttachment"), "")
-    players = [p for v in trigger.values("players") for p in v.split(":") if p] or [trigger.attach_to]
+    players = trigger.names("players") or [trigger.attach_to]
     for name, prop, value in trigger.options:
         if name != "playerProperty" or not target:
             continue
