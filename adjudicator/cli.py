@@ -69,6 +69,7 @@ def new(db: str = typer.Argument(..., help="Where to create the game database (a
         dice: str = typer.Option("normal", "--dice", help="normal, or strict (opponents add salts before dice are rolled)."),
         game_id: Optional[str] = typer.Option(None, "--id", help="The game's id as printed in reports (default: file name + random)."),
         salt_from: list[str] = typer.Option([], "--salt-from", help="Strict dice: a power whose salt every other power's turn awaits; repeatable (default: every power that takes turns)."),
+        option: list[str] = typer.Option([], "--option", help="An optional rule the players agreed at the start, e.g. war-time-production-5 for g40-alt-universe (Beta-1.3); repeatable."),
         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Create a game: copy the scenario into a new database and make its dice chain."""
     try:
@@ -80,7 +81,7 @@ def new(db: str = typer.Argument(..., help="Where to create the game database (a
                 raise AdjudicatorError(f"--player takes POWER=CONTACT, not {p!r}")
             players[name.strip()] = contact.strip()
         out = new_game(db, game, _settings(), map_arg=map_, rules_version=rules, players=players, seed_hex=seed,
-                       dice_mode=dice, game_id=game_id, salt_from=salt_from)
+                       dice_mode=dice, game_id=game_id, salt_from=salt_from, options=option)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -88,6 +89,8 @@ def new(db: str = typer.Argument(..., help="Where to create the game database (a
         return
     typer.echo(f"created game {out['game']} ({out['title']}, rules {game}{' ' + out['rules'] if out['rules'] else ''}) in {db}")
     typer.echo(f"powers in turn order: {', '.join(out['powers'])}")
+    if out["options"]:
+        typer.echo(f"optional rules: {', '.join(out['options'])}")
     typer.echo(f"dice anchor: {out['anchor']}" + ("  (TEST DICE: created with --seed)" if out["test_seed"] else ""))
     typer.echo(f"setup hash: {out['setup_hash']}")
     typer.echo(f"key file: {out['key_file']} — keep it private and backed up")
@@ -186,6 +189,9 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     typer.echo(f"{out['title']} — game {out['game']} ({out['name']}{' ' + out['rules'] if out['rules'] else ''})")
     typer.echo(f"round {out['round']}, {out['power']}, {out['phase'].replace('_', ' ')} (turn {out['turn_index']}); awaiting {out['awaiting']}")
     typer.echo(f"anchor {out['anchor']}" + ("  TEST DICE" if out["test_seed"] else ""))
+    winner = out["victory"]["winner"]
+    for line in [winner] if winner else out["victory"]["holds"]:
+        typer.echo(line["text"])
     typer.echo(f"{'power':<22}{'PUs':>5}{'income':>8}  at war with")
     for name, p in out["powers"].items():
         if p["turn_order"] is None:

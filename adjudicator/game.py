@@ -86,10 +86,31 @@ def load_scenario(name: str, map_arg: str | None, rules_version: str | None, set
     return load_xml(find_map(wanted, settings.maps_path)), version
 
 
+def game_options(name: str, version: str, chosen: list[str]) -> dict[str, bool]:
+    """The optional rules a group agreed at `new`, as the state keeps them (State.switches "option:NAME") so that
+    the rules read them and the state hash covers them; refused unless the game has each in this rule version."""
+    from .games import game_module
+    offered = getattr(game_module(name), "OPTIONS", {})
+    switches = {}
+    for option in chosen:
+        if not offered:
+            raise ConfigError(f"the {name} game has no optional rules: drop --option {option}")
+        if option not in offered:
+            listed = "; ".join(f"{n} ({what})" for n, (_, what) in offered.items())
+            raise ConfigError(f"--option {option}: {name} has no optional rule of that name; it has {listed}")
+        versions, _ = offered[option]
+        if version not in versions:
+            raise ConfigError(f"--option {option}: the {version} rules of {name} have no such option; "
+                              f"only {', '.join(versions)} {'does' if len(versions) == 1 else 'do'}")
+        switches[f"option:{option}"] = True
+    return switches
+
+
 def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = None, rules_version: str | None = None,
              players: dict[str, str] | None = None, seed_hex: str | None = None, dice_mode: str = "normal",
-             game_id: str | None = None, salt_from: list[str] | None = None) -> dict:
+             game_id: str | None = None, salt_from: list[str] | None = None, options: list[str] | None = None) -> dict:
     scenario, version = load_scenario(name, map_arg, rules_version, settings)
+    chosen = game_options(name, version, options or [])
     if dice_mode not in ("normal", "strict"):
         raise ConfigError(f"--dice takes normal or strict, not {dice_mode!r}")
     salters = _check_salters(salt_from or [], scenario, dice_mode)
@@ -100,6 +121,7 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
     gid = game_id or _default_id(db_arg)
     check_game_id(gid)
     state = State.initial(scenario)
+    state.switches.update(chosen)
     order = scenario.turn_players()
     contacts = _check_players(players or {}, scenario)
     keystore = KeyStore(settings.keys_dir)
@@ -116,7 +138,7 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
     return {"game": gid, "name": name, "title": f"{scenario.name} {scenario.version}".strip(), "rules": version,
             "anchor": dice.hexb(anchor), "setup_hash": setup, "test_seed": seed_hex is not None, "key_file": str(keystore.path_for(gid, anchor)),
             "powers": order, "round": state.round, "power": state.power, "phase": state.phase,
-            "dice": dice_mode, "salts_from": salters}
+            "dice": dice_mode, "salts_from": salters, "options": sorted(o.removeprefix("option:") for o in chosen)}
 
 
 def _fill(s: Session, game: Game, state: State, order: list[str], contacts: dict[str, str]) -> None:
@@ -171,6 +193,7 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
     with db.transaction(engine, write=not dry_run) as s:
         g = open_game(s)
         power = resolve_power(g.lexicon, power_arg, "--power", g.scenario)
+        _refuse_when_over(g)
         mover = power == g.state.power
         result = parse_submission(text, g.lexicon, start_phase=g.state.phase if mover else "purchase",
                                   phases=g.scenario.phases_of(power) or None, verbs=g.rules.verbs())
@@ -269,6 +292,13 @@ def replay_edit(engine, stored: str) -> dict:
     return edit(engine, text, head[len(_REASON):])
 
 
+def _refuse_when_over(g: Loaded) -> None:
+    """A side has won: the game takes no more orders of any kind, and says why."""
+    winner = g.rules.victory_status(g.state)["winner"]
+    if winner:
+        raise SubmissionRejected([OrderError(ILLEGAL, f"no orders are taken: {report.victory_phrase(winner)}")])
+
+
 def _header_errors(g: Loaded, sub, power: str) -> list[OrderError]:
     errors = []
     if sub.game is not None and sub.game != g.game.id:
@@ -332,7 +362,9 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         g = open_game(s)
         sub = db.locked_submission(s, g.game)
         if sub is None:
-            raise NothingToDo(f"nothing to adjudicate: awaiting orders from {g.state.power} "
+            over = g.rules.victory_status(g.state)["winner"]
+            raise NothingToDo(f"nothing to adjudicate: the game is over, the {over['side']} won" if over else
+                              f"nothing to adjudicate: awaiting orders from {g.state.power} "
                               f"(round {g.state.round}, {g.state.phase.replace('_', ' ')})")
         turn_index, round_, power = g.state.turn_index, g.state.round, g.state.power
         salts, salt_event = salts_mod.key_salts(s, g, sub, without_salts)
@@ -408,11 +440,15 @@ def status(engine) -> dict:
         return {"game": g.game.id, "name": g.game.name, "title": g.game.title, "rules": g.game.rules_version,
                 "round": st.round, "power": st.power, "phase": st.phase, "turn_index": st.turn_index,
                 "anchor": g.game.anchor, "setup_hash": g.game.setup_hash(), "dice": g.game.dice_mode, "test_seed": g.game.test_seed,
-                "awaiting": _awaiting(s, g),
+                "options": sorted(k.removeprefix("option:") for k in st.switches if k.startswith("option:")),
+                "awaiting": _awaiting(s, g), "victory": _victory(g),
                 "powers": powers, "territories": territories, "state_hash": st.hash()}
 
 
 def _awaiting(s: Session, g: Loaded) -> str:
+    winner = g.rules.victory_status(g.state)["winner"]
+    if winner:
+        return f"nothing: the game is over, the {winner['side']} won"
     if db.locked_submission(s, g.game) is None:
         return f"orders from {g.state.power}"
     if g.game.dice_mode == "strict" and not salts_mod.turn_started(s, g):
@@ -420,6 +456,14 @@ def _awaiting(s: Session, g: Loaded) -> str:
         if missing:
             return f"salts from {', '.join(missing)}"
     return "adjudicate"
+
+
+def _victory(g: Loaded) -> dict:
+    """`status`: the winner and the holds under way, each as its event with the report's sentence."""
+    standing = g.rules.victory_status(g.state)
+    winner = standing["winner"]
+    return {"winner": {**winner, "text": report.victory_phrase(winner)} if winner else None,
+            "holds": [{**h, "text": report.victory_phrase(h)} for h in standing["holds"]]}
 
 
 def rolls(engine, turn_index: int | None = None) -> list[dict]:

@@ -43,7 +43,7 @@ def changes_phrase(changes: list[list[str]]) -> str:
 def objective_phrase(line: dict) -> str:
     if line["paid"]:
         times = f" ({line['times']} × {line['value']})" if line.get("times") else ""
-        return f"National objective met: {line['name']}, +{line['paid']} PUs{times}."
+        return f"National objective met: {line['name']}, {line['paid']:+d} PUs{times}."
     why = f" ({line['note']})" if line.get("note") else ""
     return f"National objective missed: {line['name']} ({line['value']} PUs){why}."
 
@@ -65,6 +65,10 @@ def describe(event: dict) -> list[str]:
         return [f"{event['what']}: {event['power']} now buy from the list {event['frontier']}."]
     if kind == "removed":
         return [f"{event['reason']}: {units_phrase(event['units'])} of {event['power']} removed from {event['place']}."]
+    if kind == "placed_by_rule":
+        return [f"{event['reason']}: {units_phrase(event['units'])} of {event['power']} placed in {event['place']}."]
+    if kind == "rule":          # a game's own rule at work, in its words (French escalation, a neutral changing sides)
+        return [event["text"] + (f" [{event['rule']}]" if event.get("rule") else "")]
     if kind == "move":
         line = f"{units_phrase(event['units'])}: {' > '.join(event['path'])}"
         if event.get("riders"):
@@ -112,9 +116,12 @@ def describe(event: dict) -> list[str]:
         cut = sum(-line["amount"] for line in event.get("lines", []) if line["item"] == "convoy disruption")
         less = f", {cut} less for convoy disruption" if cut else ""
         return [f"{event['power']} collect {event['income']} PUs{less} (treasury {event['treasury']})."] + [
-            objective_phrase(line) for line in event.get("lines", []) if line["item"] == "objective"]
+            f"Income: {line['note']}." for line in event.get("lines", []) if line["item"] != "objective" and line.get("note")
+        ] + [objective_phrase(line) for line in event.get("lines", []) if line["item"] == "objective"]
     if kind == "held_over":
         return [f"Bought but not placed, kept for later: {units_phrase(event['units'])}."]
+    if kind in ("victory_hold", "victory_hold_broken", "victory"):
+        return [victory_phrase(event)]
     if kind == "next":
         return [f"Next: round {event['round']}, {event['power']}, {PHASE_TITLES[event['phase']].lower()}."]
     if kind == "edit":
@@ -124,6 +131,28 @@ def describe(event: dict) -> list[str]:
     if kind == "salts":
         return salts_phrases(event)
     return [json.dumps(event, sort_keys=True)]
+
+
+def victory_phrase(event: dict) -> str:
+    """A game's victory condition: a hold begun or kept (players must see it coming), broken, or won."""
+    n, side, rule, counted = event["cities"], event["side"], event["rule"], event["counted"]
+    held = f"{n} cit{'y' if n == 1 else 'ies'}"
+    begun = f"the turn of the {event['power']} in round {event['round']}"
+    when = f"when the {event['power']} have played their turn of round {event['until']}"
+    if event["type"] == "victory":
+        return (f"Game over: the {side} win. The {counted} held {event['condition']} cities for a whole round, from "
+                f"{begun} to their turn in round {event['until']}; they hold {held} [{rule}].")
+    if event["type"] == "victory_hold_broken":
+        return (f"The {counted} hold {held}, no longer {event['condition']}: the hold of the {side} begun with {begun} "
+                f"is broken; a new one starts only when the condition is met again [{rule}].")
+    if not event["new"]:
+        return (f"The {counted} still hold {held}, {event['condition']}, a hold counted from {begun}: the {side} "
+                f"win if that still holds {when} [{rule}].")
+    if event.get("at_round_start"):
+        return (f"Round {event['round']} begins with the {counted} holding {held}, {event['condition']}: the hold "
+                f"starts with {begun}, and the {side} win if that still holds {when} [{rule}].")
+    return (f"The {counted} hold {held}, {event['condition']}: the {side} win if that still holds {when}, a whole "
+            f"round from now [{rule}].")
 
 
 def salts_phrases(event: dict) -> list[str]:
@@ -205,6 +234,8 @@ def battle_view(event: dict) -> dict:
             rounds.append(f"{head}: " + _exchange(r))
         for role, units in r.get("defenceless", {}).items():
             rounds.append(f"{head}: the {role}'s {units_phrase(units)}, left without escort, are destroyed")
+        for group in r.get("left", []):
+            rounds.append(f"{head}: the attacker's {units_phrase(group['units'])} leave the battle: {group['why']}")
     sea = event.get("sea")
     result = {"captured": "the attackers win",
               "defended": "the defence holds",
@@ -221,7 +252,15 @@ def battle_view(event: dict) -> dict:
     return {"place": event["place"], "attacker": event["attacker"], "defenders": ", ".join(event["defenders"]),
             "attacking": units_phrase(event["attacking"]), "defending": units_phrase(event["defending"]),
             "rounds": rounds, "result": result, "notes": notes,
-            "survivors": units_phrase(event["survivors"]["attacker"]), "defender_survivors": units_phrase(event["survivors"]["defender"])}
+            "survivors": _attackers_left(event["survivors"]), "defender_survivors": units_phrase(event["survivors"]["defender"])}
+
+
+def _attackers_left(survivors: dict) -> str:
+    """The attackers still in the battle at its end, and those that left it earlier and live on."""
+    phrase = units_phrase(survivors["attacker"])
+    if survivors.get("left"):
+        phrase += f" (and {units_phrase(survivors['left'])} out of the battle)"
+    return phrase
 
 
 def _exchange(r: dict) -> str:
@@ -252,9 +291,10 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
     seed = session.get(RevealedSeed, (game.id, turn_index))
     ids = list(dict.fromkeys(st.submission_id for st in mine if st.submission_id is not None))
     subs = {sub.id: sub for sub in session.exec(select(Submission).where(Submission.id.in_(ids)))} if ids else {}
-    phases = []
+    phases, game_over = [], []
     for st in mine:
         events = json.loads(st.events)
+        game_over += [victory_phrase(e) for e in events if e["type"] == "victory"]
         phases.append({"phase": st.phase, "title": PHASE_TITLES.get(st.phase, st.phase),
                        "lines": [line for e in events if e["type"] != "battle" for line in describe(e)],
                        "battles": [battle_view(e) for e in events if e["type"] == "battle"],
@@ -268,6 +308,7 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
         "seed": seed.seed if seed else None,
         "salts": json.loads(seed.salts) if seed else [],
         "phases": phases,
+        "game_over": game_over,
         "dice": [{"label": g.label, "sides": g.sides, "values": json.loads(g.dice), "units": json.loads(g.units)} for g in groups],
         "state_hash": mine[-1].state_hash,
     }

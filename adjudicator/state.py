@@ -51,6 +51,8 @@ class State:
     switches: dict[str, bool | str] = field(default_factory=dict)   # condition -> switch, or power:attachment:property
                                                                     # -> value, as a map's trigger set them
     spent: dict[str, int] = field(default_factory=dict)       # objective or trigger -> times it has paid or fired
+    relations_at_start: dict[tuple[str, str], str | None] = field(default_factory=dict)  # pair -> its type when
+                                        # this turn began, for the pairs a declaration or trigger changed during it
 
     # -- construction -------------------------------------------------------------------------------
 
@@ -92,6 +94,18 @@ class State:
     def relationship(self, a: str, b: str) -> str | None:
         return None if a == b else self.relationships.get(pair_key(a, b))
 
+    def relationship_at_start(self, a: str, b: str) -> str | None:
+        """The relationship as it was when this turn began: rules that ask what held "at the start of your
+        turn" (G40 Alt-Universe's straits) look through this turn's declarations of war."""
+        key = pair_key(a, b)
+        return None if a == b else self.relations_at_start.get(key, self.relationships.get(key))
+
+    def set_relationship(self, a: str, b: str, kind: str) -> None:
+        """Change a relationship in play, keeping what it was at the start of the turn (relations_at_start)."""
+        key = pair_key(a, b)
+        self.relations_at_start.setdefault(key, self.relationships.get(key))
+        self.relationships[key] = kind
+
     def add_unit(self, type_: str, owner: str, place: str) -> Unit:
         u = Unit(self.next_unit_id, type_, owner, place)
         self.next_unit_id += 1
@@ -120,6 +134,8 @@ class State:
             # only when set, so that the hashes of games without politics or objectives stay what they were
             **({"switches": dict(sorted(self.switches.items()))} if self.switches else {}),
             **({"spent": dict(sorted(self.spent.items()))} if self.spent else {}),
+            **({"relations_at_start": [[a, b, t] for (a, b), t in sorted(self.relations_at_start.items())]}
+               if self.relations_at_start else {}),
         }
 
     @classmethod
@@ -134,6 +150,7 @@ class State:
             conquered=list(d.get("conquered", [])), battles=list(d.get("battles", [])),
             next_unit_id=d["next_unit_id"],
             switches=dict(d.get("switches", {})), spent=dict(d.get("spent", {})),
+            relations_at_start={pair_key(a, b): t for a, b, t in d.get("relations_at_start", [])},
         )
 
     def hash(self) -> str:

@@ -33,9 +33,15 @@ def test_case(case):
             assert sorted(u.damage for u in state.units_at(place) if u.type == unit) == sorted(wanted), f"damage in {place}"
     for power, amount in expect.get("treasury", {}).items():
         assert state.treasury[power] == amount, f"{power} treasury"
+    for key, n in expect.get("spent", {}).items():
+        assert state.spent.get(key, 0) == n, f"record {key}: {state.spent.get(key, 0)}, expected {n}"
+    for key, value in expect.get("switches", {}).items():
+        assert state.switches.get(key, "") == value, f"switch {key}: {state.switches.get(key)!r}, expected {value!r}"
     kinds = [e["type"] for e in events]
     for kind in expect.get("events", []):
         assert kind in kinds, f"no {kind} event in {kinds}"
+    for kind in expect.get("absent", []):
+        assert kind not in kinds, f"a {kind} event: {[e for e in events if e['type'] == kind]}"
     for wanted in expect.get("match", []):
         assert any(_contains(e, wanted) for e in events), f"no event matching {wanted} in {events}"
     if "order" in expect:

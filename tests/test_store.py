@@ -12,7 +12,8 @@ from adjudicator.errors import StoreError
 from adjudicator.game import open_game
 from adjudicator.games import demo
 from adjudicator.state import State
-from adjudicator.store.db import open_existing
+from adjudicator.store import db
+from adjudicator.store.db import open_existing, save_state
 from adjudicator.store.models import SCHEMA_VERSION
 
 
@@ -54,3 +55,18 @@ def test_state_hash_changes_with_any_decisive_field():
     hashes = {s.hash() for s in changed}
     assert base.hash() not in hashes and len(hashes) == 4
     assert base.copy().hash() == base.hash()
+
+
+def test_what_a_declaration_changed_this_turn_is_kept_with_the_state(demo_db):
+    """A turn may be submitted in parts, and G40 Alt-Universe's straits ask how the powers stood when the turn
+    began: the relationships a declaration changed keep their start-of-turn type through a save."""
+    engine = open_existing(str(demo_db))
+    with Session(engine) as s:
+        state = open_game(s).state
+        a, b = next(iter(state.relationships))
+        state.set_relationship(a, b, "War")
+        save_state(s, db.the_game(s), state)
+        s.commit()
+    with Session(engine) as s:
+        assert open_game(s).state.to_dict() == state.to_dict()
+    engine.dispose()

@@ -64,7 +64,8 @@ def air_distances(rules: G40Rules, state: State, power: str, start: str, limit: 
         if seen[here] >= limit:
             continue
         for nxt in sorted(rules.scenario.neighbours(here)):
-            if nxt not in seen and rules.air_passable(state, power, nxt):
+            if (nxt not in seen and rules.air_passable(state, power, nxt)
+                    and rules.crossing_closed(state, power, here, nxt) is None):
                 seen[nxt] = seen[here] + 1
                 queue.append(nxt)
     return seen

@@ -6,7 +6,7 @@ beyond the scenario: every method takes the `State` it reads or changes.
 
 from __future__ import annotations
 
-from ..scenario import Scenario, UnitType
+from ..scenario import Canal, Scenario, UnitType
 from ..state import State, Unit
 from .properties import prop
 
@@ -171,6 +171,22 @@ class G40Rules:
         """BG-13: units destroyed without a roll when they are all that is left of their side."""
         return self.is_transport(unit) and self.prop("Unescorted Transport Dies")
 
+    def destroys_defenceless(self, unit: Unit, role: str) -> bool:
+        """BG-13: whether `unit` counts among the enemies that destroy a defenceless side without a roll (it must
+        also be able to hit it); a game whose units only destroy what they hit says no for them."""
+        return True
+
+    def leaves_battle(self, unit: Unit, rnd: int) -> str:
+        """Why the attacking `unit` leaves its battle at the end of combat round `rnd`, counted as retreated
+        ("" while it fights on). It stays where it is, out of the fighting and out of reach of enemy fire;
+        aircraft land in the non-combat move, as after any battle (BG-23)."""
+        return ""
+
+    def bombing_bonus(self, unit: Unit, escorts: int, interceptors: int) -> int:
+        """BG-27: what a raiding bomber adds to its damage die: the map's bombingBonus. `escorts` and
+        `interceptors` count the fighters of each side as the raid begins, for a game whose bonus depends on them."""
+        return self.number(unit, "bombingBonus", 0)
+
     def is_warship(self, unit: Unit) -> bool:
         """A ship that stops enemy ships (BG-07): not a transport or submarine where the map ignores those."""
         t = self.ut(unit)
@@ -319,6 +335,23 @@ class G40Rules:
         return (self.is_water(place) or not self.is_neutral_land(state, power, place)
                 or self.neutral_passage(state, power, place, "Air"))
 
+    def crossing_closed(self, state: State, power: str, a: str, b: str) -> RuleViolation | None:
+        """Why land and air units of `power` may not go straight from `a` to its neighbour `b` now, or None. The
+        base game closes no border; a game whose straits open only to those who hold both sides says why."""
+        return None
+
+    def check_canal(self, state: State, power: str, canal: Canal, a: str, b: str) -> None:
+        """Ships pass a canal (here from `a` to `b`) only where each of its land territories is held by the mover
+        or an ally and was not taken this turn (TripleA's canal rule)."""
+        for land in canal.land_territories:
+            if not self.is_friendly_land(state, power, land) or land in state.conquered:
+                raise RuleViolation(f"the {canal.name} between {a} and {b} needs {land} held by "
+                                    f"{power} or an ally since the start of the turn")
+
+    def check_sea_path(self, state: State, power: str, ships: list[Unit], path: list[str]) -> None:
+        """A game's own limits on a voyage of `ships` along `path` (sea zones, the start first), such as a sea
+        zone ships must stop in; the base game has none beyond enemy warships and canals (movement.py)."""
+
     def capital_of(self, power: str) -> str | None:
         for t in self.scenario.territories:
             if t.capital == power:
@@ -341,6 +374,10 @@ class G40Rules:
         """The order verbs of this game: the G40 family's; a game registers its own on top (NOTATION.md)."""
         from ..notation import VerbRegistry
         return VerbRegistry.g40()
+
+    def game_order(self, state: State, power: str, order) -> dict:
+        """Play an order of a verb the game registered itself (verbs()); returns the report event."""
+        raise RuleViolation(f"`{order.name}` orders are not part of this game")
 
     def income(self, state: State, power: str) -> tuple[int, list[dict]]:
         """Income collected at the end of `power`'s turn, with the lines the report shows: territories, then
@@ -365,6 +402,25 @@ class G40Rules:
     def frontier(self, state: State, power: str) -> str:
         """The production frontier (purchase list) `power` buys from now: the map's, or one a trigger set."""
         return str(state.switches.get(f"{power}:frontier") or self.scenario.player_production.get(power, ""))
+
+    def check_purchase(self, state: State, power: str, units: dict[str, int]) -> None:
+        """A game's own limits on buying `units` on top of what `power` has bought and not placed yet (China's
+        Allied Materials); the base game has none beyond the purchase list and the treasury (economy.py)."""
+
+    def check_placement(self, state: State, power: str, place: str, units: dict[str, int]) -> None:
+        """A game's own limits on placing `units` in `place`, on top of what `power` placed there this turn; the
+        base game has none beyond factories and their capacity (economy.py)."""
+
+    def check_victory(self, state: State, power: str) -> list[dict]:
+        """Called at the end of every power's turn, after income. A game whose rulebook says when a side wins keeps
+        what it needs in the state and answers with the report's events (a hold begun, kept or broken; the win);
+        the base rules leave the end of a game to the players."""
+        return []
+
+    def victory_status(self, state: State) -> dict:
+        """Where the game stands toward its end, read by `status` and `submit`: {"winner": the event of the win
+        or None, "holds": events of the conditions under way}."""
+        return {"winner": None, "holds": []}
 
     def declaration_rule(self, power: str) -> str:
         """The ledger id a refused declaration of war by `power` cites; a game with its own rows overrides it."""
@@ -417,6 +473,33 @@ class G40Rules:
 
     def new_factory_placed(self, state: State, place: str) -> None:
         """Called when a new factory (not an upgrade) is placed: a game that keeps per-factory records resets them."""
+
+    def check_move(self, state: State, power: str, units: list[Unit], path: list[str], phase: str) -> None:
+        """A game's own limits on a move, knowing the units and the phase (French units at low escalation); the
+        base game has none beyond those movement.py checks."""
+
+    def flown_over(self, state: State, power: str, places: list[str]) -> list[dict]:
+        """Aircraft of `power` crossed these land territories (not their destination). A game where flying over
+        a neutral counts as attacking it answers with the events; the base game forbids it (air_passable)."""
+        return []
+
+    def after_battle(self, state: State, power: str, place: str, outcome: dict) -> list[dict]:
+        """`power` attacked `place` (a battle fought, or an empty territory taken on the move); `outcome` is the
+        battle event. A game that keeps records of attacks (who attacked a neutral first) answers with events."""
+        return []
+
+    def end_of_turn(self, state: State, power: str) -> list[dict]:
+        """A game's own rule that acts as `power`'s turn ends, after its income (the Alt-Universe Flying Tigers'
+        recall); the base game has none."""
+        return []
+
+    def plays_trigger(self, trigger) -> bool:
+        """Whether a map trigger is played; a game whose rulebook replaces a trigger's rule says no."""
+        return True
+
+    # A game that decides declarations of war by its rulebook in may_declare_war sets this: the map's political
+    # actions then bring only the relationships a declaration changes, not its conditions.
+    declarations_by_rulebook = False
 
     def takes_treasury_on_capture(self, place: str, previous_owner: str) -> bool:
         return self.scenario.territory(place).capital == previous_owner

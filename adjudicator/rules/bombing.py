@@ -82,6 +82,8 @@ def resolve_raid(rules: G40Rules, state: State, power: str, battle: dict, roller
         return event
     base = f"sbr:{place}:{facility}"
     dead: list[Unit] = []
+    escorts = sum(1 for u in raiders if not bombers_for(rules, u, facility))
+    interceptors: list[Unit] = []
     if rules.prop("Raids May Be Preceeded By Air Battles"):
         interceptors = [u for u in rules.hostile_units(state, power, place) if rules.is_air(u) and rules.true(u, "canIntercept")
                         and state.standing.get(u.owner, {}).get("intercept", True)]
@@ -110,7 +112,9 @@ def resolve_raid(rules: G40Rules, state: State, power: str, battle: dict, roller
         raiders = [u for u in raiders if u not in shot]
     bombers = sorted((u for u in raiders if bombers_for(rules, u, facility)), key=lambda u: (u.type, u.id))
     if bombers:
-        event["damage"] = _damage(rules, state, roller, base, goal, bombers)
+        bonus, notes = _bonuses(rules, bombers, escorts, len(interceptors))
+        event["notes"] += notes
+        event["damage"] = _damage(rules, state, roller, base, goal, bombers, bonus)
     state.remove_units(u.id for u in dead)
     event["survivors"] = count_types(raiders)
     return event
@@ -127,11 +131,26 @@ def _volley(rules: G40Rules, roller, label: str, units: list[Unit], option: str)
             "hits": sum(1 for (u, v), d in zip(shooters, values) if d <= v)}
 
 
-def _damage(rules: G40Rules, state: State, roller, base: str, goal: Unit, bombers: list[Unit]) -> dict:
+def _bonuses(rules: G40Rules, bombers: list[Unit], escorts: int, interceptors: int) -> tuple[list[int], list[str]]:
+    """What each bomber adds to its damage die (BG-27: the map's bonus, where the map uses bonuses; a game may
+    change it by the raid's fighters), and a note for each bonus that is not the map's, with what made it so."""
+    if not rules.prop("Use Bombing Max Dice Sides And Bonus"):
+        return [0] * len(bombers), []
+    bonus = [rules.bombing_bonus(u, escorts, interceptors) for u in bombers]
+    why = ("no fighter intercepted" if not interceptors else
+           f"{escorts} escort{'s' if escorts != 1 else ''} against {interceptors} interceptor{'s' if interceptors != 1 else ''}")
+    notes: list[str] = []
+    for u, b in zip(bombers, bonus):
+        line = f"each {u.type} adds {b} to its damage die instead of {rules.number(u, 'bombingBonus', 0)}: {why}"
+        if b != rules.number(u, "bombingBonus", 0) and line not in notes:
+            notes.append(line)
+    return bonus, notes
+
+
+def _damage(rules: G40Rules, state: State, roller, base: str, goal: Unit, bombers: list[Unit], bonus: list[int]) -> dict:
     """BG-27, BG-28: each bomber rolls its own die plus bonus; the total is capped by what the facility can take."""
     own = rules.prop("Use Bombing Max Dice Sides And Bonus")
     sides = rules.number(bombers[0], "bombingMaxDieSides", rules.scenario.dice_sides) if own else rules.scenario.dice_sides
-    bonus = [rules.number(u, "bombingBonus", 0) if own else 0 for u in bombers]
     names = [f"{u.type}+{b}" for u, b in zip(bombers, bonus)]
     values = roller.roll(base, sides, len(bombers), units=names)
     rolled = sum(v + b for v, b in zip(values, bonus))

@@ -3,7 +3,8 @@
 Before round 1: AA fire at attacking aircraft (land), shore bombardment (amphibious assaults). Each round:
 defending submarines may submerge; transports left alone against armed enemies are destroyed; submarines
 whose enemy has no destroyer fire a surprise strike whose casualties are removed at once; everyone else fires
-and their casualties fire back; then the attacker may retreat. Who can hit whom comes from the unit
+and their casualties fire back; then attackers that the game's rules take out leave the battle
+(`G40Rules.leaves_battle`), and the attacker may retreat. Who can hit whom comes from the unit
 abilities (`G40Rules.can_hit`), so the same rounds serve a land battle, a sea battle and a mixed one.
 
 Every die comes from the roller under a label built from the battle's facts (`battle:PLACE:rN:attacker`,
@@ -38,7 +39,7 @@ def order_of_loss(rules: G40Rules, state: State, power: str, role: str, battle_o
         for name in source:
             if name not in listed:
                 listed.append(name)
-    rest = sorted((t for t in rules.scenario.unit_types if t.name not in listed),
+    rest = sorted((rules.ut(t.name) for t in rules.scenario.unit_types if t.name not in listed),
                   key=lambda t: (t.attack if role == "attacker" else t.defense, t.cost or 0, t.name))
     return listed + [t.name for t in rest]
 
@@ -81,6 +82,7 @@ class Battle:
                     and (u.flags.get("combat_moved") or rules.prop("Previous Units Fight"))]
         self.dfn = rules.hostile_units(state, power, place)
         self.dead: list[Unit] = []
+        self.left: list[Unit] = []        # attackers out of the battle, counted as retreated (leaves_battle)
         self.att_ool = order_of_loss(rules, state, power, "attacker", orders.ool)
         self.def_ools = {p: order_of_loss(rules, state, p, "defender", None) for p in {u.owner for u in self.dfn}}
         defenders = sorted({u.owner for u in self.dfn}) or ([state.owners[place]] if place in state.owners else [])
@@ -180,6 +182,8 @@ class Battle:
                         "defender_damaged": _hurt(d_dmg, d_dead)})
             self._unescorted(rec)
             ev["rounds"].append(rec)
+            if self.att and self.dfn:
+                self._leave(rec, rnd)
             if self.att and self.dfn and retreat and self._retreats(retreat, rnd):
                 retreat = None          # units landed from the sea fight on alone (BG-11)
         if pending:                     # the bombardment was all the fighting there was
@@ -217,11 +221,24 @@ class Battle:
             self.dfn = [u for u in self.dfn if u not in going]
             rec["submerged"] = {"defender": count_types(going), "why": "standing order `submerge always`"}
 
+    def _leave(self, rec: dict, rnd: int) -> None:
+        """Attackers the game takes out of the battle after this round (G40Rules.leaves_battle), by reason."""
+        going: dict[str, list[Unit]] = {}
+        for u in self.att:
+            why = self.rules.leaves_battle(u, rnd)
+            if why:
+                going.setdefault(why, []).append(u)
+        for why, units in going.items():
+            self.att = [u for u in self.att if u not in units]
+            self.left += units
+            rec.setdefault("left", []).append({"units": count_types(units), "why": why})
+
     def _unescorted(self, rec: dict) -> None:
         """BG-13: a side reduced to transports facing enemies that can hit them loses them without a roll."""
         for role, side, other, other_role in (("attacker", self.att, self.dfn, "defender"),
                                              ("defender", self.dfn, self.att, "attacker")):
-            if side and all(self.rules.defenceless(u, role) for u in side) and self._threat(other, other_role, side):
+            killers = [u for u in other if self.rules.destroys_defenceless(u, other_role)]
+            if side and all(self.rules.defenceless(u, role) for u in side) and self._threat(killers, other_role, side):
                 self._remove(list(side))
                 rec.setdefault("defenceless", {})[role] = count_types(side)
 
@@ -305,7 +322,7 @@ class Battle:
         if lost_cargo:
             ev["notes"].append(f"lost aboard sunk transports: {', '.join(f'{n} {t}' for t, n in count_types(lost_cargo).items())}")
         state.remove_units(u.id for u in self.dead + lost_cargo)
-        for u in self.att:
+        for u in self.att + self.left:
             u.flags["fought"] = True
         if ev.get("stalemate") and self.dfn:
             ev["result"] = "stalemate"
@@ -325,6 +342,8 @@ class Battle:
         else:
             ev["result"] = "destroyed"
         ev["survivors"] = {"attacker": count_types(self.att), "defender": count_types(self.dfn)}
+        if self.left:
+            ev["survivors"]["left"] = count_types(self.left)
         return ev
 
 

@@ -31,6 +31,7 @@ def buy(rules: G40Rules, state: State, mover: str, order: Buy) -> dict:
         total += prices[uc.unit] * uc.count
     if total > state.treasury.get(power, 0):
         raise RuleViolation(f"{order.canonical()} costs {total} PUs; {power} has {state.treasury.get(power, 0)}", "BG-33")
+    rules.check_purchase(state, power, _counted(order.units))
     state.treasury[power] -= total
     bought = state.purchases.setdefault(power, {})
     for uc in order.units:
@@ -56,10 +57,12 @@ def factory_capacity(rules: G40Rules, state: State, power: str, place: str) -> i
 def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[str, int]) -> dict:
     """Mobilise bought units; `placed` counts units already placed this turn per producing territory."""
     pending = state.purchases.get(power, {})
-    for uc in order.units:
-        if pending.get(uc.unit, 0) < uc.count:
-            raise RuleViolation(f"{power} has {pending.get(uc.unit, 0)} {uc.unit} waiting to be placed, not {uc.count}", "BG-35")
+    wanted = _counted(order.units)           # a type may be named twice in one order (`place 1 art X, 1 art X`)
+    for unit, count in wanted.items():
+        if pending.get(unit, 0) < count:
+            raise RuleViolation(f"{power} has {pending.get(unit, 0)} {unit} waiting to be placed, not {count}", "BG-35")
     where = order.place
+    rules.check_placement(state, power, where, wanted)
     n = sum(uc.count for uc in order.units)
     domains = {rules.ut(uc.unit).domain for uc in order.units}
     facilities = [uc.unit for uc in order.units if rules.ut(uc.unit).has("infrastructure")]
@@ -104,6 +107,14 @@ def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[
             _consume(rules, state, power, where, uc.unit)
             state.add_unit(uc.unit, rules.placed_owner(power, uc.unit), where).flags["placed"] = True
     return {"type": "place", "power": power, "place": where, "units": {uc.unit: uc.count for uc in order.units}}
+
+
+def _counted(units) -> dict[str, int]:
+    """Unit type -> how many an order names (a type may be named twice: `buy 1 art, 1 art`)."""
+    out: dict[str, int] = {}
+    for uc in units:
+        out[uc.unit] = out.get(uc.unit, 0) + uc.count
+    return out
 
 
 def _check_deck(rules: G40Rules, state: State, power: str, where: str, order: Place) -> None:

@@ -153,10 +153,13 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
     legs = transport.Legs(rules, path)
     units = pick_units(rules, state, power, order, legs.cost, phase)
     rules.check_movement_limits(state, power, path)
+    rules.check_move(state, power, units, path, phase)
     land = [u for u in units if rules.ut(u).domain == "land"]
     flying = [u for u in units if rules.is_air(u)]
     ships = [u for u in units if rules.ut(u).domain == "sea"]
     captured: list[str] = []
+    if land:
+        _check_crossings(rules, state, power, path)
     if land and not legs.sea:
         captured = _check_land(rules, state, power, land, path, phase)
     elif land:
@@ -183,6 +186,12 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
         blitzes.append(take_over(rules, state, power, path[-1]))
     event = {"type": "move", "phase": phase, "power": power, "path": path, "order": order.canonical(),
              "units": count_types(units), "captures": blitzes}
+    follows = [rules.after_battle(state, power, place, {"result": "captured", "blitz": True, "capture": taken})
+               for place, taken in zip(captured, blitzes)]
+    if flying:
+        follows.append(rules.flown_over(state, power, [p for p in path[1:-1] if not rules.is_water(p)]))
+    if any(follows):
+        event["follows"] = [e for f in follows for e in f]      # the turn's events list them after the move
     if riders:
         event["riders"] = count_types(riders)
     if phase == "combat_move":
@@ -308,6 +317,7 @@ def check_air(rules: G40Rules, state: State, power: str, units: list[Unit], path
               raid: bool = False) -> None:
     """Air paths (BG-05, BG-06): no neutral fly-over; in combat, a landing place in reach afterwards (no one-way
     flights); in non-combat, a legal landing place at the end."""
+    _check_crossings(rules, state, power, path)
     for place in path[1:]:
         if not rules.air_passable(state, power, place):
             raise RuleViolation(f"aircraft may not fly over neutral {place}", "BG-41")
@@ -345,6 +355,7 @@ def _check_sea(rules: G40Rules, state: State, power: str, ships: list[Unit], pat
             raise RuleViolation(f"ships cannot enter the land territory {place}", "BG-07")
     for a, b in zip(path, path[1:]):
         _check_canal(rules, state, power, a, b)
+    rules.check_sea_path(state, power, ships, path)
     subs = all(rules.is_sub(u) for u in ships)
     for place in path[1:-1]:
         if rules.blocks_ships(state, power, place, sub=subs):
@@ -360,10 +371,15 @@ def _check_sea(rules: G40Rules, state: State, power: str, ships: list[Unit], pat
 def _check_canal(rules: G40Rules, state: State, power: str, a: str, b: str) -> None:
     for canal in rules.scenario.canals:
         if a in canal.sea_zones and b in canal.sea_zones:
-            for land in canal.land_territories:
-                if not rules.is_friendly_land(state, power, land) or land in state.conquered:
-                    raise RuleViolation(f"the {canal.name} between {a} and {b} needs {land} held by "
-                                        f"{power} or an ally since the start of the turn")
+            rules.check_canal(state, power, canal, a, b)
+
+
+def _check_crossings(rules: G40Rules, state: State, power: str, path: list[str]) -> None:
+    """Borders of the path that the game closes to land and air units now (straits: crossing_closed)."""
+    for a, b in zip(path, path[1:]):
+        closed = rules.crossing_closed(state, power, a, b)
+        if closed:
+            raise closed
 
 
 def idle_combat_ships(rules: G40Rules, state: State, power: str, ship_ids: set[int]) -> set[int]:

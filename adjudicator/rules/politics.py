@@ -7,15 +7,15 @@ US at war after its third turn); and it pays national objectives from conditions
 actions (the 1999 maps, the demo) lets any power declare war on any power it is not allied with.
 
 Of the triggers we play the effects that decide the rules we enforce: relationship changes, condition
-switches, movement limits, purchase lists and unit removals; PU triggers without a step are paid as objectives.
-Others (unit ownership and placement, tech, territory properties, victory, notifications) are not played: see
+switches, movement limits, purchase lists, unit removals and placements; PU triggers without a step are paid as
+objectives. Others (unit ownership, tech, territory properties, victory, notifications) are not played: see
 the README's rules section.
 """
 
 from __future__ import annotations
 
 from ..scenario import Attachment
-from ..state import State, count_types, pair_key
+from ..state import State, count_types
 from .base import G40Rules, RuleViolation
 from .conditions import Conditions, Unsupported, relation_is
 
@@ -48,12 +48,16 @@ def declare_war(rules: G40Rules, state: State, power: str, target: str) -> dict:
     relationships it changes; refused, with what the map requires, when none holds."""
     rules.may_declare_war(state, power, target)
     if not rules.scenario.attachments_of("political"):
-        state.relationships[pair_key(power, target)] = rules.war_type()
+        state.set_relationship(power, target, rules.war_type())
         return {"type": "war", "power": power, "target": target, "changes": []}
     actions = war_actions(rules, power, target)
     if not actions:
         raise RuleViolation(f"{power} have no way to declare war on {target} in this game "
                             "(the map gives them no political action for it)", rules.declaration_rule(power))
+    if rules.declarations_by_rulebook:
+        action = actions[0]
+        return {"type": "war", "power": power, "target": target, "action": action.value("text") or action.name,
+                "changes": apply_changes(rules, state, action.values("relationshipChange"))}
     why, unsupported = [], []
     for action in actions:
         conditions = Conditions(rules)
@@ -82,7 +86,7 @@ def apply_changes(rules: G40Rules, state: State, changes: list[str]) -> list[lis
         if len(parts) == 4 and not relation_is(rules, state, a, b, parts[2]):
             continue
         if state.relationship(a, b) != new:
-            state.relationships[pair_key(a, b)] = new
+            state.set_relationship(a, b, new)
             done.append([a, b, new])
     return done
 
@@ -144,7 +148,8 @@ def run_triggers(rules: G40Rules, state: State, step: str, moment: str) -> list[
     events = []
     when = f"{moment}:{step}"
     for trigger in rules.scenario.attachments_of("trigger"):
-        if when not in trigger.values("when") or not _effects(trigger) or not _available(state, trigger):
+        if (when not in trigger.values("when") or not _effects(trigger) or not _available(state, trigger)
+                or not rules.plays_trigger(trigger)):
             continue
         try:
             if not _trigger_met(rules, state, trigger):
@@ -162,7 +167,7 @@ def _effects(trigger: Attachment) -> bool:
     """A trigger we play: one that changes relationships, switches a condition, changes a power's movement
     limits or purchase list, or removes units (China's captured factories)."""
     return bool(trigger.values("relationshipChange") or set(trigger.values("playerProperty")) & _PROPERTIES
-                or trigger.values("frontier") or trigger.values("removeUnits"))
+                or trigger.values("frontier") or trigger.values("removeUnits") or trigger.values("placement"))
 
 
 def run_frontier_triggers(rules: G40Rules, state: State, power: str) -> list[dict]:
@@ -226,6 +231,9 @@ def fire(rules: G40Rules, state: State, trigger: Attachment) -> list[dict]:
     for name, value, count in trigger.options:
         if name == "removeUnits":
             events += _remove_units(state, value, count, players, trigger)
+    for name, value, count in trigger.options:
+        if name == "placement":
+            events += _place_units(rules, state, value, count, players, trigger)
     if trigger.value("uses"):
         state.spent[key] = state.spent.get(key, 0) + 1
     return events
@@ -240,6 +248,18 @@ def _remove_units(state: State, value: str, count: str, players: list[str], trig
     state.remove_units(u.id for u in gone)
     return [{"type": "removed", "place": place, "power": gone[0].owner, "units": count_types(gone),
              "reason": _words(trigger.name)}]
+
+
+def _place_units(rules: G40Rules, state: State, value: str, count: str, players: list[str],
+                 trigger: Attachment) -> list[dict]:
+    """placement "Place:type:type" (count of each, default 1) for the trigger's first player: the US war
+    production's major factories, which replace the minor ones the same trigger removes."""
+    place, *types = value.split(":")
+    if place not in state.owners and not rules.is_water(place):
+        return []
+    added = [state.add_unit(t, players[0], place) for t in types for _ in range(int(count or 1))]
+    return [{"type": "placed_by_rule", "place": place, "power": players[0], "units": count_types(added),
+             "reason": _words(trigger.name)}] if added else []
 
 
 # -- national objectives ------------------------------------------------------------------------------------

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import ILLEGAL, OrderError
-from ..notation.orders import Bomb, Buy, End, Intercept, Move, Order, OrderOfLoss, Place, Repair, Retreat, Scramble, Submerge, War
+from ..notation.orders import (
+    Bomb, Buy, End, GameVerb, Intercept, Move, Order, OrderOfLoss, Place, Repair, Retreat, Scramble, Submerge, War,
+)
 from ..scenario import PHASES
 from ..state import State
 from . import air, bombing, convoy, movement, politics, scramble, transport
@@ -78,7 +80,8 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
         for order in mine:
             before = {u.id for u in state.units if u.flags.get("combat_moved")}
             try:
-                events.append(_apply(rules, state, power, order, placed))
+                event = _apply(rules, state, power, order, placed)
+                events += [event] + event.pop("follows", [])
             except RuleViolation as exc:
                 if errors is None:
                     events.append({"type": "void", "order": order.canonical(), "reason": exc.message, "rule": exc.rule})
@@ -155,6 +158,8 @@ def _apply(rules: G40Rules, state: State, power: str, order: Order, placed: dict
         return bombing.declare_raid(rules, state, power, order)
     if isinstance(order, (Retreat, OrderOfLoss)):
         return {"type": "battle_order", "order": order.canonical()}
+    if isinstance(order, GameVerb):
+        return rules.game_order(state, power, order)
     raise RuleViolation(f"`{order.verb}` orders are not part of this game's {order.phase.replace('_', ' ')} phase")
 
 
@@ -257,6 +262,7 @@ def _battle(rules: G40Rules, state: State, orders: list[Order], roller, battle: 
     if not b.dfn and kind == "land" and not rules.is_hostile_land(state, power, place):
         return events
     events.append(b.fight())
+    events += rules.after_battle(state, power, place, events[-1])
     if kind == "sea":
         events += _air_after_sea_battle(rules, state, power, place)
     return events
@@ -296,9 +302,11 @@ def _presume_victory(rules: G40Rules, state: State, place: str, kind: str) -> li
     if kind == "raid":
         return []
     state.remove_units(u.id for u in rules.hostile_units(state, power, place))
-    if any(rules.can_capture(u) and not u.flags.get("raid") for u in state.units_at(place, power)) \
-            and rules.is_hostile_land(state, power, place):
-        movement.capture(rules, state, power, place)
+    won = any(rules.can_capture(u) and not u.flags.get("raid") for u in state.units_at(place, power))
+    outcome = {"result": "captured" if won else "cleared"}
+    if won and rules.is_hostile_land(state, power, place):
+        outcome["capture"] = movement.capture(rules, state, power, place)
+    rules.after_battle(state, power, place, outcome)
     return []
 
 
@@ -309,8 +317,8 @@ def _advance_phase(rules: G40Rules, state: State, done: str) -> None:
 
 
 def _end_turn(rules: G40Rules, state: State, roller) -> list[dict]:
-    """Aircraft still without a landing are lost; convoy disruption (BG-38); BG-37 income; then the cursor
-    passes to the next power."""
+    """Aircraft still without a landing are lost; convoy disruption (BG-38); BG-37 income; the game's victory
+    conditions, on the position the turn leaves; then the cursor passes to the next power."""
     power = state.power
     events = air.lose_unlanded(rules, state, power)
     disrupted = convoy.disrupt(rules, state, power, roller)
@@ -320,11 +328,14 @@ def _end_turn(rules: G40Rules, state: State, roller) -> list[dict]:
     if held:
         events.append({"type": "held_over", "power": power, "units": dict(held)})
     events += triggers(rules, state, power, "end_turn", "after")
+    events += rules.end_of_turn(state, power)
+    events += rules.check_victory(state, power)
     for u in state.units:
         u.moved = 0
         u.flags = {}
     state.conquered = []
     state.battles = []
+    state.relations_at_start = {}
     players = rules.scenario.turn_players()
     i = players.index(power)
     if i + 1 == len(players):

@@ -253,6 +253,7 @@ def _load_state(session: Session, game: Game) -> State:
         conquered=extra.get("conquered", []), battles=extra.get("battles", []),
         next_unit_id=extra.get("next_unit_id", 1),
         switches=extra.get("switches", {}), spent=extra.get("spent", {}),
+        relations_at_start={pair_key(a, b): t for a, b, t in extra.get("relations_at_start", [])},
     )
 
 
@@ -281,7 +282,9 @@ def save_state(session: Session, game: Game, state: State, turn_order: list[str]
     game.round, game.power, game.phase, game.turn_index = state.round, state.power, state.phase, state.turn_index
     game.extra = json.dumps({"purchases": state.purchases, "standing": state.standing, "conquered": state.conquered,
                              "battles": state.battles, "next_unit_id": state.next_unit_id,
-                             "switches": state.switches, "spent": state.spent}, sort_keys=True)
+                             "switches": state.switches, "spent": state.spent,
+                             "relations_at_start": [[a, b, t] for (a, b), t in state.relations_at_start.items()]},
+                            sort_keys=True)
     game.state_hash = state.hash()
     session.add(game)
 

@@ -6,11 +6,15 @@ A case file is TOML with `[[case]]` tables:
     purpose  one line                             ruling   optional: the RULINGS.md entry it depends on
     setup    "demo", or a map game (its default map) power    the mover (default: the setup's first power)
     rules    the game's rule version (e.g. "beta-1.1"; it picks the map that goes with it)
+    options  [name, …]: optional rules agreed at game start, checked as `new --option` checks them
+             (e.g. ["war-time-production-5"])
     map      for setup "g40": the game XML's file stem in the shared maps (e.g. "ww2global40_2nd_edition")
     phase    cursor phase (default "purchase")    treasury {power = PUs} changes
     round    the game round (default 1)           edits    host correction lines (`adjudicator edit`), applied last
     purchases {power = {unit = n}} bought and waiting to be placed
     spent    {key = n}: records of one-time payments (e.g. "bonus:city:F13" = 1: that city has paid its bonus)
+    switches {key = value}: switches and records kept across turns (e.g. "victory:Axis:14" = "Germans:4": a
+             victory hold that began with the Germans' turn of round 4)
     position {place = {owner = "...", units = {power = {unit = n}}, damage = {unit = [d, …]}}}: these places
              are set exactly; `damage` gives the first units of a type their damage; land units placed in a
              sea zone are aboard their owner's transports there
@@ -23,6 +27,8 @@ A case file is TOML with `[[case]]` tables:
                   match [{...}]: each a part of some event (keys compared recursively) | damage {place = {unit = [d, …]}}
                   order [event type, …]: these kinds of event come in this order
                   relations {"A:B" = type}: relationships after the turn | at_war ["A:B", …]: at war after it
+                  spent {key = n}: records after the turn (0: none), e.g. "france:level" = 2
+                  switches {key = value}: switches and records after the turn ("": none) | absent [event type, …]
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from pathlib import Path
 
 from adjudicator.dice import FixedRoller
 from adjudicator.errors import OrderError
+from adjudicator.game import game_options
 from adjudicator.games import game_module
 from adjudicator.notation import parse_submission
 from adjudicator.rules import turn
@@ -74,6 +81,8 @@ def position(case: dict):
     state.round = case.get("round", 1)
     state.treasury.update(case.get("treasury", {}))
     state.spent.update(case.get("spent", {}))
+    state.switches.update(case.get("switches", {}))
+    state.switches.update(game_options(case.get("setup", "demo"), rules.rules_version, case.get("options", [])))
     for power, bought in case.get("purchases", {}).items():
         state.purchases[power] = dict(bought)
     for place, spec in case.get("position", {}).items():
