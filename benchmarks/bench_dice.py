@@ -5,7 +5,9 @@ Run with `python benchmarks/bench_dice.py` from the repository root.
 
 from __future__ import annotations
 
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -50,6 +52,19 @@ def main() -> None:
           lambda: all(seed_follows(seeds[i], seeds[i - 1]) for i in range(1, CHAIN_LENGTH + 1)))
     timed("derive every seed s_1..s_4096 from s_N, one by one (naive)",
           lambda: [chain_seed(SECRET, i) for i in range(1, CHAIN_LENGTH + 1)], repeat=1)
+    verify_wall_time()
+
+
+def verify_wall_time() -> None:
+    """`adjudicator verify` of a posted report, start to exit (goal: under 0.5 s; it loads neither the store,
+    the rules nor the templates, which tests/test_verify.py checks)."""
+    command = Path(sys.executable).with_name("adjudicator")
+    with tempfile.TemporaryDirectory() as tmp:
+        demo = subprocess.run([str(command), "demo"], capture_output=True, text=True, check=True).stdout
+        post = Path(tmp) / "report.md"
+        post.write_text(demo, encoding="utf-8")
+        timed("`adjudicator verify` of the demo's reports (goal < 500 ms)",
+              lambda: subprocess.run([str(command), "verify", str(post)], capture_output=True))
 
 
 if __name__ == "__main__":

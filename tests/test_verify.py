@@ -9,7 +9,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -165,21 +164,12 @@ except SystemExit as exc:
 """
 
 
-def test_verify_loads_neither_store_nor_rules_nor_templates_and_is_quick(tmp_path, reports):
+def test_verify_loads_neither_store_nor_rules_nor_templates(tmp_path, reports):
+    """What keeps `verify` quick (its wall time is measured in benchmarks/bench_dice.py)."""
     post = tmp_path / "report.md"
     post.write_text(reports["markdown", 1], encoding="utf-8")
     r = subprocess.run([sys.executable, "-c", PROBE, str(post)], capture_output=True, text=True)
     assert r.stdout.strip().endswith("exit 0 heavy []"), r.stdout + r.stderr
-    command = Path(sys.executable).with_name("adjudicator")
-    best = min(_wall(command, post) for _ in range(3))
-    print(f"\n`adjudicator verify report.md` wall time: {best * 1000:.0f} ms")
-    assert best < 0.5
-
-
-def _wall(command: Path, post: Path) -> float:
-    start = time.perf_counter()
-    subprocess.run([str(command), "verify", str(post)], check=True, capture_output=True)
-    return time.perf_counter() - start
 
 
 def test_json_lists_each_group_with_what_was_expected(cli, tmp_path, reports):

@@ -435,6 +435,10 @@ class G40Rules:
         if self.friendly(state, power, target):
             raise RuleViolation(f"{power} and {target} are allies", "BG-02")
 
+    def supports(self) -> list:
+        """The map's support attachments that are played (BG-24); a game whose rulebook knows fewer drops some."""
+        return self.scenario.supports
+
     def unit_value(self, unit: Unit, role: str) -> int:
         t = self.ut(unit)
         return t.attack if role == "attacker" else t.defense

@@ -363,7 +363,7 @@ def support(rules: G40Rules, side: list[Unit], role: str) -> dict[int, int]:
     """Bonus per unit id from support attachments (BG-24): each provider lifts up to `number` targets once per bonus type."""
     bonus: dict[int, int] = {}
     used_types: dict[int, set[str]] = {}
-    for sup in rules.scenario.supports:
+    for sup in rules.supports():
         if sup.faction != "allied" or not (sup.offence if role == "attacker" else sup.defence):
             continue
         providers = [u for u in side if u.type == sup.provider and u.owner in sup.players]

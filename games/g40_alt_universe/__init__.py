@@ -16,6 +16,7 @@ BANK_PAYS = {"NL11"}                    # AU-141: the Neutral League city's bonu
 AXIS = ("Germans", "Italians", "Japanese")
 US_NEUTRAL_ZONES = {"54 Sea Zone", "55 Sea Zone", "78 Sea Zone", "79 Sea Zone"}   # AU-25
 CHINA_BORDER_ALLIES = ("R26", "R31", "R32", "UK26", "A10")     # AU-32
+TECHNOLOGY_SUPPORTS = {"supportAttachmentMechanizedTechnology"}
 # Map triggers whose rules the document decides here instead (plays_trigger).
 REPLACED_TRIGGERS = ("Independent_Neutral", "French_Escalation", "French_Unrestricted_Movement", "French_UK19",
                      "Flying_Tigers")
@@ -128,6 +129,11 @@ class AltUniverseRules(G40Rules):
     def __init__(self, scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)
         self._played_types = bombers.played_types(scenario)
+
+    def supports(self) -> list:
+        """No technology (RULINGS.md "research"): the 2.0.4 map gives every power the Improved Mech Infantry
+        support (armour lifts mech infantry to 2), which its author removed in 2.0.6; the rules never had it."""
+        return [s for s in self.scenario.supports if s.name not in TECHNOLOGY_SUPPORTS]
 
     def ut(self, unit):
         """RULINGS.md "bomber-payload": on the Beta-1.1 map the bomber attacks at 4 without its payload, which
