@@ -55,8 +55,10 @@ def can_land(rules: G40Rules, state: State, power: str, place: str, extra: int =
     return held_land(rules, state, power, place)
 
 
-def air_distances(rules: G40Rules, state: State, power: str, start: str, limit: int) -> dict[str, int]:
-    """Steps an aircraft of `power` needs from `start` to every place within `limit`."""
+def air_distances(rules: G40Rules, state: State, power: str, start: str, limit: int,
+                  quiet: bool = False) -> dict[str, int]:
+    """Steps an aircraft of `power` needs from `start` to every place within `limit`; `quiet`: only over places
+    where flying is no attack (a landing the adjudicator chooses never attacks a neutral for the player)."""
     seen = {start: 0}
     queue = deque([start])
     while queue:
@@ -65,7 +67,8 @@ def air_distances(rules: G40Rules, state: State, power: str, start: str, limit: 
             continue
         for nxt in sorted(rules.scenario.neighbours(here)):
             if (nxt not in seen and rules.air_passable(state, power, nxt)
-                    and rules.crossing_closed(state, power, here, nxt) is None):
+                    and rules.crossing_closed(state, power, here, nxt) is None
+                    and not (quiet and rules.flying_over_attacks(state, power, nxt))):
                 seen[nxt] = seen[here] + 1
                 queue.append(nxt)
     return seen
@@ -117,7 +120,7 @@ def settle(rules: G40Rules, state: State, power: str, unit: Unit, reach: int, wh
     start = unit.place
     options = []
     deck = rules.ut(unit).carrier_cost
-    for place, steps in air_distances(rules, state, unit.owner, start, reach).items():
+    for place, steps in air_distances(rules, state, unit.owner, start, reach, quiet=True).items():
         if rules.is_water(place) and not deck:
             continue
         if place != start and can_land(rules, state, unit.owner, place, extra=deck or 1):

@@ -482,6 +482,15 @@ class G40Rules:
         """A game's own limits on a move, knowing the units and the phase (French units at low escalation); the
         base game has none beyond those movement.py checks."""
 
+    def declared_war(self, state: State, power: str, target: str) -> list[dict]:
+        """`power` has just declared war on `target` (where the game decides declarations by its rulebook); a game
+        that counts a declaration as an attack answers with the events."""
+        return []
+
+    def flying_over_attacks(self, state: State, power: str, place: str) -> bool:
+        """Whether aircraft of `power` crossing `place` attack it (flown_over); never in the base game."""
+        return False
+
     def flown_over(self, state: State, power: str, places: list[str]) -> list[dict]:
         """Aircraft of `power` crossed these land territories (not their destination). A game where flying over
         a neutral counts as attacking it answers with the events; the base game forbids it (air_passable)."""

@@ -65,8 +65,12 @@ def declare_raid(rules: G40Rules, state: State, power: str, order: Bomb) -> dict
         u.flags["combat_moved"] = True
         u.flags["raid"] = goal.type
     movement.declare(state, place, power, "raid", facility=goal.type)
-    return {"type": "move", "phase": "combat_move", "power": power, "path": path, "order": order.canonical(),
-            "units": count_types(units), "captures": [], "raid": f"{place} {facility_name(rules, goal.type)}"}
+    event = {"type": "move", "phase": "combat_move", "power": power, "path": path, "order": order.canonical(),
+             "units": count_types(units), "captures": [], "raid": f"{place} {facility_name(rules, goal.type)}"}
+    flown = rules.flown_over(state, power, [p for p in path[1:-1] if not rules.is_water(p)])
+    if flown:
+        event["follows"] = flown
+    return event
 
 
 def resolve_raid(rules: G40Rules, state: State, power: str, battle: dict, roller) -> dict:

@@ -56,8 +56,9 @@ def declare_war(rules: G40Rules, state: State, power: str, target: str) -> dict:
                             "(the map gives them no political action for it)", rules.declaration_rule(power))
     if rules.declarations_by_rulebook:
         action = actions[0]
+        changes = apply_changes(rules, state, action.values("relationshipChange"))
         return {"type": "war", "power": power, "target": target, "action": action.value("text") or action.name,
-                "changes": apply_changes(rules, state, action.values("relationshipChange"))}
+                "changes": changes, "follows": rules.declared_war(state, power, target)}
     why, unsupported = [], []
     for action in actions:
         conditions = Conditions(rules)

@@ -68,10 +68,10 @@ class AltUniverseRules(G40Rules):
             items.append({"item": "major factory" if major else "minor factory",
                           "amount": MAJOR_IC_BONUS if major else MINOR_IC_BONUS})
             state.spent[f"bonus:ic:{place}"] = 1
+        if per_territory:
+            state.spent[f"bonus:{place}"] = 1        # AU11-13: the first capture, whether it pays or not
         if not items:
             return {}
-        if per_territory:
-            state.spent[f"bonus:{place}"] = 1
         due = sum(i["amount"] for i in items)
         payer = None if place in BANK_PAYS or previous not in self.scenario.turn_players() else previous
         paid = due if payer is None else min(due, state.treasury.get(payer, 0))
@@ -97,6 +97,12 @@ class AltUniverseRules(G40Rules):
         return victory.status(self, state)
 
     # -- movement ------------------------------------------------------------------------------------
+
+    def places_without_factory(self, state: State, power: str, place: str) -> int | None:
+        """AU-35: China places in any originally Chinese territory it owns (the map allows any it owns)."""
+        if power == "Chinese" and state.original_owners.get(place) != power:
+            return None
+        return super().places_without_factory(state, power, place)
 
     def check_movement_limits(self, state: State, power: str, path: list[str]) -> None:
         """The map's limits, and three it lacks: AU-32, Chinese units enter the Allied territories beside China
@@ -193,10 +199,24 @@ class AltUniverseRules(G40Rules):
         their power may attack neutrals (AU-120, AU-121)."""
         if super().air_passable(state, power, place):
             return True
+        return self.flying_over_attacks(state, power, place) and self.may_attack_neutrals(state, power)
+
+    def declared_war(self, state: State, power: str, target: str) -> list[dict]:
+        """A declaration of war on the League is an attack on it (RULINGS.md "league-declaration"): it decides who
+        attacked the League first (AU-49, AU-64)."""
+        if target != neutrals.LEAGUE:
+            return []
+        first = neutrals.first_league_attack(self, state) is None
+        neutrals.record(state, power, neutrals.LEAGUE)
+        if first and neutrals.side(self, power) == "Allies":
+            return france.league_attacked_first_by_allies(self, state, self.rules_version == "beta-1.1")
+        return []
+
+    def flying_over_attacks(self, state: State, power: str, place: str) -> bool:
+        """AU-123: crossing a neutral's land that does not side with the flier's alliance (IN, the League unless it
+        sides with it, the other side's PA or PX) is an attack on it."""
         owner = state.owners.get(place)
-        mine = neutrals.side(self, power)
-        return (owner in neutrals.NEUTRALS and owner != neutrals.FAVOURS.get(mine or "")
-                and self.may_attack_neutrals(state, power))
+        return owner in neutrals.NEUTRALS and not self.friendly(state, power, owner)
 
     def may_attack_neutrals(self, state: State, power: str) -> bool:
         """AU-120: the Axis may attack neutrals whatever their political situation; AU-121: the Allies only
@@ -213,10 +233,8 @@ class AltUniverseRules(G40Rules):
     def flown_over(self, state: State, power: str, places: list[str]) -> list[dict]:
         """AU-123: flying over a neutral that does not favour the flier's side is a failed attack on it."""
         events = []
-        mine = neutrals.side(self, power)
         for place in places:
-            owner = state.owners.get(place)
-            if owner in neutrals.NEUTRALS and owner != neutrals.FAVOURS.get(mine or ""):
+            if self.flying_over_attacks(state, power, place):
                 events += self._attacked(state, power, place, failed=True, how="fly over")
         return events
 
@@ -274,8 +292,8 @@ class AltUniverseRules(G40Rules):
 
     def neutral_passage(self, state: State, power: str, place: str, kind: str) -> bool:
         """AU-61: from French escalation level 3, Allied units may pass into French territories (the phase and
-        the units are checked in check_move)."""
-        if (state.owners.get(place) == france.FRANCE and neutrals.side(self, power) == "Allies"
+        the units are checked in check_move); aircraft do not land there (RULINGS.md "french-escalation")."""
+        if (kind != "Landing" and state.owners.get(place) == france.FRANCE and neutrals.side(self, power) == "Allies"
                 and france.level(state) >= france.FULL_FROM and not state.spent.get("france:closed")):
             return True
         return super().neutral_passage(state, power, place, kind)
@@ -292,7 +310,11 @@ class AltUniverseRules(G40Rules):
                                     f"territories only while it is at war", "AU-121")
         if power == france.FRANCE and france.neutral(self, state):
             self._check_neutral_france(state, units, path, phase)
-        elif neutrals.side(self, power) == "Allies" and power != france.FRANCE:
+        elif (neutrals.side(self, power) == "Allies" and power != france.FRANCE and france.neutral(self, state)
+              and phase == "combat_move" and state.owners.get(path[0]) == france.FRANCE):
+            raise RuleViolation(f"{power} units in neutral France move out of it only in the non-combat move",
+                                "AU-61")
+        elif neutrals.side(self, power) == "Allies" and power != france.FRANCE and france.neutral(self, state):
             french = next((p for p in path[1:] if state.owners.get(p) == france.FRANCE), None)
             why = french and france.allied_entry(self, state, power, phase, units)
             if why:
@@ -316,9 +338,9 @@ class AltUniverseRules(G40Rules):
                 raise RuleViolation(f"at escalation level {france.level(state)} a French ship may not end its move "
                                     f"next to Axis-held territory: {why}", rule)
         if phase == "noncombat_move" and france.level(state) < france.NO_LIMIT_FROM:
-            moved = {u.id for u in state.units if u.owner == france.FRANCE and u.moved
-                     and not u.flags.get("combat_moved")}
-            if len(moved | {u.id for u in units}) > france.NON_COMBAT_UNITS:
+            moved = {c.id for u in state.units if u.owner == france.FRANCE and u.moved
+                     and not u.flags.get("combat_moved") for c in [u, *state.cargo_of(u)]}
+            if len(moved | {c.id for u in units for c in [u, *state.cargo_of(u)]}) > france.NON_COMBAT_UNITS:
                 raise RuleViolation(f"at escalation level 1 France moves at most {france.NON_COMBAT_UNITS} units in "
                                     f"non-combat; {len(moved)} have moved already", "AU-57")
 

@@ -56,7 +56,8 @@ def check(rules: G40Rules, state: State, power: str, target: str) -> None:
         _refuse(power, target, "ANZAC is at war and at peace with exactly the powers the UK is: the UK declares "
                 "for both", "AU-45")
     if power == france.FRANCE:
-        if (at_war_with_axis(rules, state, power) or france.level(state) >= france.TOP
+        if (at_war_with_axis(rules, state, power)
+                or (france.level(state) >= france.TOP and not state.spent.get("france:stopped"))
                 or neutrals.attacked_by(rules, state, ("UK19",), "Axis")
                 or neutrals.first_league_attack(rules, state) == "Axis"):
             return

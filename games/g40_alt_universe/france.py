@@ -66,14 +66,15 @@ def update(rules: G40Rules, state: State) -> list[dict]:
 
 
 def league_attacked_first_by_allies(rules: G40Rules, state: State, beta11: bool) -> list[dict]:
-    """AU-64 (AU11-04): the Allies attacked the League before the Axis did: escalation stops for good; AU-65
-    (Beta-1.3 only): at level 3 no more Allied units enter French territories."""
+    """AU-64 (AU11-04): the Allies attacked the League before the Axis did: escalation stops for good, and with
+    it France's way to war by escalation (a level 4 reached already included); AU-65 (Beta-1.3 only): at level
+    3 or 4 no more Allied units enter French territories."""
     if state.spent.get("france:stopped"):
         return []
     state.spent["france:stopped"] = 1
     text = f"The Allies attacked the Neutral League first: French escalation stops at level {level(state)} for good"
     rule = "AU11-04" if beta11 else "AU-64"
-    if not beta11 and level(state) == FULL_FROM:
+    if not beta11 and level(state) >= FULL_FROM:
         state.spent["france:closed"] = 1
         text += ", and no more Allied units may enter French territories (AU-65)"
     return [{"type": "rule", "text": text + ".", "rule": rule}]

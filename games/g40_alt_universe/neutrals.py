@@ -67,9 +67,11 @@ def attacked_by(rules: G40Rules, state: State, places, side_: str) -> str | None
 
 
 def first_league_attack(rules: G40Rules, state: State) -> str | None:
-    """The side that attacked a Neutral League territory first, if any has."""
-    firsts = [(state.spent[f"attack:{p}:{a[0]}"], side(rules, a[0])) for p in state.original_owners
-              if kind(state, p) == LEAGUE for a in [attackers(state, p)] if a]
+    """The side that attacked the Neutral League first, if any has: an attack on one of its territories, or a
+    declaration of war on it (recorded under the League's own name; RULINGS.md "league-declaration")."""
+    places = [LEAGUE] + [p for p in state.original_owners if kind(state, p) == LEAGUE]
+    firsts = [(state.spent[f"attack:{p}:{found[0]}"], side(rules, found[0]))
+              for p in places for found in [attackers(state, p)] if found]
     return min(firsts)[1] if firsts else None
 
 
