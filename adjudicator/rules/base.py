@@ -483,17 +483,17 @@ class G40Rules:
         base game has none beyond those movement.py checks."""
 
     def declared_war(self, state: State, power: str, target: str) -> list[dict]:
-        """`power` has just declared war on `target` (where the game decides declarations by its rulebook); a game
-        that counts a declaration as an attack answers with the events."""
+        """`power` has just declared war on `target`; a game that counts a declaration as an attack answers with
+        the events."""
         return []
 
     def flying_over_attacks(self, state: State, power: str, place: str) -> bool:
         """Whether aircraft of `power` crossing `place` attack it (flown_over); never in the base game."""
         return False
 
-    def flown_over(self, state: State, power: str, places: list[str]) -> list[dict]:
-        """Aircraft of `power` crossed these land territories (not their destination). A game where flying over
-        a neutral counts as attacking it answers with the events; the base game forbids it (air_passable)."""
+    def flown_over(self, state: State, power: str, path: list[str]) -> list[dict]:
+        """Aircraft of `power` flew `path`, crossing the places between its ends. A game where flying over a
+        neutral counts as attacking it answers with the events; the base game forbids it (air_passable)."""
         return []
 
     def after_battle(self, state: State, power: str, place: str, outcome: dict) -> list[dict]:

@@ -67,7 +67,7 @@ def declare_raid(rules: G40Rules, state: State, power: str, order: Bomb) -> dict
     movement.declare(state, place, power, "raid", facility=goal.type)
     event = {"type": "move", "phase": "combat_move", "power": power, "path": path, "order": order.canonical(),
              "units": count_types(units), "captures": [], "raid": f"{place} {facility_name(rules, goal.type)}"}
-    flown = rules.flown_over(state, power, [p for p in path[1:-1] if not rules.is_water(p)])
+    flown = rules.flown_over(state, power, path)
     if flown:
         event["follows"] = flown
     return event

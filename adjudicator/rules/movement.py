@@ -189,7 +189,7 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
     follows = [rules.after_battle(state, power, place, {"result": "captured", "blitz": True, "capture": taken})
                for place, taken in zip(captured, blitzes)]
     if flying:
-        follows.append(rules.flown_over(state, power, [p for p in path[1:-1] if not rules.is_water(p)]))
+        follows.append(rules.flown_over(state, power, path))
     if any(follows):
         event["follows"] = [e for f in follows for e in f]      # the turn's events list them after the move
     if riders:

@@ -49,25 +49,33 @@ def declare_war(rules: G40Rules, state: State, power: str, target: str) -> dict:
     rules.may_declare_war(state, power, target)
     if not rules.scenario.attachments_of("political"):
         state.set_relationship(power, target, rules.war_type())
-        return {"type": "war", "power": power, "target": target, "changes": []}
+        event = {"type": "war", "power": power, "target": target, "changes": []}
+    else:
+        action = _usable_action(rules, state, power, target)
+        event = {"type": "war", "power": power, "target": target, "action": action.value("text") or action.name,
+                 "changes": apply_changes(rules, state, action.values("relationshipChange"))}
+    follows = rules.declared_war(state, power, target)
+    if follows:
+        event["follows"] = follows
+    return event
+
+
+def _usable_action(rules: G40Rules, state: State, power: str, target: str) -> Attachment:
+    """The mover's political action for this war: the first whose conditions hold (where the game decides
+    declarations by its rulebook, the first at all); RuleViolation, saying what is missing, when none does."""
     actions = war_actions(rules, power, target)
     if not actions:
         raise RuleViolation(f"{power} have no way to declare war on {target} in this game "
                             "(the map gives them no political action for it)", rules.declaration_rule(power))
     if rules.declarations_by_rulebook:
-        action = actions[0]
-        changes = apply_changes(rules, state, action.values("relationshipChange"))
-        return {"type": "war", "power": power, "target": target, "action": action.value("text") or action.name,
-                "changes": changes, "follows": rules.declared_war(state, power, target)}
+        return actions[0]
     why, unsupported = [], []
     for action in actions:
         conditions = Conditions(rules)
         names = action.names("conditions")
         kind = action.value("conditionType", "AND")
         if not names or conditions.all_met(state, names, kind):
-            changes = apply_changes(rules, state, action.values("relationshipChange"))
-            return {"type": "war", "power": power, "target": target, "action": action.value("text") or action.name,
-                    "changes": changes}
+            return action
         why.append(explain(rules, state, names, kind))
         unsupported += conditions.unsupported
     text = f"{power} may not declare war on {target} now: {'; or '.join(dict.fromkeys(why))}"

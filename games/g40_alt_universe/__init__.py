@@ -13,7 +13,6 @@ from . import bombers, declarations, france, neutrals, objectives, straits, vict
 # AU-132 to AU-134: what a capture pays the attacker.
 CITY_BONUS, MINOR_IC_BONUS, MAJOR_IC_BONUS = 5, 3, 10
 BANK_PAYS = {"NL11"}                    # AU-141: the Neutral League city's bonus comes from the bank
-AXIS = ("Germans", "Italians", "Japanese")
 US_NEUTRAL_ZONES = {"54 Sea Zone", "55 Sea Zone", "78 Sea Zone", "79 Sea Zone"}   # AU-25
 CHINA_BORDER_ALLIES = ("R26", "R31", "R32", "UK26", "A10")     # AU-32
 TECHNOLOGY_SUPPORTS = {"supportAttachmentMechanizedTechnology"}
@@ -27,11 +26,17 @@ class AltUniverseRules(G40Rules):
     title = "G40 Alt-Universe"
     no_income = "no city held: no income (AU-129)"
 
+    def __init__(self, scenario, rules_version: str = ""):
+        super().__init__(scenario, rules_version)
+        self._played_types = bombers.played_types(scenario)      # RULINGS.md "bomber-payload"
+        # The map's 23 cities, its victoryCity territories (the document lists none): asked at every capture,
+        # income and end of turn.
+        self._cities = [t.name for t in scenario.territories if t.victory_city and not t.hidden]
+
     # -- cities (RULINGS.md "cities") ----------------------------------------------------------------
 
     def cities(self) -> list[str]:
-        """The map's 23 cities: its victoryCity territories (the document lists none)."""
-        return [t.name for t in self.scenario.territories if t.victory_city and not t.hidden]
+        return self._cities
 
     def can_collect_income(self, state: State, power: str) -> bool:
         """AU-129: a power collects while it holds a city, its own or one it took; AU-130: China while it holds
@@ -117,24 +122,20 @@ class AltUniverseRules(G40Rules):
             if ally:
                 raise RuleViolation(f"Chinese units may enter {ally} only while {state.original_owners.get(ally)}, "
                                     f"its original owner, are at war with Japan", "AU-32")
-        elif power not in AXIS and not self.at_war(state, power, "Japanese"):
+        elif neutrals.side(self, power) != "Axis" and not self.at_war(state, power, "Japanese"):
             china = next((p for p in path[1:] if state.original_owners.get(p) == "Chinese"
                           and self.is_friendly_land(state, power, p)), None)
             if china:
                 raise RuleViolation(f"{power} units may enter Chinese territories such as {china} only while "
                                     f"{power} are at war with Japan", "AU-37")
         dest = path[-1]
-        if power == "Americans" and self.is_water(dest) and not any(self.at_war(state, power, a) for a in AXIS) \
+        if power == "Americans" and self.is_water(dest) and not neutrals.at_war_with_axis(self, state, power) \
                 and dest not in US_NEUTRAL_ZONES \
                 and not any(state.owners.get(n) == power for n in self.scenario.neighbours(dest)):
             raise RuleViolation(f"while the US is neutral, its ships end their moves next to a US territory or in "
                                 f"SZ 54, 55, 78 or 79; not in {dest}", "AU-25")
 
     # -- bombers (bombers.py) --------------------------------------------------------------------------
-
-    def __init__(self, scenario, rules_version: str = ""):
-        super().__init__(scenario, rules_version)
-        self._played_types = bombers.played_types(scenario)
 
     def supports(self) -> list:
         """No technology (RULINGS.md "research"): the 2.0.4 map gives every power the Improved Mech Infantry
@@ -181,7 +182,7 @@ class AltUniverseRules(G40Rules):
     def end_of_turn(self, state: State, power: str) -> list[dict]:
         """AU-30: if China is still at war with no one when its first turn ends, the Flying Tigers (its fighters)
         go to US21 and are American for the rest of the game (the map checks only Japan, before China moves)."""
-        if power != "Chinese" or state.round != 1 or declarations.at_war_with_axis(self, state, power):
+        if power != "Chinese" or state.round != 1 or neutrals.at_war_with_axis(self, state, power):
             return []
         tigers = [u for u in state.units if u.owner == power and self.is_air(u)]
         if not tigers:
@@ -222,7 +223,7 @@ class AltUniverseRules(G40Rules):
         """AU-120: the Axis may attack neutrals whatever their political situation; AU-121: the Allies only
         while at war."""
         mine = neutrals.side(self, power)
-        return mine == "Axis" or (mine == "Allies" and declarations.at_war_with_axis(self, state, power))
+        return mine == "Axis" or (mine == "Allies" and neutrals.at_war_with_axis(self, state, power))
 
     def takes_over_on_entering(self, state: State, power: str, place: str) -> bool:
         """AU-121: an Allied power takes a friendly neutral only while at war (the map lets a neutral US take
@@ -230,10 +231,10 @@ class AltUniverseRules(G40Rules):
         return super().takes_over_on_entering(state, power, place) and (
             state.owners.get(place) not in neutrals.NEUTRALS or self.may_attack_neutrals(state, power))
 
-    def flown_over(self, state: State, power: str, places: list[str]) -> list[dict]:
+    def flown_over(self, state: State, power: str, path: list[str]) -> list[dict]:
         """AU-123: flying over a neutral that does not favour the flier's side is a failed attack on it."""
         events = []
-        for place in places:
+        for place in path[1:-1]:
             if self.flying_over_attacks(state, power, place):
                 events += self._attacked(state, power, place, failed=True, how="fly over")
         return events
@@ -264,8 +265,6 @@ class AltUniverseRules(G40Rules):
         """Record an attack on a neutral (or a watched territory) and play what follows: an IN territory that
         holds out joins the other side (AU-127), the League sides against the attacker (AU-126), the
         Allies' first attack on the League stops French escalation (AU-64), and France's level moves (AU-53)."""
-        if not neutrals.watched(state, place):
-            return []
         events = []
         kind = neutrals.kind(state, place)
         mine = neutrals.side(self, power)
@@ -308,13 +307,14 @@ class AltUniverseRules(G40Rules):
             if neutral:
                 raise RuleViolation(f"{power} may not enter {neutral}: an Allied power may attack or take neutral "
                                     f"territories only while it is at war", "AU-121")
-        if power == france.FRANCE and france.neutral(self, state):
+        if not france.neutral(self, state):
+            return
+        if power == france.FRANCE:
             self._check_neutral_france(state, units, path, phase)
-        elif (neutrals.side(self, power) == "Allies" and power != france.FRANCE and france.neutral(self, state)
-              and phase == "combat_move" and state.owners.get(path[0]) == france.FRANCE):
-            raise RuleViolation(f"{power} units in neutral France move out of it only in the non-combat move",
-                                "AU-61")
-        elif neutrals.side(self, power) == "Allies" and power != france.FRANCE and france.neutral(self, state):
+        elif neutrals.side(self, power) == "Allies":
+            if phase == "combat_move" and state.owners.get(path[0]) == france.FRANCE:
+                raise RuleViolation(f"{power} units in neutral France move out of it only in the non-combat move",
+                                    "AU-61")
             french = next((p for p in path[1:] if state.owners.get(p) == france.FRANCE), None)
             why = french and france.allied_entry(self, state, power, phase, units)
             if why:

@@ -17,38 +17,30 @@ PROTECTORATES = ("PA4", "PA10", "PA11", "PA12")                      # AU-14
 LEAGUE_NEAR_RUSSIA = ("NL3", "NL4", "NL5", "NL6", "NL7", "NL8")       # AU-15
 
 
-def axis(rules: G40Rules) -> list[str]:
-    return [p for p in rules.scenario.turn_players() if neutrals.side(rules, p) == "Axis"]
-
-
-def at_war_with_axis(rules: G40Rules, state: State, power: str) -> bool:
-    return any(rules.at_war(state, power, a) for a in axis(rules))
-
-
 def check(rules: G40Rules, state: State, power: str, target: str) -> None:
     """Raise RuleViolation, in the document's words and with its id, unless `power` may declare war on `target`."""
     mine = neutrals.side(rules, power)
     if target == neutrals.LEAGUE:
-        if mine == "Allies" and not at_war_with_axis(rules, state, power):
+        if mine == "Allies" and not neutrals.at_war_with_axis(rules, state, power):
             _refuse(power, target, "an Allied power may attack neutral territories only while it is at war", "AU-121")
         return
     if mine == "Axis" or neutrals.side(rules, target) != "Axis":
         return                                   # AU-10, AU-17, AU-43: the Axis declare at any time
     if power == "Russians":
         opens = 3 if rules.rules_version == "beta-1.1" else 4
-        if (state.round >= opens or at_war_with_axis(rules, state, power)
+        if (state.round >= opens or neutrals.at_war_with_axis(rules, state, power)
                 or neutrals.attacked_by(rules, state, PROTECTORATES + LEAGUE_NEAR_RUSSIA, "Axis")):
             return
         _refuse(power, target, f"the Soviet Union may not declare war before round {opens} unless an Axis power "
                 f"has declared war on it or attacked {', '.join(PROTECTORATES)} or one of NL3 to NL8",
                 rules.declaration_rule(power))
     if power == "Americans":
-        if state.round >= 3 or at_war_with_axis(rules, state, power) or _axis_took(rules, state, ("A4", "UK10")):
+        if state.round >= 3 or neutrals.at_war_with_axis(rules, state, power) or _axis_took(rules, state, ("A4", "UK10")):
             return
         _refuse(power, target, "the US may not declare war before round 3 unless an Axis power has declared war "
                 "on it or the Axis have captured A4 or UK10", "AU-22")
     if power == "Chinese":
-        if state.round >= 3 or at_war_with_axis(rules, state, power):
+        if state.round >= 3 or neutrals.at_war_with_axis(rules, state, power):
             return
         _refuse(power, target, "China may not declare war before round 3 unless an Axis power has declared war "
                 "on it", "AU-27")
@@ -56,7 +48,7 @@ def check(rules: G40Rules, state: State, power: str, target: str) -> None:
         _refuse(power, target, "ANZAC is at war and at peace with exactly the powers the UK is: the UK declares "
                 "for both", "AU-45")
     if power == france.FRANCE:
-        if (at_war_with_axis(rules, state, power)
+        if (neutrals.at_war_with_axis(rules, state, power)
                 or (france.level(state) >= france.TOP and not state.spent.get("france:stopped"))
                 or neutrals.attacked_by(rules, state, ("UK19",), "Axis")
                 or neutrals.first_league_attack(rules, state) == "Axis"):

@@ -34,8 +34,7 @@ def level(state: State) -> int:
 
 def neutral(rules: G40Rules, state: State) -> bool:
     """France is neutral while it is at war with no Axis power (AU-46)."""
-    return not any(rules.at_war(state, FRANCE, p) for p in rules.scenario.turn_players()
-                   if neutrals.side(rules, p) == "Axis")
+    return not neutrals.at_war_with_axis(rules, state, FRANCE)
 
 
 def counts(rules: G40Rules, state: State) -> dict[str, int]:

@@ -28,6 +28,11 @@ def side(rules: G40Rules, power: str) -> str | None:
     return next((a for a in alliances if a in FAVOURS), None)
 
 
+def at_war_with_axis(rules: G40Rules, state: State, power: str) -> bool:
+    """At war, as the document says of an Allied power: with at least one Axis power."""
+    return any(rules.at_war(state, power, p) for p in rules.scenario.turn_players() if side(rules, p) == "Axis")
+
+
 def other(side_: str) -> str:
     return "Allies" if side_ == "Axis" else "Axis"
 

@@ -28,6 +28,8 @@ from __future__ import annotations
 from adjudicator.rules.base import G40Rules, RuleViolation
 from adjudicator.state import State
 
+from . import neutrals
+
 AXIS = ("Germans", "Italians", "Japanese")
 ALLIES = ("Russians", "Americans", "Chinese", "British", "ANZAC", "French")
 WAR_TIME_PRODUCTION_5 = "war-time-production-5"     # AU-85, the option a group may agree at game start
@@ -56,7 +58,7 @@ def neutral_china(rules: G40Rules, state: State, power: str, total: int, lines: 
     """AU-28: a neutral China's territories pay 12, whatever they are worth; a China that holds none still
     collects nothing (AU-130)."""
     if power != "Chinese" or not rules.can_collect_income(state, power) \
-            or any(rules.at_war(state, power, a) for a in AXIS):
+            or neutrals.at_war_with_axis(rules, state, power):
         return total, lines
     for line in lines:
         if line["item"] == "territories":
@@ -70,7 +72,7 @@ def materials_open(rules: G40Rules, state: State) -> list[str]:
     """AU-90 (RULINGS.md "allied-materials"): where China at war may place an artillery or AAA this turn: each of
     C1, C5, C21 held by China since the start of its turn beside its Allied neighbour held by the Allies since then.
     Only China moves in its turn, so what changed hands meanwhile is what it took (state.conquered)."""
-    if not any(rules.at_war(state, "Chinese", a) for a in AXIS):
+    if not neutrals.at_war_with_axis(rules, state, "Chinese"):
         return []
     return [mine for _, mine, neighbour in FINANCIAL_SUPPORT
             if state.owners.get(mine) == "Chinese" and state.owners.get(neighbour) in ALLIES
