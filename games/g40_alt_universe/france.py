@@ -59,8 +59,9 @@ def update(rules: G40Rules, state: State) -> list[dict]:
     if wanted <= now:
         return []
     state.spent["france:level"] = wanted
-    text = (f"French escalation rises to level {wanted}: the Axis attacked {found['Axis']} Independent Neutral "
-            f"territories, the Allies {found['Allies']}. " + "; ".join(WHAT[n] for n in range(now + 1, wanted + 1)))
+    axis = f"{found['Axis']} Independent Neutral territor{'y' if found['Axis'] == 1 else 'ies'}"
+    text = (f"French escalation rises to level {wanted}: the Axis attacked {axis}, the Allies {found['Allies']}. "
+            + "; ".join(WHAT[n] for n in range(now + 1, wanted + 1)))
     return [{"type": "rule", "text": text + ".", "rule": "AU-53"}]
 
 
