@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator import dice
+from adjudicator.store.models import SCHEMA_VERSION
 from conftest import G40AU_208, TEST_SEED
 
 GERMAN_TURN = """\
@@ -299,6 +300,7 @@ def test_every_report_header_carries_the_anchor_and_says_test_dice(cli, demo_db,
 def test_a_schema_1_database_is_read_as_it_is_and_upgraded_by_the_first_write(cli, demo_db):
     with sqlite3.connect(demo_db) as con:
         con.executescript("drop index ux_submission_game_seq; drop index ux_step_game_seq; "
+                          "drop table snapshot; drop table map_art; drop table delivery; drop table game_setting; "
                           "update meta set value = '1' where key = 'schema_version';")
     cli("status", demo_db)
     cli("audit", demo_db)
@@ -306,7 +308,9 @@ def test_a_schema_1_database_is_read_as_it_is_and_upgraded_by_the_first_write(cl
         assert con.execute("select value from meta").fetchall() == [("1",)]
     cli("submit", demo_db, "--power", "Russians", "-", input="ool inf, art\n")
     with sqlite3.connect(demo_db) as con:
-        assert con.execute("select value from meta").fetchall() == [("2",)]
+        assert con.execute("select value from meta").fetchall() == [(str(SCHEMA_VERSION),)]
+        assert {"snapshot", "map_art", "delivery", "game_setting"} <= {
+            r[0] for r in con.execute("select name from sqlite_master where type = 'table'")}
     with pytest.raises(sqlite3.IntegrityError), sqlite3.connect(demo_db) as con:
         con.execute("insert into submission (game_id, seq, power, kind, round, turn_index, phase, text, sha256, status, "
                     "created_at) select game_id, seq, power, kind, round, turn_index, phase, text, sha256, status, "

@@ -145,13 +145,13 @@ def open_existing(db: str, upgrade: bool = False):
         tables = set(inspect(engine).get_table_names())
         if "meta" not in tables or "game" not in tables:
             raise StoreError(f"{db} is a database, but not an adjudicator game (no game tables in it)")
-        missing = sorted(set(SQLModel.metadata.tables) - tables)
-        if missing:
-            raise StoreError(f"{db} is a damaged game database: the table(s) {', '.join(missing)} are missing. "
-                             "Restore it from a copy")
         with transaction(engine) as s:
             meta = s.get(Meta, "schema_version")
             version = _schema_version(db, meta.value if meta else None)
+        missing = sorted(t for t in set(SQLModel.metadata.tables) - tables if models.SINCE.get(t, 1) <= version)
+        if missing:
+            raise StoreError(f"{db} is a damaged game database: the table(s) {', '.join(missing)} are missing. "
+                             "Restore it from a copy")
         if version < SCHEMA_VERSION and upgrade:
             _upgrade(db, engine)
     except (OperationalError, DatabaseError, UnicodeDecodeError) as exc:
@@ -171,9 +171,13 @@ def _schema_version(db: str, value: str | None) -> int:
 
 
 def _upgrade(db: str, engine) -> None:
-    """Schema 1 to 2: the journal's numbers become unique, so that no race can ever store one twice."""
+    """Schema 1 to 2: the journal's numbers become unique, so that no race can ever store one twice.
+    2 to 3: the tables of snapshots, map art, deliveries and game settings are added (empty: an older game has
+    no snapshot of its past turns, and no map art)."""
     try:
         with transaction(engine, write=True) as s:
+            for name, since in models.SINCE.items():
+                SQLModel.metadata.tables[name].create(s.connection(), checkfirst=True)
             for table in (models.Submission, models.Step):
                 for index in table.__table__.indexes:
                     if index.unique:
@@ -183,6 +187,12 @@ def _upgrade(db: str, engine) -> None:
     except StoreError:
         raise StoreError(f"{db} cannot be brought to schema {SCHEMA_VERSION}: its journal numbers a submission or a "
                          "step twice (racing commands of an older version did that). Run `audit` on a copy") from None
+
+
+def has_table(session: Session, name: str) -> bool:
+    """Whether the database has a table of a later schema than its own (a game not written since an upgrade
+    of the adjudicator is read as it is: it simply has no rows there)."""
+    return inspect(session.connection()).has_table(name)
 
 
 def _reason(exc: Exception) -> str:

@@ -7,10 +7,11 @@ import json
 from datetime import datetime, timezone
 from typing import Optional
 
-from sqlalchemy import Index
-from sqlmodel import Field, SQLModel
+from sqlalchemy import Index, LargeBinary
+from sqlmodel import Column, Field, SQLModel
 
-SCHEMA_VERSION = 2        # 2: submission and step numbers unique within a game
+SCHEMA_VERSION = 3        # 2: submission and step numbers unique within a game; 3: snapshots, map art, deliveries
+SINCE = {"snapshot": 3, "map_art": 3, "delivery": 3, "game_setting": 3}    # tables younger than schema 1
 
 
 def now() -> str:
@@ -146,3 +147,43 @@ class Report(SQLModel, table=True):
     format: str
     text: str
     created_at: str = Field(default_factory=now)
+
+
+class Snapshot(SQLModel, table=True):
+    """The public position after the last adjudication of a turn: what the report's treasury table and the map
+    picture of a past turn show, without replaying the journal. Derived from the state (whose hash is audited);
+    `audit` compares it with the replay's."""
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    turn_index: int = Field(primary_key=True)
+    data: str                                  # JSON: round, power, phase, treasury, owners, units [[place, owner, type, n]]
+
+
+# -- what the game carries besides its rules (none of it is hashed or replayed) -------------------
+
+class MapArt(SQLModel, table=True):
+    """The map's own pictures and outlines, copied at `new` (a game never reads its map folder again)."""
+    __tablename__ = "map_art"
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    name: str = Field(primary_key=True)        # e.g. "base.png", "polygons.json", "centers.json", "colours.json"
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class Delivery(SQLModel, table=True):
+    """One report part posted to a forum or one mail sent: remembered so that a retry never posts it twice."""
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    turn_index: int
+    channel: str                               # "nodebb" or "mail"
+    part: int                                  # 1-based part of the report (mail: 1)
+    parts: int                                 # how many parts the report was split into
+    target: str                                # the topic id, or the mail address
+    ref: str = ""                              # the post id, or the Message-ID
+    created_at: str = Field(default_factory=now)
+
+
+class GameSetting(SQLModel, table=True):
+    """Settings of a game that are not rules, e.g. the forum topic its reports go to."""
+    __tablename__ = "game_setting"
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    key: str = Field(primary_key=True)
+    value: str
