@@ -31,6 +31,13 @@ class NothingToDo(AdjudicatorError):
     exit_code = 1
 
 
+class DeliveryError(AdjudicatorError):
+    """A report that could not be posted or mailed: the turn stays adjudicated, and `post` / `mail` retries.
+    Exit code 4, so that a script tells a delivery failure from bad input (2) and a rejected order (1)."""
+
+    exit_code = 4
+
+
 # The three kinds of order error (NOTATION.md "Errors"), after python-chess.
 INVALID = "invalid"      # cannot be read
 ILLEGAL = "illegal"      # read, but the rules forbid it

@@ -386,6 +386,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         sub.status = "done"
         s.add(sub)
         db.save_state(s, g.game, g.state)
+        db.save_snapshot(s, g.game, turn_index, g.state)
         s.flush()
         report.store_report(s, turn_index)
         text = report.render(s, turn_index, fmt, settings.templates_dir if settings else None)

@@ -299,6 +299,32 @@ def save_state(session: Session, game: Game, state: State, turn_order: list[str]
     session.add(game)
 
 
+def position(state: State) -> dict:
+    """The public position of a state: what a map picture or a treasury table shows."""
+    counts: dict[tuple[str, str, str], int] = {}
+    for u in state.units:
+        key = (u.place, u.owner, u.type)
+        counts[key] = counts.get(key, 0) + 1
+    return {"round": state.round, "power": state.power, "phase": state.phase, "turn_index": state.turn_index,
+            "treasury": dict(state.treasury), "owners": dict(state.owners),
+            "units": [[p, o, t, n] for (p, o, t), n in sorted(counts.items())]}
+
+
+def save_snapshot(session: Session, game: Game, turn_index: int, state: State) -> None:
+    """Keep the position after an adjudication of turn `turn_index` (a later one of the same turn replaces it)."""
+    row = session.get(models.Snapshot, (game.id, turn_index)) or models.Snapshot(game_id=game.id, turn_index=turn_index, data="")
+    row.data = json.dumps(position(state), sort_keys=True)
+    session.add(row)
+
+
+def load_snapshot(session: Session, game: Game, turn_index: int) -> dict | None:
+    """The position kept after turn `turn_index`, or None for a turn adjudicated before snapshots were kept."""
+    if not has_table(session, "snapshot"):
+        return None
+    row = session.get(models.Snapshot, (game.id, turn_index))
+    return json.loads(row.data) if row else None
+
+
 def locked_submission(session: Session, game: Game) -> Submission | None:
     """The turn submission waiting for `adjudicate`: the orders of the power to move, locked this turn."""
     return session.exec(select(Submission).where(Submission.game_id == game.id, Submission.kind == "turn",
