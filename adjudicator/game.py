@@ -356,8 +356,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
     `dice_source` gives a turn's roller and the seed to reveal when the turn is over: by default the host's
     key file (HostDice). `audit` passes one built from the journal, so that a replay runs this very code.
     """
-    if fmt not in report.FORMATS:
-        raise ConfigError(f"--format takes {', '.join(report.FORMATS)}, not {fmt!r}")
+    report.check_format(fmt)
     with db.transaction(engine, write=True) as s:
         g = open_game(s)
         sub = db.locked_submission(s, g.game)
@@ -386,7 +385,8 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         sub.status = "done"
         s.add(sub)
         db.save_state(s, g.game, g.state)
-        db.save_snapshot(s, g.game, turn_index, g.state)
+        db.save_snapshot(s, g.game, turn_index, g.state, {
+            "income": {p: g.rules.income(g.state, p)[0] for p in g.scenario.turn_players()}, "victory": _victory(g)})
         s.flush()
         report.store_report(s, turn_index)
         text = report.render(s, turn_index, fmt, settings.templates_dir if settings else None)

@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from .errors import AdjudicatorError, StoreError
 from .store import db
-from .store.models import DiceGroupRow, Report, RevealedSeed, Step, Submission
+from .store.models import DiceGroupRow, Power, Report, RevealedSeed, Step, Submission
 
 FORMATS = ("markdown", "bbcode", "text")
 PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purchase": "Purchase", "politics": "Politics",
@@ -169,6 +169,8 @@ def salts_phrases(event: dict) -> list[str]:
 def dice_phrase(grp: dict | None) -> str:
     if not grp:
         return "no dice"
+    if len(grp.get("units", ())) == len(grp["values"]) and all("@" in u for u in grp["units"]):
+        return grouped_dice(grp)
     return f"{' '.join(map(str, grp['values']))} ({grp['hits']} hit{'s' if grp['hits'] != 1 else ''})"
 
 
@@ -215,12 +217,14 @@ def capture_phrase(event: dict) -> str:
     return line
 
 
-def battle_view(event: dict) -> dict:
-    """A battle laid out for the templates: header, one line per step, result."""
+def battle_view(event: dict, ools: dict[str, str] | None = None) -> dict:
+    """A battle laid out for the templates: header, one line per step, result. `ools` names, per side, the order
+    of loss that chose its casualties."""
+    ools = ools or {"attacker": "the order of loss", "defender": "the order of loss"}
     rounds = []
     if event.get("aa"):
         aa = event["aa"]
-        rounds.append(f"AA fire: {' '.join(map(str, aa['values']))} — {aa['hits']} hit(s); lost {units_phrase(aa['losses'])}")
+        rounds.append(f"AA fire: {dice_phrase(aa)}; lost {units_phrase(aa['losses'])}")
     if event.get("bombard"):
         bb = event["bombard"]
         rounds.append(f"Shore bombardment: {dice_phrase(bb)} → defender lose {units_phrase(bb['losses'])}")
@@ -229,9 +233,9 @@ def battle_view(event: dict) -> dict:
         if r.get("submerged"):
             rounds.append(f"{head}: defending {units_phrase(r['submerged']['defender'])} submerge ({r['submerged']['why']})")
         if r.get("surprise"):
-            rounds.append(f"{head}, surprise strike: " + _exchange(r["surprise"]))
+            rounds += _exchange(f"{head}, surprise strike", r["surprise"], ools)
         if "attacker" in r:
-            rounds.append(f"{head}: " + _exchange(r))
+            rounds += _exchange(head, r, ools)
         for role, units in r.get("defenceless", {}).items():
             rounds.append(f"{head}: the {role}'s {units_phrase(units)}, left without escort, are destroyed")
         for group in r.get("left", []):
@@ -263,15 +267,119 @@ def _attackers_left(survivors: dict) -> str:
     return phrase
 
 
-def _exchange(r: dict) -> str:
-    """One exchange of fire: both sides' dice, then the losses and damage."""
-    parts = []
+def _exchange(head: str, r: dict, ools: dict[str, str]) -> list[str]:
+    """One exchange of fire: each side's dice by unit group with the number they need, then the losses, the
+    damage and the order of loss that chose them."""
+    lines = [f"{head}, {side}: {grouped_dice(r[side])}" if r[side] else f"{head}, {side}: cannot fire"
+             for side in ("attacker", "defender")]
+    losses = []
     for side in ("attacker", "defender"):
-        parts.append(f"{side} {dice_phrase(r[side])}" if r[side] else f"{side} cannot fire")
-    losses = f"attacker lose {units_phrase(r['attacker_losses'])}; defender lose {units_phrase(r['defender_losses'])}"
-    damaged = [f"{side} {units_phrase(r[f'{side}_damaged'])} damaged" for side in ("attacker", "defender")
-               if r.get(f"{side}_damaged")]
-    return "; ".join(parts) + f" → {losses}" + (f" ({', '.join(damaged)})" if damaged else "")
+        lost = units_phrase(r[f"{side}_losses"])
+        if r.get(f"{side}_damaged"):
+            lost += f" (and {units_phrase(r[f'{side}_damaged'])} damaged)"
+        if r[f"{side}_losses"] or r.get(f"{side}_damaged"):
+            lost += f" ({ools[side]})"
+        losses.append(f"{side} lose {lost}")
+    return lines + [f"{head}, losses: {'; '.join(losses)}"]
+
+
+def grouped_dice(grp: dict) -> str:
+    """`2 infantry@1: 6 1; 1 armour@3: 2 → 1 hit`: the dice of a roll by unit type and the number a die needs
+    (at most), in the order they were rolled, as the dice block lists them one by one."""
+    groups: dict[str, list[int]] = {}
+    for unit, value in zip(grp["units"], grp["values"]):
+        groups.setdefault(unit, []).append(value)
+    each = "; ".join(f"{len(v)} {unit}: {' '.join(map(str, v))}" for unit, v in groups.items())
+    return f"{each} → {grp['hits']} hit{'s' if grp['hits'] != 1 else ''}"
+
+
+def possessive(power: str) -> str:
+    """`Germans'`, `ANZAC's`; names that are adjectives stay as they are (`British`, `Chinese`)."""
+    if power.endswith("s"):
+        return power + "'"
+    if power.endswith(("ese", "ish", "ch")):
+        return power
+    return power + "'s"
+
+
+def ool_phrase(power: str, role: str, battle: str | None, standing: str | None) -> str:
+    """The order of loss that chose a side's casualties: the battle's own, the power's standing one, and the
+    default for whatever those do not list (combat.order_of_loss)."""
+    chosen = []
+    if battle:
+        chosen.append(f"{possessive(power)} order for this battle `{battle}`")
+    if standing:
+        chosen.append(f"{'their' if chosen else possessive(power)} standing order `{standing}`")
+    default = f"lowest {'attack' if role == 'attacker' else 'defence'}, then cheapest"
+    chosen.append(f"then the default ({default})" if chosen else f"the default order of loss: {default}")
+    return ", ".join(chosen)
+
+
+def _orders_understood(session: Session, game, subs: dict, ids: list[int]) -> list[dict]:
+    """The turn's orders as the adjudicator read them: each locked submission parsed again, in canonical form."""
+    turn_subs = [subs[i] for i in ids if i in subs and subs[i].kind == "turn"]
+    if not turn_subs:
+        return []
+    from .game import rules_for
+    from .notation import parse_submission
+    from .scenario import Scenario
+    scenario = Scenario.from_json(game.scenario)
+    rules = rules_for(game.name, scenario, game.rules_version)
+    lexicon = rules.lexicon()
+    out = []
+    for sub in turn_subs:
+        parsed = parse_submission(sub.text, lexicon, start_phase=sub.phase, phases=scenario.phases_of(sub.power) or None,
+                                  verbs=rules.verbs())
+        out.append({"power": sub.power, "seq": sub.seq, "sha256": sub.sha256,
+                    "lines": [o.canonical() for o in parsed.submission.orders]})
+    return out
+
+
+def _ool_sources(steps: list[Step], mine: list[Step]) -> dict[int, dict[str, tuple[str | None, str | None]]]:
+    """For each step of the turn: per power, (the battle's ool order by place, the standing ool) in force."""
+    standing: dict[str, str] = {}
+    battle: dict[str, str] = {}
+    ids = {st.id for st in mine}
+    out = {}
+    for st in steps:
+        events = json.loads(st.events)
+        for e in events:
+            if e["type"] == "standing":
+                for order in e["orders"]:
+                    if order.startswith("ool "):
+                        standing[e["power"]] = order.removeprefix("ool ")
+            elif e["type"] == "battle_order" and st.id in ids and e["order"].startswith("ool "):
+                place, _, units = e["order"].removeprefix("ool ").rpartition(": ")
+                battle[place] = units
+        if st.id in ids:
+            out[st.id] = {"standing": dict(standing), "battle": dict(battle)}
+    return out
+
+
+def _battle_ools(event: dict, sources: dict) -> dict[str, str]:
+    attacker = event["attacker"]
+    defenders = event["defenders"]
+    lead = defenders[0] if len(defenders) == 1 else None
+    ools = {"attacker": ool_phrase(attacker, "attacker", sources["battle"].get(event["place"]),
+                                   sources["standing"].get(attacker))}
+    if lead:
+        ools["defender"] = ool_phrase(lead, "defender", None, sources["standing"].get(lead))
+    else:
+        ools["defender"] = "the order of loss of the defending power with most units there (its standing order, then the default)"
+    return ools
+
+
+def _standings(snapshot: dict | None, scenario_powers: list[str]) -> dict:
+    """The treasury table and victory standing after the turn, from the turn's snapshot."""
+    if not snapshot:
+        return {"table": [], "victory": [], "awaiting": None}
+    income = snapshot.get("income", {})
+    powers = [p for p in scenario_powers if p in snapshot["treasury"]] or sorted(snapshot["treasury"])
+    table = [{"power": p, "treasury": snapshot["treasury"][p], "income": income.get(p, "")} for p in powers
+             if p in income or not income]
+    victory = snapshot.get("victory", {})
+    lines = [victory["winner"]["text"]] if victory.get("winner") else [h["text"] for h in victory.get("holds", [])]
+    return {"table": table, "victory": lines}
 
 
 def turn_context(session: Session, turn_index: int | None) -> dict:
@@ -291,14 +399,25 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
     seed = session.get(RevealedSeed, (game.id, turn_index))
     ids = list(dict.fromkeys(st.submission_id for st in mine if st.submission_id is not None))
     subs = {sub.id: sub for sub in session.exec(select(Submission).where(Submission.id.in_(ids)))} if ids else {}
+    sources = _ool_sources(steps, mine)
     phases, game_over = [], []
     for st in mine:
         events = json.loads(st.events)
         game_over += [victory_phrase(e) for e in events if e["type"] == "victory"]
-        phases.append({"phase": st.phase, "title": PHASE_TITLES.get(st.phase, st.phase),
+        phases.append({"phase": st.phase, "title": PHASE_TITLES.get(st.phase, st.phase), "code": False,
                        "lines": [line for e in events if e["type"] != "battle" for line in describe(e)],
-                       "battles": [battle_view(e) for e in events if e["type"] == "battle"],
+                       "battles": [battle_view(e, _battle_ools(e, sources[st.id])) for e in events if e["type"] == "battle"],
                        "state_hash": st.state_hash})
+    understood = _orders_understood(session, game, subs, ids)
+    if understood:
+        phases.insert(0, {"phase": "orders", "title": "Orders as understood", "code": True, "battles": [], "state_hash": "",
+                          "lines": [line for o in understood for line in o["lines"]]})
+    snapshot = db.load_snapshot(session, game, turn_index)
+    powers = [p.name for p in session.exec(select(Power).where(Power.game_id == game.id).order_by(Power.turn_order))]
+    awaiting = None
+    if snapshot and snapshot["turn_index"] == turn_index:
+        awaiting = (f"Next: orders from the {snapshot['power']} for their "
+                    f"{PHASE_TITLES.get(snapshot['phase'], snapshot['phase']).lower()} (round {snapshot['round']}).")
     return {
         "game": {"id": game.id, "title": game.title, "name": game.name, "rules": game.rules_version,
                  "anchor": game.anchor, "setup_hash": game.setup_hash(), "test_seed": game.test_seed, "dice_mode": game.dice_mode},
@@ -309,33 +428,138 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
         "salts": json.loads(seed.salts) if seed else [],
         "phases": phases,
         "game_over": game_over,
+        "standings": _standings(snapshot, powers),
+        "awaiting": awaiting,
         "dice": [{"label": g.label, "sides": g.sides, "values": json.loads(g.dice), "units": json.loads(g.units)} for g in groups],
         "state_hash": mine[-1].state_hash,
+        "part": None,
     }
 
 
-def dice_block(ctx: dict) -> str:
-    """The machine-checkable part of every report: game, turn, anchor, seed and each dice group on one line."""
+def dice_block(ctx: dict, groups: list[dict] | None = None) -> str:
+    """The machine-checkable part of every report: game, turn, anchor, seed, how many groups and dice the block
+    holds (so that a line a mail client cut or a forum dropped is an error, not a die less to check), and each
+    dice group on one line. `groups` makes the block of one part of a report split for posting."""
+    groups = ctx["dice"] if groups is None else groups
     lines = ["adjudicator dice", f"game: {ctx['game']['id']}", f"turn: {ctx['turn']['index']}",
              f"anchor: {ctx['game']['anchor']}",
              f"seed: {ctx['seed'] or '(revealed when this turn is over)'}"]
     if ctx["salts"]:
         lines.append("salts: " + " | ".join(ctx["salts"]))
-    for g in ctx["dice"]:
+    lines.append(f"holds: {len(groups)} groups, {sum(len(g['values']) for g in groups)} dice")
+    for g in groups:
         lines.append(f"{g['label']} | d{g['sides']} | {' '.join(map(str, g['values']))} | {', '.join(g['units'])}")
     return "\n".join(lines)
 
 
-def render(session: Session, turn_index: int | None, fmt: str, templates_dir: Path | None = None) -> str:
-    if fmt not in FORMATS:
-        raise AdjudicatorError(f"--format takes {', '.join(FORMATS)}, not {fmt!r}")
+def context(session: Session, turn_index: int | None) -> dict:
+    """The template context of a turn's report; a journal damaged by hand is a StoreError, not a traceback."""
     try:
         ctx = turn_context(session, turn_index)
         ctx["dice_block"] = dice_block(ctx)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise StoreError(f"the stored journal of this turn is damaged ({type(exc).__name__}: {str(exc)[:100]}), so "
                          "its report cannot be written; restore the database from a copy") from None
+    return ctx
+
+
+def check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise AdjudicatorError(f"--format takes {', '.join(FORMATS)}, not {fmt!r}")
+
+
+def render(session: Session, turn_index: int | None, fmt: str, templates_dir: Path | None = None) -> str:
+    check_format(fmt)
+    return render_context(context(session, turn_index), fmt, templates_dir)
+
+
+def render_context(ctx: dict, fmt: str, templates_dir: Path | None = None) -> str:
     return environment(templates_dir).get_template(f"report.{fmt}.j2").render(**ctx)
+
+
+def length(text: str) -> int:
+    """A post's length as NodeBB counts it: JavaScript string length, UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def render_parts(session: Session, turn_index: int | None, fmt: str, limit: int,
+                 templates_dir: Path | None = None) -> list[str]:
+    """The report in posts of at most `limit` characters (as NodeBB counts them), numbered "part k of n" when
+    there is more than one. Each part carries a dice block of its own share of the dice groups, with the
+    game, turn, anchor and seed, so that every part verifies on its own."""
+    check_format(fmt)
+    ctx = context(session, turn_index)
+    whole = render_context(ctx, fmt, templates_dir)
+    if length(whole) <= limit:
+        return [whole]
+    for share in (2, 3, 4, 6, 8):
+        budget = limit // share
+        prose = _pack_phases(ctx["phases"], budget)
+        dice = _pack_groups(ctx, budget)
+        if prose is None or dice is None:
+            continue
+        n = max(len(prose), len(dice))
+        parts = []
+        for k in range(n):
+            part = {**ctx, "phases": prose[k] if k < len(prose) else [],
+                    "dice_block": dice_block(ctx, dice[k] if k < len(dice) else []),
+                    "part": {"number": k + 1, "of": n, "first": k == 0, "last": k == n - 1}}
+            parts.append(render_context(part, fmt, templates_dir))
+        if all(length(p) <= limit for p in parts):
+            return parts
+    raise AdjudicatorError(f"a post may hold at most {limit:,} characters, too few for this report's header and "
+                           "dice lines: raise the forum's limit (or the --max-length given)")
+
+
+def _phase_size(phase: dict) -> int:
+    return 80 + sum(length(line) + 8 for line in phase["lines"]) + sum(
+        400 + sum(length(r) + 8 for r in b["rounds"]) + sum(length(n) + 16 for n in b["notes"]) for b in phase["battles"])
+
+
+def _pack_phases(phases: list[dict], budget: int) -> list[list[dict]] | None:
+    """Phases into parts of about `budget` characters; a long phase is cut between its lines or battles and its
+    title repeated with "(continued)". None when a single line or battle is over the budget."""
+    pieces: list[dict] = []
+    for ph in phases:
+        items = [("line", x) for x in ph["lines"]] + [("battle", b) for b in ph["battles"]]
+        chunk = {**ph, "lines": [], "battles": []}
+        for kind, item in items:
+            one = {**ph, "lines": [item] if kind == "line" else [], "battles": [item] if kind == "battle" else []}
+            if _phase_size(one) > budget:
+                return None
+            trial = {**chunk, "lines": chunk["lines"] + one["lines"], "battles": chunk["battles"] + one["battles"]}
+            if _phase_size(trial) > budget and (chunk["lines"] or chunk["battles"]):
+                pieces.append(chunk)
+                chunk = {**one, "title": ph["title"] + " (continued)"}
+            else:
+                chunk = trial
+        pieces.append(chunk)
+    parts: list[list[dict]] = [[]]
+    size = 0
+    for piece in pieces:
+        if parts[-1] and size + _phase_size(piece) > budget:
+            parts.append([])
+            size = 0
+        parts[-1].append(piece)
+        size += _phase_size(piece)
+    return parts
+
+
+def _pack_groups(ctx: dict, budget: int) -> list[list[dict]] | None:
+    """Dice groups into blocks of at most `budget` characters, header included."""
+    head = length(dice_block(ctx, [])) + 400
+    blocks: list[list[dict]] = [[]]
+    size = head
+    for g in ctx["dice"]:
+        line = length(dice_block(ctx, [g])) - length(dice_block(ctx, [])) + 1
+        if head + line > budget:
+            return None
+        if blocks[-1] and size + line > budget:
+            blocks.append([])
+            size = head
+        blocks[-1].append(g)
+        size += line
+    return blocks
 
 
 def store_report(session: Session, turn_index: int) -> str:

@@ -38,7 +38,8 @@ _SPACE = re.compile(r"[^\S\n]")         # tabs, no-break and other unicode space
 # Quote and code markers a forum or a mail client puts around or before the block's lines, all at once.
 _LEAD = re.compile(r"(?:(?:>|\[quote(?:=[^\[\]]*)?\]|\[/quote\]|\[code(?:=[^\[\]]*)?\]|\[/code\]|```+|~~~+)\s*)+", re.I)
 _TRAIL_REVERSED = re.compile(r"(?:\s*(?:\]etouq/\[|\]edoc/\[|```+|~~~+))+\s*", re.I)
-_HEADER = re.compile(r"(game|turn|anchor|seed|salts)\s*:\s*(.*)", re.I)
+_HEADER = re.compile(r"(game|turn|anchor|seed|salts|holds)\s*:\s*(.*)", re.I)
+_HOLDS = re.compile(r"(\d+) groups?, (\d+) dice", re.I)
 _SIDES = re.compile(r"d(\d+)", re.I)
 
 
@@ -73,6 +74,7 @@ class Block:
     salts: list[str] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    holds: tuple[int, int] | None = None    # (groups, dice) the block says it holds; None in older reports
     seed_from: int | None = None            # line of the block whose revealed seed checked this one
     status: str = ""                        # "match", "mismatch" or "unrevealed"
     seen: set[str] = field(default_factory=set, repr=False)    # header names read so far
@@ -118,11 +120,22 @@ def read_blocks(text: str) -> list[Block]:
     """
     blocks: list[Block] = []
     earlier = 0                             # dice groups of the blocks before the last one
+    cut = ""                                # a group line a mail client wrapped inside its dice, awaiting its rest
     for number, line in enumerate(clean(text), 1):
         if line.casefold() == START:
             earlier += len(blocks[-1].groups) if blocks else 0
             blocks.append(Block(number))
+            cut = ""
         elif blocks and line:
+            if cut:
+                line, cut = f"{cut} {line}", ""
+            head = _HEADER.fullmatch(line)
+            if head and not head.group(2).strip() and not blocks[-1].groups:
+                cut = line                  # `anchor:` wrapped before its value
+                continue
+            if _wrapped(line):
+                cut = line
+                continue
             _read_line(blocks[-1], line, number)
             if earlier + len(blocks[-1].groups) > MAX_GROUPS:
                 raise VerifyError(f"the text holds more than {MAX_GROUPS:,} dice groups; verify checks at most "
@@ -130,6 +143,13 @@ def read_blocks(text: str) -> list[Block]:
     for block in blocks:
         _check_complete(block)
     return blocks
+
+
+def _wrapped(line: str) -> bool:
+    """`label | d6 | 1 2 3` with no units: the head of a group line wrapped inside its dice (the units field
+    always follows the dice), to be joined with the next line."""
+    fields = line.split("|")
+    return len(fields) == 3 and _SIDES.fullmatch(fields[1].strip()) is not None
 
 
 def _read_line(block: Block, line: str, number: int) -> None:
@@ -160,6 +180,12 @@ def _read_header(block: Block, name: str, value: str, number: int) -> None:
         block.anchor = value.lower()
     elif name == "seed":
         block.seed = None if "revealed" in value.lower() else value.lower()
+    elif name == "holds":
+        held = _HOLDS.fullmatch(value)
+        if held:
+            block.holds = (int(held.group(1)), int(held.group(2)))
+        else:
+            block.problems.append(f"line {number}: `holds:` should read `N groups, M dice`, not {value!r}")
     else:
         block.salts = [s.strip() for s in value.split("|")]
 
@@ -168,6 +194,13 @@ def _check_complete(block: Block) -> None:
     for name in ("game", "turn", "anchor"):
         if not getattr(block, name):
             block.problems.append(f"the block has no `{name}:` line")
+    if block.holds is not None:
+        found = (len(block.groups), sum(len(g.values) for g in block.groups))
+        if found != block.holds:
+            block.problems.append(
+                f"the block says it holds {block.holds[0]} groups and {block.holds[1]} dice, but {found[0]} groups and "
+                f"{found[1]} dice were read: a dice line is missing or cut (a mail client that wraps long lines, or "
+                "a partial copy?); check the report as it was first posted")
     counts = Counter(g.label for g in block.groups)
     for label in sorted(label for label, n in counts.items() if n > 1):
         block.problems.append(f"the label {label} appears twice: one power-turn never rolls the same label twice")

@@ -310,10 +310,11 @@ def position(state: State) -> dict:
             "units": [[p, o, t, n] for (p, o, t), n in sorted(counts.items())]}
 
 
-def save_snapshot(session: Session, game: Game, turn_index: int, state: State) -> None:
-    """Keep the position after an adjudication of turn `turn_index` (a later one of the same turn replaces it)."""
+def save_snapshot(session: Session, game: Game, turn_index: int, state: State, extra: dict | None = None) -> None:
+    """Keep the position after an adjudication of turn `turn_index` (a later one of the same turn replaces it),
+    with what the rules make of it (`extra`: income, victory standing)."""
     row = session.get(models.Snapshot, (game.id, turn_index)) or models.Snapshot(game_id=game.id, turn_index=turn_index, data="")
-    row.data = json.dumps(position(state), sort_keys=True)
+    row.data = json.dumps({**position(state), **(extra or {})}, sort_keys=True)
     session.add(row)
 
 
