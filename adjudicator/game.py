@@ -27,7 +27,7 @@ from .rules.base import G40Rules
 from .scenario import Scenario
 from .state import State
 from .store import creation, db
-from .store.models import DiceGroupRow, Game, Power, RevealedSeed, Step, Submission
+from .store.models import DiceGroupRow, Game, MapArt, Power, RevealedSeed, Step, Submission
 
 
 @dataclass
@@ -134,17 +134,33 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
                 initial_state=json.dumps(state.to_dict(), sort_keys=True),
                 round=state.round, power=state.power, phase=state.phase, turn_index=state.turn_index)
     setup = game.setup_hash()
-    creation.write(db_arg, lambda s: _fill(s, game, state, order, contacts), keystore, gid, secret)
+    art = _map_art(name, map_arg, version, settings)
+    creation.write(db_arg, lambda s: _fill(s, game, state, order, contacts, art), keystore, gid, secret)
     return {"game": gid, "name": name, "title": f"{scenario.name} {scenario.version}".strip(), "rules": version,
             "anchor": dice.hexb(anchor), "setup_hash": setup, "test_seed": seed_hex is not None, "key_file": str(keystore.path_for(gid, anchor)),
             "powers": order, "round": state.round, "power": state.power, "phase": state.phase,
-            "dice": dice_mode, "salts_from": salters, "options": sorted(o.removeprefix("option:") for o in chosen)}
+            "dice": dice_mode, "salts_from": salters, "options": sorted(o.removeprefix("option:") for o in chosen),
+            "map_art": sorted(art)}
 
 
-def _fill(s: Session, game: Game, state: State, order: list[str], contacts: dict[str, str]) -> None:
+def _fill(s: Session, game: Game, state: State, order: list[str], contacts: dict[str, str],
+          art: dict[str, bytes]) -> None:
     s.add(game)
     s.flush()
     db.save_state(s, game, state, turn_order=order, contacts=contacts)
+    s.add_all(MapArt(game_id=game.id, name=name, data=data) for name, data in art.items())
+
+
+def _map_art(name: str, map_arg: str | None, version: str, settings: Settings) -> dict[str, bytes]:
+    """The map folder's pictures for `adjudicator map`, copied now since the game never reads its map again;
+    none for a game without a map, or a map folder without usable art (its pictures are then schematic)."""
+    from .games import game_module
+    module = game_module(name)
+    if not module.NEEDS_MAP:
+        return {}
+    from .triplea import find_map
+    from .triplea.art import read_art
+    return read_art(find_map(map_arg or getattr(module, "RULE_VERSIONS", {}).get(version), settings.maps_path))
 
 
 def _check_salters(given: list[str], scenario: Scenario, dice_mode: str) -> list[str]:

@@ -311,7 +311,7 @@ def ool_phrase(power: str, role: str, battle: str | None, standing: str | None) 
     if standing:
         chosen.append(f"{'their' if chosen else possessive(power)} standing order `{standing}`")
     default = f"lowest {'attack' if role == 'attacker' else 'defence'}, then cheapest"
-    chosen.append(f"then the default ({default})" if chosen else f"the default order of loss: {default}")
+    chosen.append(f"then the default: {default}" if chosen else f"the default order of loss: {default}")
     return ", ".join(chosen)
 
 
@@ -492,19 +492,22 @@ def render_parts(session: Session, turn_index: int | None, fmt: str, limit: int,
     whole = render_context(ctx, fmt, templates_dir)
     if length(whole) <= limit:
         return [whole]
-    for share in (2, 3, 4, 6, 8):
-        budget = limit // share
-        prose = _pack_phases(ctx["phases"], budget)
-        dice = _pack_groups(ctx, budget)
+    def part(k: int, n: int, phases: list[dict], groups: list[dict]) -> str:
+        return render_context({**ctx, "phases": phases, "dice_block": dice_block(ctx, groups),
+                               "part": {"number": k + 1, "of": n, "first": k == 0, "last": k == n - 1}}, fmt, templates_dir)
+
+    room = limit - length(part(0, 1, [], []))           # what the header, the standings and the dice header leave
+    shares = [(fill, prose_share) for fill in (1.0, 0.85, 0.7) for prose_share in (0.5, 0.65, 0.8, 0.9, 0.35, 0.2)]
+    for fill, prose_share in shares:
+        budget = int(room * fill)
+        if budget <= 0:
+            break
+        prose = _pack_phases(ctx["phases"], int(budget * prose_share))
+        dice = _pack_groups(ctx, budget - int(budget * prose_share))
         if prose is None or dice is None:
             continue
         n = max(len(prose), len(dice))
-        parts = []
-        for k in range(n):
-            part = {**ctx, "phases": prose[k] if k < len(prose) else [],
-                    "dice_block": dice_block(ctx, dice[k] if k < len(dice) else []),
-                    "part": {"number": k + 1, "of": n, "first": k == 0, "last": k == n - 1}}
-            parts.append(render_context(part, fmt, templates_dir))
+        parts = [part(k, n, prose[k] if k < len(prose) else [], dice[k] if k < len(dice) else []) for k in range(n)]
         if all(length(p) <= limit for p in parts):
             return parts
     raise AdjudicatorError(f"a post may hold at most {limit:,} characters, too few for this report's header and "
@@ -546,17 +549,16 @@ def _pack_phases(phases: list[dict], budget: int) -> list[list[dict]] | None:
 
 
 def _pack_groups(ctx: dict, budget: int) -> list[list[dict]] | None:
-    """Dice groups into blocks of at most `budget` characters, header included."""
-    head = length(dice_block(ctx, [])) + 400
+    """Dice groups into blocks whose group lines take at most `budget` characters."""
     blocks: list[list[dict]] = [[]]
-    size = head
+    size = 0
     for g in ctx["dice"]:
-        line = length(dice_block(ctx, [g])) - length(dice_block(ctx, [])) + 1
-        if head + line > budget:
+        line = length(dice_block(ctx, [g])) - length(dice_block(ctx, []))
+        if line > budget:
             return None
         if blocks[-1] and size + line > budget:
             blocks.append([])
-            size = head
+            size = 0
         blocks[-1].append(g)
         size += line
     return blocks

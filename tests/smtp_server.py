@@ -27,8 +27,8 @@ HOST = "127.0.0.1"
 
 
 class ReceivedMessage(EmailMessage):
-    """A message as the server received it, with its SMTP envelope, the bytes on the wire and whether they came
-    over TLS."""
+    """A message as the server received it, with its SMTP envelope, the bytes on the wire (`raw`) and whether they
+    came over TLS."""
 
     envelope_from: str
     envelope_to: list[str]
@@ -63,7 +63,9 @@ class _Handler:
         return "250 OK"
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        message = message_from_bytes(envelope.original_content, _class=ReceivedMessage, policy=policy.default)
+        # Stored as a mail store or client does, with the wire's CRLF line ends made "\n"
+        message = message_from_bytes(envelope.original_content.replace(b"\r\n", b"\n"), _class=ReceivedMessage,
+                                     policy=policy.default)
         message.envelope_from = envelope.mail_from
         message.envelope_to = list(envelope.rcpt_tos)
         message.raw = envelope.original_content
@@ -123,4 +125,5 @@ class _Authenticator:
 
     def __call__(self, server: SMTP, session: Session, envelope: Envelope, mechanism: str, data: LoginPassword) -> AuthResult:
         login, password = data.login.decode(), data.password.decode()
-        return AuthResult(success=self.logins.get(login) == password)
+        # handled=False: aiosmtpd answers a refusal with 535 itself
+        return AuthResult(success=self.logins.get(login) == password, handled=False, auth_data=data)
