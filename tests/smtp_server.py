@@ -49,14 +49,16 @@ class _Handler:
         self.login_required = login_required
         self.messages: list[ReceivedMessage] = []
 
-    async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]) -> str:
+    async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope, address: str,
+                          options: list[str]) -> str:
         if self.login_required and not session.authenticated:
             return "530 5.7.0 Authentication required"
         envelope.mail_from = address
         envelope.mail_options.extend(options)
         return "250 OK"
 
-    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]) -> str:
+    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str,
+                          options: list[str]) -> str:
         if address in self.refuse:
             return f"550 5.1.1 <{address}>: Recipient address rejected: User unknown"
         envelope.rcpt_tos.append(address)
@@ -77,11 +79,13 @@ class _Handler:
 class SMTPServer:
     """security: "none" (plain), "starttls" (plain, offers STARTTLS) or "ssl" (TLS from the first byte).
     auth: logins and passwords the server accepts, or None for a server that takes mail from anyone.
-    refuse: recipient addresses answered with 550."""
+    refuse: recipient addresses answered with 550.
+    smtp_options: passed on to aiosmtpd's SMTP, e.g. data_size_limit."""
 
     host = HOST
 
-    def __init__(self, security: str = "none", auth: dict[str, str] | None = None, refuse: tuple[str, ...] = ()):
+    def __init__(self, security: str = "none", auth: dict[str, str] | None = None, refuse: tuple[str, ...] = (),
+                 **smtp_options):
         if security not in ("none", "starttls", "ssl"):
             raise ValueError(f"unknown security {security!r}")
         self.security = security
@@ -93,7 +97,8 @@ class SMTPServer:
         ca.cert_pem.write_to_path(str(self.ca_file))
         tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         ca.issue_cert(HOST, "localhost").configure_cert(tls)
-        options: dict = {"tls_context": tls} if security == "starttls" else {"ssl_context": tls} if security == "ssl" else {}
+        options = smtp_options | ({"tls_context": tls} if security == "starttls" else
+                                  {"ssl_context": tls} if security == "ssl" else {})
         if auth is not None:
             # aiosmtpd counts only STARTTLS as TLS, so a "none" or "ssl" server must not ask for it; logging in is
             # required by the handler, since aiosmtpd's auth_required warns when TLS is not
@@ -123,7 +128,8 @@ class _Authenticator:
     def __init__(self, logins: dict[str, str]):
         self.logins = logins
 
-    def __call__(self, server: SMTP, session: Session, envelope: Envelope, mechanism: str, data: LoginPassword) -> AuthResult:
+    def __call__(self, server: SMTP, session: Session, envelope: Envelope, mechanism: str,
+                 data: LoginPassword) -> AuthResult:
         login, password = data.login.decode(), data.password.decode()
         # handled=False: aiosmtpd answers a refusal with 535 itself
         return AuthResult(success=self.logins.get(login) == password, handled=False, auth_data=data)

@@ -43,7 +43,9 @@ def test_verify_reads_a_report_behind_a_pathological_line(cli, tmp_path, report,
 
 def test_verify_refuses_more_dice_groups_than_its_limit(cli, tmp_path, report):
     block = report[report.index("adjudicator dice"):].split("```")[0]
-    head, first = block.split("\n")[:5], block.split("\n")[5]
+    lines = block.split("\n")
+    at = next(k for k, line in enumerate(lines) if " | d" in line)
+    head, first = [line for line in lines[:at] if not line.startswith("holds:")], lines[at]
     label = first.split(" | ")[0]
     groups = [first.replace(label, f"{label}:{k}", 1) for k in range(MAX_GROUPS + 1)]
     out = verify(cli, tmp_path, "\n".join(head + groups), code=2)

@@ -29,8 +29,8 @@ def serve(monkeypatch) -> Callable[..., SMTPServer]:
     """Starts servers that stop after the test; the client trusts the last one's certificate authority."""
     servers: list[SMTPServer] = []
 
-    def start(security: str, auth: dict[str, str] | None = None, refuse: tuple[str, ...] = ()) -> SMTPServer:
-        server = SMTPServer(security, auth=auth, refuse=refuse).start()
+    def start(security: str, auth: dict[str, str] | None = None, **options) -> SMTPServer:
+        server = SMTPServer(security, auth=auth, **options).start()
         servers.append(server)
         monkeypatch.setenv("SSL_CERT_FILE", str(server.ca_file))
         return server
@@ -74,6 +74,7 @@ def test_the_report_arrives_intact_for_every_recipient(serve, security, auth):
     assert body["Content-Transfer-Encoding"] in ("quoted-printable", "base64")
     assert body.get_content() == REPORT
     assert max(map(len, received.raw.splitlines())) <= 998
+    assert b"\n" not in received.raw.replace(b"\r\n", b"")   # bare line feeds are refused by many servers
     [picture] = received.iter_attachments()
     assert (picture.get_filename(), picture.get_content_type(), picture.get_content()) == ("map.png", "image/png", PNG)
 
@@ -130,19 +131,31 @@ def test_a_refused_recipient_is_named_and_no_one_gets_the_mail(serve):
     assert not server.messages
 
 
-def test_other_smtp_errors_give_code_and_text(serve):
+def test_a_server_that_wants_a_login(serve):
     server = serve("starttls", LOGINS)
     message = failure(settings_for(server, login=False))
-    assert "530 5.7.0 Authentication required" in message
+    assert "530 5.7.0 Authentication required" in message and "set ADJUDICATOR_SMTP_USER" in message
+
+
+def test_other_smtp_errors_give_code_and_text(serve):
+    server = serve("none", data_size_limit=len(PNG) // 2)
+    message = failure(settings_for(server, login=False), attachments=[("map.png", PNG, "image/png")])
+    assert "552 Error: Too much mail data" in message
+    assert not server.messages
+
+
+def test_no_recipients():
+    assert failure(SmtpSettings("127.0.0.1", 25, None, None, "bot@example.org", "none"), to=()).startswith("no recipients")
 
 
 def test_no_server_listening():
     message = failure(SmtpSettings("127.0.0.1", free_port(), None, None, "bot@example.org", "none"))
-    assert "refused the connection" in message and "ADJUDICATOR_SMTP_HOST" in message and "ADJUDICATOR_SMTP_PORT" in message
+    assert "refused the connection" in message
+    assert "ADJUDICATOR_SMTP_HOST" in message and "ADJUDICATOR_SMTP_PORT" in message
 
 
 def test_unknown_host():
-    message = failure(SmtpSettings("no-such-host.invalid", 587, "u", "pw", "bot@example.org", "starttls"))
+    message = failure(SmtpSettings("no-such-host.invalid", 587, "u", "s3cret-pw", "bot@example.org", "starttls"))
     assert "cannot find the SMTP server 'no-such-host.invalid'" in message and "ADJUDICATOR_SMTP_HOST" in message
 
 

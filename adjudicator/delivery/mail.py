@@ -111,37 +111,48 @@ def _transmit(settings: SmtpSettings, message: EmailMessage, to: Sequence[str], 
         smtp = smtplib.SMTP_SSL(settings.host, settings.port, timeout=timeout, context=context)
     else:
         smtp = smtplib.SMTP(settings.host, settings.port, timeout=timeout)
-    with smtp:
+    with smtp:   # QUIT on the way out also drops a transaction left unfinished
+        _secure_and_log_in(smtp, settings, context)
+        _hand_over(smtp, settings, message, to)
+
+
+def _secure_and_log_in(smtp: smtplib.SMTP, settings: SmtpSettings, context: ssl.SSLContext) -> None:
+    where = f"the SMTP server {settings.host}:{settings.port}"
+    smtp.ehlo_or_helo_if_needed()
+    if settings.security == "starttls":
+        if not smtp.has_extn("starttls"):
+            raise _failure(settings, f"{where} does not offer STARTTLS, so nothing was sent (starttls never falls "
+                                     f"back to plain text): check ADJUDICATOR_SMTP_SECURITY and ADJUDICATOR_SMTP_PORT "
+                                     f"(ssl is usually 465)")
+        smtp.starttls(context=context)
         smtp.ehlo_or_helo_if_needed()
-        if settings.security == "starttls":
-            if not smtp.has_extn("starttls"):
-                raise _failure(settings, f"the SMTP server {settings.host}:{settings.port} does not offer STARTTLS, "
-                                         f"so nothing was sent (the password would travel unencrypted): check "
-                                         f"ADJUDICATOR_SMTP_SECURITY and ADJUDICATOR_SMTP_PORT (ssl is usually 465)")
-            smtp.starttls(context=context)
-            smtp.ehlo_or_helo_if_needed()
-        if _logs_in(settings):
-            if not smtp.has_extn("auth"):
-                raise _failure(settings, f"the SMTP server {settings.host}:{settings.port} offers no login: leave "
-                                         f"ADJUDICATOR_SMTP_USER and ADJUDICATOR_SMTP_PASSWORD empty for this server")
-            smtp.login(settings.user, settings.password)
-        sender = parseaddr(settings.sender)[1]
-        international = not all(address.isascii() for address in (sender, *to))
-        if international and not smtp.has_extn("smtputf8"):
-            raise _failure(settings, f"the SMTP server {settings.host} cannot take addresses outside ASCII (SMTPUTF8)")
-        code, reply = smtp.mail(sender, ["SMTPUTF8"] if international else [])
-        if code != 250:
-            raise smtplib.SMTPSenderRefused(code, reply, sender)
-        refused = []
-        for address in to:
-            code, reply = smtp.rcpt(address)
-            if code not in (250, 251):
-                refused.append(f"{address} ({_said(code, reply)})")
-        if refused:
-            smtp.rset()
-            raise _failure(settings, f"the SMTP server refused {', '.join(refused)}: nothing was sent; correct the "
-                                     f"address and mail again")
-        smtp.data(message.as_bytes(policy=policy.SMTPUTF8 if international else policy.SMTP))
+    if _logs_in(settings):
+        if not smtp.has_extn("auth"):
+            raise _failure(settings, f"{where} offers no login: leave ADJUDICATOR_SMTP_USER and "
+                                     f"ADJUDICATOR_SMTP_PASSWORD empty for this server")
+        smtp.login(settings.user, settings.password)
+
+
+def _hand_over(smtp: smtplib.SMTP, settings: SmtpSettings, message: EmailMessage, to: Sequence[str]) -> None:
+    """All recipients are asked for before the data goes, so that one refusal sends the mail to no one."""
+    sender = parseaddr(settings.sender)[1]
+    international = not all(address.isascii() for address in (sender, *to))
+    if international and not smtp.has_extn("smtputf8"):
+        raise _failure(settings, f"the SMTP server {settings.host} cannot take addresses outside ASCII (SMTPUTF8)")
+    code, reply = smtp.mail(sender, ["SMTPUTF8"] if international else [])
+    if code != 250:
+        raise smtplib.SMTPSenderRefused(code, reply, sender)
+    refused = []
+    for address in to:
+        code, reply = smtp.rcpt(address)
+        if code not in (250, 251):
+            refused.append(f"{address} ({_said(code, reply)})")
+    if refused:
+        raise _failure(settings, f"the SMTP server refused {', '.join(refused)}: nothing was sent; correct the "
+                                 f"address and mail again")
+    code, reply = smtp.data(message.as_bytes(policy=policy.SMTPUTF8 if international else policy.SMTP))
+    if code != 250:   # smtplib checks every reply but this last one
+        raise smtplib.SMTPDataError(code, reply)
 
 
 def _logs_in(settings: SmtpSettings) -> bool:
@@ -173,9 +184,12 @@ def _explain(exc: OSError, settings: SmtpSettings, timeout: float) -> str:
             return (f"{where} refused the login of {settings.user} ({_said(exc.smtp_code, exc.smtp_error)}): check "
                     f"ADJUDICATOR_SMTP_USER and ADJUDICATOR_SMTP_PASSWORD; Gmail and Outlook accounts with two-step "
                     f"sign-in want an app password (made in the account's security settings), not the account's own")
+        case smtplib.SMTPResponseException(smtp_code=530):
+            return (f"{where} wants a login ({_said(exc.smtp_code, exc.smtp_error)}): set ADJUDICATOR_SMTP_USER and "
+                    f"ADJUDICATOR_SMTP_PASSWORD")
         case smtplib.SMTPSenderRefused():
-            return f"{where} refused the sender {exc.sender} ({_said(exc.smtp_code, exc.smtp_error)}): check " \
-                   f"ADJUDICATOR_SMTP_FROM (many servers take only the login's own address)"
+            return (f"{where} refused the sender {exc.sender} ({_said(exc.smtp_code, exc.smtp_error)}): check "
+                    f"ADJUDICATOR_SMTP_FROM (many servers take only the login's own address)")
         case smtplib.SMTPResponseException():
             return f"{where} answered {_said(exc.smtp_code, exc.smtp_error)}"
         case smtplib.SMTPServerDisconnected():
