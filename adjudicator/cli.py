@@ -70,10 +70,14 @@ def new(db: str = typer.Argument(..., help="Where to create the game database (a
         game_id: Optional[str] = typer.Option(None, "--id", help="The game's id as printed in reports (default: file name + random)."),
         salt_from: list[str] = typer.Option([], "--salt-from", help="Strict dice: a power whose salt every other power's turn awaits; repeatable (default: every power that takes turns)."),
         option: list[str] = typer.Option([], "--option", help="An optional rule the players agreed at the start, e.g. war-time-production-5 for g40-alt-universe (Beta-1.3); repeatable."),
+        topic: Optional[str] = typer.Option(None, "--topic", help="The forum topic (NodeBB) that `post` replies to: its number or address."),
         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Create a game: copy the scenario into a new database and make its dice chain."""
     try:
         from .game import new_game
+        if topic is not None:
+            from .delivery.deliver import topic_id
+            topic_id(topic)                     # a bad topic is refused before anything is written
         players = {}
         for p in player:
             name, sep, contact = p.partition("=")
@@ -82,6 +86,9 @@ def new(db: str = typer.Argument(..., help="Where to create the game database (a
             players[name.strip()] = contact.strip()
         out = new_game(db, game, _settings(), map_arg=map_, rules_version=rules, players=players, seed_hex=seed,
                        dice_mode=dice, game_id=game_id, salt_from=salt_from, options=option)
+        if topic is not None:
+            from .delivery.deliver import set_topic
+            out["topic"] = set_topic(_engine(db, write=True), topic)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -161,17 +168,61 @@ def edit(db: str = typer.Argument(..., help=DB_HELP),
 def adjudicate(db: Optional[str] = typer.Argument(None, help=DB_HELP),
                fmt: str = typer.Option("markdown", "--format", help="Report format: markdown, bbcode or text."),
                without_salts: bool = typer.Option(False, "--without-salts", help="Strict dice: roll without the salts still awaited (after the agreed deadline); the report names them."),
+               to_forum: bool = typer.Option(False, "--post", help="Then reply to the game's forum topic with the report (as `post`)."),
+               to_mail: bool = typer.Option(False, "--mail", help="Then mail the report to the players (as `mail`)."),
                as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """Resolve the locked orders phase by phase and print the report (exit 1 if there is nothing to do)."""
+    """Resolve the locked orders phase by phase and print the report (exit 1 if there is nothing to do).
+
+    With --post / --mail the report is then delivered; a delivery that fails (exit 4) leaves the turn
+    adjudicated, and `post` / `mail` send what did not go out."""
     try:
         from .game import adjudicate as do_adjudicate
-        out = do_adjudicate(_engine(db, write=True), _settings(), without_salts=without_salts, fmt=fmt)
+        from .report import check_format
+        check_format(fmt)
+        settings = _settings()                      # loads .env, where the delivery settings may be
+        engine = _engine(db, write=True)
+        if to_forum or to_mail:
+            from .delivery import deliver
+            if to_forum:
+                deliver.forum_settings(engine)      # settings are checked before anything is played
+            if to_mail:
+                deliver.mail_settings(engine)
+        out = do_adjudicate(engine, settings, without_salts=without_salts, fmt=fmt)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
+    failed = None
+    for wanted, step in ((to_forum, "post"), (to_mail, "mail")):
+        if not wanted:
+            continue
+        try:
+            out[step] = getattr(deliver, step)(engine, out["turn_index"])
+        except AdjudicatorError as exc:
+            out[step] = {"error": exc.message}
+            failed = failed or exc
     if as_json:
         _print_json(out)
     else:
         typer.echo(out["report"])
+        for step in ("post", "mail"):
+            if step in out and "error" not in out[step]:
+                typer.echo(_delivered(step, out[step]), err=True)
+    if failed is not None:
+        typer.echo(f"error: {failed.message}\nThe turn is adjudicated and kept: run `adjudicator post` / "
+                   "`adjudicator mail` to send what did not go out.", err=True)
+        raise typer.Exit(4)
+
+
+def _delivered(step: str, out: dict) -> str:
+    """One line saying what `post` or `mail` sent."""
+    if step == "post":
+        if not out["posted"]:
+            return f"turn {out['turn']} was already posted to topic {out['topic']} (post ids {', '.join(out['already'])}): nothing posted again"
+        picture = f"; map picture {out['picture']}" if out.get("picture") else ""
+        return (f"posted turn {out['turn']} to topic {out['topic']} in {len(out['posted'])} part(s): post id(s) "
+                f"{', '.join(map(str, out['posted']))}{picture}")
+    if not out["to"]:
+        return f"turn {out['turn']} was already mailed to {', '.join(out['already'])}: nothing sent again"
+    return f"mailed turn {out['turn']} to {', '.join(out['to'])} ({out['subject']}; {out['message_id']})"
 
 
 @app.command()
@@ -239,6 +290,25 @@ def rolls(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         return
     for g in out:
         typer.echo(f"turn {g['turn']}  {g['label']}  d{g['sides']}: {' '.join(map(str, g['values']))}")
+
+
+@app.command("map")
+def map_(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+         out: str = typer.Option(..., "-o", "--output", help="The PNG file to write."),
+         turn: Optional[int] = typer.Option(None, "--turn", help="Draw the position after this turn index (default: the position now)."),
+         region: str = typer.Option("all", "--region", help="all, or battles: only where the turn's battles and bombing raids were."),
+         width: Optional[int] = typer.Option(None, "--width", help="Width of the picture in pixels (default: 2000 for the whole map, less for a battle region)."),
+         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Draw the position as a PNG for a forum post: owners' colours and unit counts, on the map's own art."""
+    try:
+        from .picture import save
+        result = save(_engine(db), out, turn, region, width)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json(result)
+    else:
+        typer.echo(f"wrote {result['file']} ({result['width']} x {result['height']} px, {result['source']})")
 
 
 @app.command()
@@ -309,6 +379,50 @@ def _anchor(given: Optional[str]) -> Optional[str]:
         return unhex(given.strip(), "--anchor").hex()
     except ValueError as exc:
         raise AdjudicatorError(str(exc)) from None
+
+
+@app.command()
+def post(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+         turn: Optional[int] = typer.Option(None, "--turn", help="Turn index (default: the latest played)."),
+         topic: Optional[str] = typer.Option(None, "--topic", help="The forum topic to reply to (its number or address); remembered for later posts."),
+         picture: bool = typer.Option(True, "--picture/--no-picture", help="Upload and link the map picture (needs ADJUDICATOR_NODEBB_USER and _PASSWORD)."),
+         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Reply to the game's NodeBB topic with a turn's report (ADJUDICATOR_NODEBB_URL, ADJUDICATOR_NODEBB_TOKEN).
+
+    Split into numbered parts under the forum's length limit; what was posted is remembered, so running it again
+    posts only what did not go out (exit 4 when the forum fails)."""
+    try:
+        from .delivery import deliver
+        _settings()
+        engine = _engine(db, write=True)
+        if topic is not None:
+            deliver.set_topic(engine, topic)
+        out = deliver.post(engine, turn, picture=picture)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json(out)
+    else:
+        typer.echo(_delivered("post", out))
+
+
+@app.command()
+def mail(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+         turn: Optional[int] = typer.Option(None, "--turn", help="Turn index (default: the latest played)."),
+         picture: bool = typer.Option(True, "--picture/--no-picture", help="Attach the map picture."),
+         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Mail a turn's report to every player's address (given at `new --player POWER=ADDRESS`) over SMTP
+    (ADJUDICATOR_SMTP_HOST, _PORT, _USER, _PASSWORD, _FROM, _SECURITY); never mails an address twice."""
+    try:
+        from .delivery import deliver
+        _settings()
+        out = deliver.mail(_engine(db, write=True), turn, picture=picture)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json(out)
+    else:
+        typer.echo(_delivered("mail", out))
 
 
 @app.command()

@@ -173,6 +173,8 @@ class Delivery(SQLModel, table=True):
     id: Optional[int] = Field(default=None, primary_key=True)
     game_id: str = Field(foreign_key="game.id", index=True)
     turn_index: int
+    step: int                                  # the last step of the turn the report covers (a turn played in two
+                                               # adjudications has two reports)
     channel: str                               # "nodebb" or "mail"
     part: int                                  # 1-based part of the report (mail: 1)
     parts: int                                 # how many parts the report was split into

@@ -1,0 +1,317 @@
+"""A NodeBB 4 write-API client: posts a turn report as a reply in the game's topic, and uploads its map pictures.
+
+What it relies on, from NodeBB's source (tests/nodebb_standin.py imitates each point and names the file):
+- a reply is POST /api/v3/topics/{tid} with a bearer token; answers are {"status": {"code", "message"}, "response"};
+- error messages come translated into the forum's language unless the request asks ?lang=..., so every call asks for
+  en-GB and the messages below can be recognised;
+- a bearer token NodeBB does not know is not refused: the request goes on as a guest's (403 "no privileges");
+- uploads (POST /api/post/upload) know only login sessions with their CSRF token, and a session cookie makes NodeBB
+  demand that token on every POST, so the upload session lives in a client of its own, apart from the bearer calls.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from importlib import metadata
+from typing import Any
+from urllib.parse import urljoin
+
+import httpx
+
+from adjudicator.errors import ConfigError, DeliveryError
+
+URL_VAR, TOKEN_VAR = "ADJUDICATOR_NODEBB_URL", "ADJUDICATOR_NODEBB_TOKEN"
+USER_VAR, PASSWORD_VAR = "ADJUDICATOR_NODEBB_USER", "ADJUDICATOR_NODEBB_PASSWORD"
+AGAIN = "The turn stays adjudicated: run `adjudicator post` again to post it."
+
+DEFAULT_MAX_POST_LENGTH = 32767      # install/data/defaults.json
+ATTEMPTS = 5                         # tries of one call against 429, 5xx and network failures
+BACKOFF = 1.0                        # seconds before the second try, doubling after each failure: 1, 2, 4, 8
+MAX_RETRY_AFTER = 120.0              # a longer Retry-After is the forum saying "not now"
+RETRY = frozenset({429, 500, 502, 503, 504})
+# The upload route answers its own refusals (file too big, wrong type) as HTTP 500: those are final.
+UPLOAD_RETRY = RETRY - {500}
+# A proxy's 502 or 504 may come after NodeBB stored the post: look before posting it again.
+MAYBE_POSTED = frozenset({502, 504})
+POST_DELAY_WAITS = 3                 # how often one reply waits out the forum's postDelay
+POST_DELAY_MARGIN = 1.0
+
+# public/language/en-GB/error.json: too-many-posts, too-many-posts-newbie(-minutes), user-too-new
+_POST_DELAY = re.compile(r"(?:once every|wait) (\d+) (second|minute)")
+_TOO_LONG = re.compile(r"longer than (\d+) character")      # content-too-long
+_NO_TOPIC = ("Topic does not exist", "no topic")            # no-topic, translated or as the bare key
+_KEY = re.compile(r"\[\[\w+:([\w-]+)[^\]]*\]\]")              # an untranslated "[[error:invalid-login-credentials]]"
+
+
+class PostQueued(DeliveryError):
+    """NodeBB accepted the reply into its post queue: nothing is in the topic until a moderator approves it."""
+
+
+@dataclass
+class _Failure:
+    """A try that may succeed when repeated: a network failure, HTTP 429 or 5xx, or "already posting"."""
+
+    problem: str
+    wait: float | None = None        # the forum's Retry-After, if it said one
+    maybe_done: bool = False         # the forum may have acted on the request before the answer was lost
+    unreachable: bool = False        # no connection at all: the address is the likely culprit
+
+
+def _version() -> str:
+    try:
+        return metadata.version("adjudicator")
+    except metadata.PackageNotFoundError:
+        return "dev"
+
+
+def _json(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def _message(response: httpx.Response) -> str:
+    """The forum's own words: status.message of NodeBB's answer, else the start of the body."""
+    body = _json(response)
+    if isinstance(body, dict) and isinstance(body.get("status"), dict) and body["status"].get("message"):
+        text = str(body["status"]["message"])
+    else:
+        text = " ".join(re.sub(r"<[^>]*>", " ", response.text).split())[:200] or response.reason_phrase
+    return _KEY.sub(lambda m: m[1].replace("-", " "), text)
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("Retry-After", "").strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+def _post_delay(response: httpx.Response) -> float | None:
+    """Seconds to wait when NodeBB refused a post for coming too soon after the account's last one."""
+    if response.status_code != 400:
+        return None
+    found = _POST_DELAY.search(_message(response))
+    return int(found[1]) * (60 if found[2] == "minute" else 1) if found else None
+
+
+class NodeBB:
+    """One forum, one account. Every failure is a DeliveryError whose message says what to fix."""
+
+    def __init__(self, url: str, token: str, user: str | None = None, password: str | None = None, *,
+                 sleep: Callable[[float], Any] = time.sleep, timeout: float = 30.0,
+                 transport: httpx.BaseTransport | None = None):
+        self.url = url.strip().rstrip("/")
+        try:
+            parsed = httpx.URL(self.url)
+        except httpx.InvalidURL:
+            parsed = None
+        if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
+            raise ConfigError(f"{URL_VAR} must be the forum's address, like https://www.axisandallies.org/forums "
+                              f"(it is {url!r})")
+        self._user, self._password = user, password
+        self._sleep, self._timeout, self._transport = sleep, timeout, transport
+        self._http = self._client({"Authorization": f"Bearer {token}"})
+        self._session: httpx.Client | None = None     # logged in, for uploads only
+        self._csrf: str | None = None
+        self._config: dict | None = None
+
+    def _client(self, headers: dict[str, str]) -> httpx.Client:
+        headers = {"User-Agent": f"adjudicator/{_version()}", "Accept": "application/json", **headers}
+        return httpx.Client(headers=headers, params={"lang": "en-GB"}, timeout=self._timeout,
+                            transport=self._transport)
+
+    def __enter__(self) -> NodeBB:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+        if self._session is not None:
+            self._session.close()
+
+    # -- the calls ---------------------------------------------------------------------------------------------
+
+    def max_post_length(self) -> int:
+        """The forum's maximumPostLength, in UTF-16 code units of the post with HTML tags stripped and trimmed."""
+        if self._config is None:
+            self._config = self._read_config(self._http)
+        try:
+            return int(self._config.get("maximumPostLength") or DEFAULT_MAX_POST_LENGTH)
+        except (TypeError, ValueError):
+            return DEFAULT_MAX_POST_LENGTH
+
+    def reply(self, tid: int, content: str) -> int:
+        """Posts `content` as a reply in topic `tid` and returns the new post's pid."""
+        failures = waits = 0
+        while True:
+            result = self._try(self._http, "POST", f"/api/v3/topics/{tid}", RETRY, json={"content": content})
+            if isinstance(result, _Failure):
+                failures += 1
+                self._pause(failures, result)
+                if result.maybe_done and (pid := self._find_reply(tid, content)) is not None:
+                    return pid
+                continue
+            delay = _post_delay(result)
+            if delay is not None and waits < POST_DELAY_WAITS:
+                waits += 1
+                self._sleep(delay + POST_DELAY_MARGIN)
+                continue
+            return self._pid(result, tid)
+
+    def upload(self, filename: str, data: bytes, mime: str = "image/png") -> str | None:
+        """Uploads a picture and returns its absolute URL; None when no user and password are set to log in with."""
+        if not (self._user and self._password):
+            return None
+        session, csrf = self._login()
+        response = self._send(session, "POST", "/api/post/upload", UPLOAD_RETRY,
+                              headers={"x-csrf-token": csrf}, files={"files[]": (filename, data, mime)})
+        if response.status_code != 200:
+            raise DeliveryError(f"the forum refused the picture {filename} (HTTP {response.status_code}: "
+                                f"{_message(response)}); the account in {USER_VAR} may lack the privilege to upload "
+                                f"images. {AGAIN}")
+        body = _json(response)
+        images = body.get("response", {}).get("images") if isinstance(body, dict) else body   # a bare list < 1.16
+        try:
+            return urljoin(self.url + "/", str(images[0]["url"]))
+        except (TypeError, LookupError):
+            raise DeliveryError(f"the forum stored the picture {filename} but did not say where "
+                                f"({_message(response)}). {AGAIN}") from None
+
+    # -- plumbing ----------------------------------------------------------------------------------------------
+
+    def _try(self, client: httpx.Client, method: str, path: str, retry: frozenset[int],
+             **kwargs: Any) -> httpx.Response | _Failure:
+        """One request: the answer, or the failure that makes it worth trying again."""
+        try:
+            response = client.request(method, self.url + path, **kwargs)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+            return _Failure(f"cannot connect: {exc or type(exc).__name__}", unreachable=True)
+        except httpx.TimeoutException:
+            return _Failure(f"no answer within {self._timeout:g} s", maybe_done=True)
+        except httpx.TransportError as exc:
+            return _Failure(f"the connection failed: {exc or type(exc).__name__}", maybe_done=True)
+        if response.status_code in retry:
+            return _Failure(f"HTTP {response.status_code} {response.reason_phrase}", _retry_after(response),
+                            maybe_done=response.status_code in MAYBE_POSTED)
+        if response.status_code == 400 and "already posting" in _message(response).lower():   # already-posting
+            return _Failure("another post of this account was still in progress", maybe_done=True)
+        return response
+
+    def _pause(self, failures: int, failure: _Failure) -> None:
+        """Waits before the next try (Retry-After, else exponential back-off), or gives up."""
+        if failures >= ATTEMPTS:
+            if failure.unreachable:
+                raise DeliveryError(f"cannot reach the forum at {self.url} ({failure.problem}; {ATTEMPTS} tries): "
+                                    f"check {URL_VAR} and the network. {AGAIN}")
+            raise DeliveryError(f"the forum at {self.url} failed {ATTEMPTS} times ({failure.problem}); "
+                                f"it may be down or overloaded. {AGAIN}")
+        wait = failure.wait if failure.wait is not None else BACKOFF * 2 ** (failures - 1)
+        if wait > MAX_RETRY_AFTER:
+            raise DeliveryError(f"the forum at {self.url} is busy ({failure.problem}) and asks to wait "
+                                f"{wait:.0f} s. {AGAIN}")
+        self._sleep(wait)
+
+    def _send(self, client: httpx.Client, method: str, path: str, retry: frozenset[int] = RETRY,
+              **kwargs: Any) -> httpx.Response:
+        failures = 0
+        while isinstance(result := self._try(client, method, path, retry, **kwargs), _Failure):
+            failures += 1
+            self._pause(failures, result)
+        return result
+
+    def _read_config(self, client: httpx.Client) -> dict:
+        response = self._send(client, "GET", "/api/config")
+        config = _json(response)
+        if response.status_code != 200 or not isinstance(config, dict):
+            raise DeliveryError(f"{self.url} does not answer as a NodeBB forum (GET /api/config: HTTP "
+                                f"{response.status_code}): check {URL_VAR}, the forum's address with its path, like "
+                                f"https://www.axisandallies.org/forums. {AGAIN}")
+        return config
+
+    def _pid(self, response: httpx.Response, tid: int) -> int:
+        """The new post's pid from NodeBB's answer to a reply, or the error the answer amounts to."""
+        code, said = response.status_code, _message(response)
+        body = _json(response)
+        payload = body.get("response") if isinstance(body, dict) else None
+        if code < 300 and isinstance(payload, dict) and payload.get("queued"):
+            raise PostQueued(f"the forum put the reply to topic {tid} in its post queue: the account of "
+                             f"{TOKEN_VAR} has its posts wait for a moderator, so the turn is not posted yet. Ask a "
+                             f"moderator to approve the queued post, and to exempt the account from the post queue "
+                             f"(an exempt group, or enough reputation and posts). Do not post it again meanwhile: "
+                             f"the queued copy appears once approved.")
+        if code < 300 and isinstance(payload, dict) and str(payload.get("pid", "")).isdigit():
+            return int(payload["pid"])
+        if code < 300:
+            raise DeliveryError(f"{self.url} answered the reply to topic {tid} without a post id ({said}): check "
+                                f"{URL_VAR}, and the topic, before posting again.")
+        if code == 401:
+            raise DeliveryError(f"the forum refused the token (HTTP 401: {said}): {TOKEN_VAR} is wrong, revoked or "
+                                f"expired. {AGAIN}")
+        if code == 403:
+            raise DeliveryError(self._forbidden(tid, said, isinstance(body, dict) and "status" in body))
+        if code == 404 and said in _NO_TOPIC:
+            raise DeliveryError(f"topic {tid} does not exist on {self.url}: check the topic id (--topic). {AGAIN}")
+        if code == 404:
+            raise DeliveryError(f"{self.url} does not answer as a NodeBB 4 forum (HTTP 404 for "
+                                f"/api/v3/topics/{tid}: {said}): check {URL_VAR}, the forum's address with its "
+                                f"path, like https://www.axisandallies.org/forums. {AGAIN}")
+        if found := _TOO_LONG.search(said):
+            raise DeliveryError(f"the report part is longer than the forum's limit of {found[1]} characters "
+                                f"({said}). {AGAIN}")
+        raise DeliveryError(f"the forum refused the reply to topic {tid} (HTTP {code}: {said}). {AGAIN}")
+
+    def _forbidden(self, tid: int, said: str, from_nodebb: bool) -> str:
+        """A 403 either way: NodeBB runs a request with a token it does not know as a guest's (uid 0 in /api/config)."""
+        try:
+            if self._config is None:
+                self._config = self._read_config(self._http)
+            uid = self._config.get("uid")
+        except DeliveryError:
+            uid = None
+        if uid == 0:
+            return (f"the forum does not know the token in {TOKEN_VAR} (wrong, revoked or expired) and took the "
+                    f"reply for a guest's, and guests lack the privilege to reply in topic {tid} ({said}). {AGAIN}")
+        account = f"uid {uid}" if uid else "its user"
+        proxy = "" if from_nodebb else ", unless a firewall or bot protection in front of the forum said so"
+        return (f"the account of {TOKEN_VAR} ({account}) lacks the privilege to reply in topic {tid} "
+                f"({said}{proxy}): grant it in the topic's category, or use a token of an account that may "
+                f"reply. {AGAIN}")
+
+    def _find_reply(self, tid: int, content: str) -> int | None:
+        """The pid of the topic's newest post if it is this very reply, stored by a try whose answer was lost;
+        None when it is not or cannot be told."""
+        try:
+            topic = self._http.get(f"{self.url}/api/v3/topics/{tid}").json()["response"]
+            pid = int(topic["teaserPid"])
+            raw = self._http.get(f"{self.url}/api/v3/posts/{pid}/raw").json()["response"]["content"]
+        except (httpx.HTTPError, ValueError, LookupError, TypeError):
+            return None
+        return pid if isinstance(raw, str) and raw.rstrip() == content.rstrip() else None
+
+    def _login(self) -> tuple[httpx.Client, str]:
+        """Logs in once; the session and its CSRF token, which the upload route wants instead of the bearer token."""
+        if self._session is not None and self._csrf:
+            return self._session, self._csrf
+        self._session = self._session or self._client({})
+        response = self._send(self._session, "POST", "/api/v3/utilities/login",
+                              json={"username": self._user, "password": self._password})
+        if response.status_code != 200:
+            raise DeliveryError(f"the forum refused to log in (HTTP {response.status_code}: {_message(response)}): "
+                                f"check {USER_VAR} and {PASSWORD_VAR}. {AGAIN}")
+        token = self._read_config(self._session).get("csrf_token")
+        if not token:
+            raise DeliveryError(f"the forum gave no CSRF token after logging in as {USER_VAR}, so it will take no "
+                                f"upload. {AGAIN}")
+        self._csrf = str(token)
+        return self._session, self._csrf

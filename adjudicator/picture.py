@@ -1,0 +1,648 @@
+"""A picture of a game's position for a forum post: who owns what, and whose units stand where.
+
+Drawn on the map's own art when `new` copied it (adjudicator.triplea.art): each territory is tinted with its
+owner's colour by multiplying the base image with the colour, which is how a TripleA map looks (its base
+tiles are white land with black borders, so the borders and the sea stay as they are). Without art (the demo
+game, a map folder without tiles) a schematic is drawn instead: the connection graph laid out by a seeded
+force-directed layout, land as boxes in the owner's colour, sea zones as blue ellipses.
+
+Units are shown as one badge per power in the power's colour, at the territory's centre. A player scans a
+position by whose stacks are where and how big they are, so the badge carries the power's unit count; where
+the territory is wide enough in the picture (a zoomed battle region, a large --width) it lists the units by
+type, abbreviated as in orders (`3 inf 2 arm 1 ftr`), which players already read and write.
+Facilities and markers are left out: they are part of the land, not of an army.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import random
+import statistics
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+from sqlmodel import Session, func, select
+
+from .errors import AdjudicatorError
+from .notation.lexicon import UNIT_ALIASES
+from .scenario import PHASES, Scenario
+from .store import db
+from .store.models import Game, MapArt, Snapshot, Step
+
+REGIONS = ("all", "battles")
+MIN_WIDTH, MAX_WIDTH = 400, 8000
+DEFAULT_WIDTH = 2000        # the widest picture drawn unless asked: a forum post's full width
+LEAST_WIDTH = 800           # the narrowest drawn unless asked (a battle region of a small map)
+ROOM = 140                  # output pixels a median territory gets by default: room for its label
+TITLE_HEIGHT = 58           # the title strip above the map
+TINT = 0.8                  # a territory takes 80 % of its owner's colour: dark colours keep borders visible
+
+# Colours of powers a map does not colour (the demo, a map.properties without them): the usual ones.
+KNOWN_COLOURS = {"Germans": "#5d5d5d", "Russians": "#b23a2a", "Japanese": "#e0a126", "Americans": "#5f7f2e",
+                 "Chinese": "#7d4a91", "British": "#b58a45", "Italians": "#3c6f8f", "ANZAC": "#4f8f86",
+                 "French": "#2f62c4"}
+SPARE_COLOURS = ("#d1495b", "#2e86ab", "#8a6fdf", "#3bb273", "#e07a1f", "#c04cc4", "#1f9fa8", "#9c7a3c")
+SEA, SEA_LINE, LAND_LINE, PAPER, UNOWNED = "#cfe3f3", "#6f9cc4", "#8d8d8d", "#f5f2eb", "#e4dfd3"
+BATTLE = "#e8262b"
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+def save(engine, out: str, turn_index: int | None, region: str, width: int | None) -> dict:
+    """`adjudicator map`: draw the picture and write it to `out`; what was drawn, for --json."""
+    path = Path(out)
+    if path.is_dir() or not path.parent.is_dir():
+        problem = "that is a folder" if path.is_dir() else f"there is no folder {path.parent}"
+        raise AdjudicatorError(f"-o {out}: {problem}; give the path of a .png file to write")
+    if path.suffix.lower() != ".png":
+        raise AdjudicatorError(f"-o {out}: the picture is a PNG; name the file FILE.png")
+    with db.transaction(engine) as s:
+        game = db.the_game(s)
+        png = draw(s, game, turn_index, region, width)
+        source = "map art" if _art(s, game, _scenario(game)) else "schematic"
+    try:
+        path.write_bytes(png)
+    except OSError as exc:
+        raise AdjudicatorError(f"cannot write the picture to {out}: {exc.strerror or exc}") from None
+    with Image.open(io.BytesIO(png)) as image:
+        size = image.size
+    return {"file": str(path), "width": size[0], "height": size[1], "turn": turn_index, "region": region,
+            "source": source}
+
+
+def draw(session: Session, game: Game, turn_index: int | None, region: str = "all", width: int | None = None) -> bytes:
+    """The position after turn `turn_index` (the current one when None) as a PNG: a title strip, the map (all
+    of it, or cropped to the turn's battles) and a legend of the powers' colours."""
+    if region not in REGIONS:
+        raise AdjudicatorError(f"--region takes {' or '.join(REGIONS)}, not {region!r}")
+    if width is not None and not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise AdjudicatorError(f"--width takes {MIN_WIDTH} to {MAX_WIDTH} pixels, not {width}")
+    scenario = _scenario(game)
+    position, caption = _position(session, game, turn_index)
+    battles: list[str] = []
+    if region == "battles":
+        battles, fought = _battles(session, game, turn_index)
+        caption += f" · battles of turn {fought}: {', '.join(battles)}"
+    art = _art(session, game, scenario)
+    geometry = art.geometry if art else _schematic(scenario)
+    box = _region(geometry, battles)
+    room = statistics.median(b[2] - b[0] for b in geometry.bounds.values())
+    if width is None:
+        width = round(min(DEFAULT_WIDTH, max(LEAST_WIDTH, (box[2] - box[0]) * ROOM / room)))
+    scale = width / (box[2] - box[0])
+    size = (width, max(1, round((box[3] - box[1]) * scale)))
+    colours = _colours(scenario, art.colours if art else {})
+    view = View(box, scale, size)
+    land = {t.name for t in scenario.territories if not t.water}
+    owners = {place: owner for place, owner in position["owners"].items() if place in land}
+    if art:
+        picture = art.draw(view, owners, colours, battles)
+    else:
+        picture = _draw_schematic(geometry, scenario, view, owners, colours, battles)
+    by_type, seen = _label(picture, view, geometry, scenario, position, colours, schematic=art is None)
+    legend = _legend(scenario, seen, colours, width, bool(battles), by_type)
+    out = Image.new("RGB", (width, TITLE_HEIGHT + size[1] + legend.height), "white")
+    out.paste(_title(game, caption, width), (0, 0))
+    out.paste(picture, (0, TITLE_HEIGHT))
+    out.paste(legend, (0, TITLE_HEIGHT + size[1]))
+    buffer = io.BytesIO()
+    out.save(buffer, "PNG", optimize=False)
+    return buffer.getvalue()
+
+
+def _scenario(game: Game) -> Scenario:
+    try:
+        return Scenario.from_json(game.scenario)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise AdjudicatorError(f"the game's stored scenario is damaged ({exc}); restore the database from a copy") from None
+
+
+# -- what is drawn: the position, its caption, the turn's battles --------------------------------
+
+def _position(session: Session, game: Game, turn_index: int | None) -> tuple[dict, str]:
+    """The public position (db.position) to draw and the caption of the title strip."""
+    if turn_index is None:
+        state = db.load_state(session, game)
+        phase = state.phase.replace("_", " ")
+        return db.position(state), f"Round {state.round} · {state.power} · {phase} · turn {state.turn_index} · the position now"
+    snapshot = db.load_snapshot(session, game, turn_index) if turn_index >= 1 else None
+    if snapshot is None:
+        raise AdjudicatorError(_no_snapshot(session, game, turn_index))
+    played = session.exec(select(Step.round, Step.power).where(Step.game_id == game.id, Step.turn_index == turn_index)).first()
+    round_, power = played or (snapshot["round"], snapshot["power"])
+    return snapshot, f"Round {round_} · {power} · the position after turn {turn_index}"
+
+
+def _no_snapshot(session: Session, game: Game, turn_index: int) -> str:
+    if turn_index < 1:
+        why = "turns are numbered from 1"
+    elif turn_index < game.turn_index:
+        why = f"turn {turn_index} was played before this game kept the positions of past turns"
+    else:
+        why = f"turn {turn_index} has not been played (the game is at turn {game.turn_index})"
+    kept = []
+    if db.has_table(session, "snapshot"):
+        kept = list(session.exec(select(Snapshot.turn_index).where(Snapshot.game_id == game.id).order_by(Snapshot.turn_index)))
+    can = f"the turns that can be drawn are {_ranges(kept)}" if kept else "no past turn can be drawn"
+    return f"no picture of turn {turn_index}: {why}; {can}, or leave out --turn to draw the position now"
+
+
+def _ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 5] -> '1-3, 5'."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in spans)
+
+
+def _battles(session: Session, game: Game, turn_index: int | None) -> tuple[list[str], int]:
+    """The places of the battles and bombing raids of a turn (the latest played when None), in the order fought."""
+    played = select(Step).where(Step.game_id == game.id, Step.phase.in_(PHASES))
+    if turn_index is None:
+        turn_index = session.exec(select(func.max(Step.turn_index)).where(Step.game_id == game.id,
+                                                                         Step.phase.in_(PHASES))).first()
+        if turn_index is None:
+            raise AdjudicatorError("no turn has been played yet, so no battle can be shown: draw --region all")
+    places: list[str] = []
+    for step in session.exec(played.where(Step.turn_index == turn_index).order_by(Step.seq)):
+        for event in json.loads(step.events):
+            if event.get("type") in ("battle", "raid") and event.get("place") and event["place"] not in places:
+                places.append(event["place"])
+    if not places:
+        raise AdjudicatorError(f"no battle or bombing raid was fought in turn {turn_index}: nothing to crop to; "
+                               "draw --region all")
+    return places, turn_index
+
+
+# -- geometry shared by map art and schematic ----------------------------------------------------
+
+@dataclass
+class Geometry:
+    """Where territories are, in the picture's world coordinates (map pixels, or layout units)."""
+    size: tuple[float, float]
+    bounds: dict[str, tuple[float, float, float, float]]      # territory -> x0, y0, x1, y1
+    centres: dict[str, tuple[float, float]]
+
+
+@dataclass
+class View:
+    """The part of the world drawn (box), and at what scale, into an image of `size` pixels."""
+    box: tuple[float, float, float, float]
+    scale: float
+    size: tuple[int, int]
+
+    def px(self, x: float, y: float) -> tuple[float, float]:
+        return (x - self.box[0]) * self.scale, (y - self.box[1]) * self.scale
+
+
+def _region(geometry: Geometry, places: list[str]) -> tuple[float, float, float, float]:
+    """The whole world, or the battle places' bounds with a margin of about a territory, at least 4 x 2.5
+    territories large, kept inside the world."""
+    width, height = geometry.size
+    known = [geometry.bounds[p] for p in places if p in geometry.bounds]
+    if not places:
+        return 0.0, 0.0, width, height
+    if not known:
+        raise AdjudicatorError(f"the battle places ({', '.join(places)}) are not on the map: draw --region all")
+    t = statistics.median(b[2] - b[0] for b in geometry.bounds.values())
+    x0, y0 = min(b[0] for b in known) - t, min(b[1] for b in known) - t
+    x1, y1 = max(b[2] for b in known) + t, max(b[3] for b in known) + t
+    grow_x, grow_y = max(0.0, 4 * t - (x1 - x0)) / 2, max(0.0, 2.5 * t - (y1 - y0)) / 2
+    (x0, x1), (y0, y1) = _clamp(x0 - grow_x, x1 + grow_x, width), _clamp(y0 - grow_y, y1 + grow_y, height)
+    return x0, y0, x1, y1
+
+
+def _clamp(a: float, b: float, limit: float) -> tuple[float, float]:
+    """The span a..b moved (then cut) to lie within 0..limit."""
+    if b - a >= limit:
+        return 0.0, limit
+    shift = max(0.0, -a) - max(0.0, b - limit)
+    return a + shift, b + shift
+
+
+# -- colours -------------------------------------------------------------------------------------
+
+def _colours(scenario: Scenario, given: dict[str, tuple[int, int, int]]) -> dict[str, tuple[int, int, int]]:
+    """Each power's colour: the map's, else the usual one, else a spare one no other power of the game has."""
+    out = {p.name: given.get(p.name) or _rgb(KNOWN_COLOURS[p.name]) for p in scenario.players
+           if p.name in given or p.name in KNOWN_COLOURS}
+    spare = [c for c in map(_rgb, SPARE_COLOURS) if c not in out.values()]
+    for i, player in enumerate(p for p in scenario.players if p.name not in out):
+        out[player.name] = spare[i % len(spare)]
+    return out
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    value = int(colour.removeprefix("#"), 16)
+    return value >> 16, (value >> 8) & 0xFF, value & 0xFF
+
+
+def tint(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The colour a territory of an owner of `colour` is filled with (on white land)."""
+    return tuple(round(c * TINT + 255 * (1 - TINT)) for c in colour)
+
+
+def _dark(colour: tuple[int, int, int]) -> bool:
+    return 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2] < 150
+
+
+# -- the map's own art ---------------------------------------------------------------------------
+
+@dataclass
+class Art:
+    """A game's MapArt rows, read: the base image, the outlines in map pixels and the map's colours."""
+    base: Image.Image
+    polygons: dict[str, list[list[float]]]
+    geometry: Geometry
+    colours: dict[str, tuple[int, int, int]]
+
+    def draw(self, view: View, owners: dict[str, str], colours: dict, battles: list[str]) -> Image.Image:
+        """The base image of the view, each territory of `owners` (land: the sea keeps its colour, as in TripleA)
+        multiplied by its owner's tint, battle places outlined."""
+        fx, fy = self.base.width / self.geometry.size[0], self.base.height / self.geometry.size[1]
+        x0, y0, x1, y1 = view.box
+        image = self.base.convert("RGB").resize(view.size, Image.Resampling.LANCZOS, box=(x0 * fx, y0 * fy, x1 * fx, y1 * fy))
+        layer = Image.new("RGB", view.size, "white")
+        pen = ImageDraw.Draw(layer)
+        for place, owner in owners.items():
+            if place in self.geometry.bounds:
+                for ring in self.polygons[place]:
+                    pen.polygon(self._px(view, ring), fill=tint(_colour(colours, owner)))
+        image = ImageChops.multiply(image, layer)
+        pen = ImageDraw.Draw(image)
+        for place in battles:
+            if place in self.geometry.bounds:
+                for ring in self.polygons[place]:
+                    points = self._px(view, ring)
+                    pen.line(points + points[:4], fill=BATTLE, width=max(3, round(view.scale * 6)), joint="curve")
+        return image
+
+    @staticmethod
+    def _px(view: View, ring: list[float]) -> list[float]:
+        (x0, y0, *_), s = view.box, view.scale
+        return [(v - (x0 if i % 2 == 0 else y0)) * s for i, v in enumerate(ring)]
+
+
+def _art(session: Session, game: Game, scenario: Scenario) -> Art | None:
+    """The game's map art, or None when it has none (no map folder, an older game) or it is damaged or does not
+    fit the scenario (more than a tenth of the territories without an outline): the picture is then schematic."""
+    if not db.has_table(session, "map_art"):
+        return None
+    rows = dict(session.exec(select(MapArt.name, MapArt.data).where(MapArt.game_id == game.id)).all())
+    try:
+        info, centres = json.loads(rows["map.json"]), json.loads(rows["centers.json"])
+        polygons = {name: [[float(v) for v in ring] for ring in rings]
+                    for name, rings in json.loads(rows["polygons.json"]).items()}
+        if any(len(ring) < 6 or len(ring) % 2 for rings in polygons.values() for ring in rings):
+            raise ValueError("an outline of fewer than three points")
+        base = Image.open(io.BytesIO(rows["base.png"]))
+        base.load()
+        size = (float(info["width"]), float(info["height"]))
+        colours = {str(name): _rgb(value) for name, value in info["colours"].items()}
+        middles = {name: (float(x), float(y)) for name, (x, y) in centres.items()}
+    except (KeyError, ValueError, TypeError, AttributeError, OSError, SyntaxError, Image.DecompressionBombError):
+        return None
+    shown = [t.name for t in scenario.territories if not t.hidden and t.name in polygons and t.name in middles]
+    if len(shown) < 0.9 * sum(1 for t in scenario.territories if not t.hidden) or min(size) <= 0:
+        return None
+    bounds = {}
+    for name in shown:
+        xs = [v for ring in polygons[name] for v in ring[0::2]]
+        ys = [v for ring in polygons[name] for v in ring[1::2]]
+        bounds[name] = (min(xs), min(ys), max(xs), max(ys))
+    return Art(base, polygons, Geometry(size, bounds, {n: middles[n] for n in shown}), colours)
+
+
+# -- the schematic -------------------------------------------------------------------------------
+
+SPAN = 170.0                # layout units between neighbours: the schematic's pixels at scale 1
+BOX = (0.8 * SPAN, 0.48 * SPAN)
+SEED = 1940                 # the layout's seed: the same game always gets the same picture
+
+
+def _schematic(scenario: Scenario) -> Geometry:
+    """Territories laid out from the connection graph, as boxes of BOX size around their centres."""
+    names = [t.name for t in scenario.territories if not t.hidden]
+    points = _layout(names, scenario.connections)
+    lengths = [math.dist(points[a], points[b]) for a, b in scenario.connections if a in points and b in points]
+    unit = SPAN / statistics.median(lengths) if lengths else SPAN
+    points = _separate({n: (x * unit, y * unit) for n, (x, y) in points.items()})
+    w, h = BOX
+    left = min(x for x, _ in points.values()) - w / 2 - SPAN / 3
+    top = min(y for _, y in points.values()) - h / 2 - SPAN / 3
+    centres = {n: (x - left, y - top) for n, (x, y) in points.items()}
+    size = (max(x for x, _ in centres.values()) + w / 2 + SPAN / 3, max(y for _, y in centres.values()) + h / 2 + SPAN / 3)
+    return Geometry(size, {n: (x - w / 2, y - h / 2, x + w / 2, y + h / 2) for n, (x, y) in centres.items()}, centres)
+
+
+def _layout(names: list[str], connections: list[tuple[str, str]]) -> dict[str, tuple[float, float]]:
+    """Fruchterman-Reingold (neighbours one unit apart), seeded; repulsion only between territories less than
+    two units apart (found through a grid of cells), so that a few hundred territories take about a second."""
+    index = {name: i for i, name in enumerate(names)}
+    edges = sorted({(min(index[a], index[b]), max(index[a], index[b])) for a, b in connections
+                    if a in index and b in index and a != b})
+    n, rng = len(names), random.Random(SEED)
+    side = math.sqrt(n) * 1.5
+    xs, ys = [rng.uniform(0, side) for _ in names], [rng.uniform(0, side) for _ in names]
+    steps = 150 if n <= 120 else 90
+    for step in range(steps):
+        heat = side / 10 * (1 - step / steps) + 0.02
+        fx, fy = [0.0] * n, [0.0] * n
+        cells: dict[tuple[int, int], list[int]] = {}
+        for i in range(n):
+            cells.setdefault((int(xs[i] // 2), int(ys[i] // 2)), []).append(i)
+        for (cx, cy), members in cells.items():
+            near = [j for gx in (cx - 1, cx, cx + 1) for gy in (cy - 1, cy, cy + 1) for j in cells.get((gx, gy), ())]
+            for i in members:
+                x, y, ax, ay = xs[i], ys[i], 0.0, 0.0
+                for j in near:
+                    dx, dy = x - xs[j], y - ys[j]
+                    d2 = dx * dx + dy * dy
+                    if 0 < d2 < 4:
+                        ax, ay = ax + dx / d2, ay + dy / d2
+                    elif d2 == 0 and j != i:
+                        ax += (i - j) * 0.01
+                fx[i], fy[i] = fx[i] + ax, fy[i] + ay
+        for a, b in edges:
+            dx, dy = xs[a] - xs[b], ys[a] - ys[b]
+            d = math.hypot(dx, dy)
+            fx[a], fy[a], fx[b], fy[b] = fx[a] - dx * d, fy[a] - dy * d, fx[b] + dx * d, fy[b] + dy * d
+        mx, my = sum(xs) / n, sum(ys) / n
+        for i in range(n):
+            gx, gy = fx[i] - 0.05 * (xs[i] - mx), fy[i] - 0.05 * (ys[i] - my)
+            d = math.hypot(gx, gy)
+            if d > heat:
+                gx, gy = gx * heat / d, gy * heat / d
+            xs[i], ys[i] = xs[i] + gx, ys[i] + gy
+    return {name: (xs[i], ys[i]) for name, i in index.items()}
+
+
+def _separate(points: dict[str, tuple[float, float]], passes: int = 40) -> dict[str, tuple[float, float]]:
+    """Boxes that overlap (with a margin) pushed apart along their shorter overlap, until none does."""
+    names, w, h = list(points), BOX[0] * 1.12, BOX[1] * 1.35
+    xs, ys = [points[n][0] for n in names], [points[n][1] for n in names]
+    for _ in range(passes):
+        moved = False
+        cells: dict[tuple[int, int], list[int]] = {}
+        for i in range(len(names)):
+            cells.setdefault((int(xs[i] // w), int(ys[i] // h)), []).append(i)
+        for (cx, cy), members in cells.items():
+            near = [j for gx in (cx - 1, cx, cx + 1) for gy in (cy - 1, cy, cy + 1) for j in cells.get((gx, gy), ())]
+            for i in members:
+                for j in near:
+                    if j <= i:
+                        continue
+                    dx, dy = xs[j] - xs[i], ys[j] - ys[i]
+                    ox, oy = w - abs(dx), h - abs(dy)
+                    if ox > 0 and oy > 0:
+                        moved = True
+                        if ox / w < oy / h:
+                            push = ox / 2 * (1 if dx >= 0 else -1)
+                            xs[i], xs[j] = xs[i] - push, xs[j] + push
+                        else:
+                            push = oy / 2 * (1 if dy >= 0 else -1)
+                            ys[i], ys[j] = ys[i] - push, ys[j] + push
+        if not moved:
+            break
+    return {n: (xs[i], ys[i]) for i, n in enumerate(names)}
+
+
+def _draw_schematic(geometry: Geometry, scenario: Scenario, view: View, owners: dict[str, str], colours: dict,
+                    battles: list[str]) -> Image.Image:
+    """Connections as lines (blue where a sea zone is at an end), land as boxes in the owner's tint (`owners`
+    holds land only), sea zones as blue ellipses, battle places outlined in red."""
+    image = Image.new("RGB", view.size, PAPER)
+    pen = ImageDraw.Draw(image)
+    water = {t.name for t in scenario.territories if t.water}
+    centres, line = geometry.centres, max(1, round(view.scale * 3))
+    for a, b in scenario.connections:
+        if a in centres and b in centres:
+            pen.line([view.px(*centres[a]), view.px(*centres[b])], fill=SEA_LINE if {a, b} & water else LAND_LINE,
+                     width=line)
+    for name, (x0, y0, x1, y1) in geometry.bounds.items():
+        rect = [*view.px(x0, y0), *view.px(x1, y1)]
+        owner = owners.get(name)
+        fill = SEA if name in water else tint(_colour(colours, owner)) if owner else UNOWNED
+        edge = (BATTLE, max(3, line + 1)) if name in battles else ("#3d6f99" if name in water else "#4a4a4a", max(1, line // 2))
+        if name in water:
+            pen.ellipse(rect, fill=fill, outline=edge[0], width=edge[1])
+        else:
+            pen.rounded_rectangle(rect, radius=round(8 * view.scale), fill=fill, outline=edge[0], width=edge[1])
+    return image
+
+
+# -- labels, title and legend --------------------------------------------------------------------
+
+BADGE, NAME = 13, 12        # font sizes (pixels) of unit badges and territory names
+SHORT = {}
+for _alias, _unit in UNIT_ALIASES.items():
+    SHORT.setdefault(_unit, _alias)
+
+
+def _label(image: Image.Image, view: View, geometry: Geometry, scenario: Scenario, position: dict, colours: dict,
+           schematic: bool) -> tuple[bool, set[str]]:
+    """Unit badges at each territory's centre, then the names that fit without covering a badge (on the
+    schematic every name, at the top of its box). Returns whether some stack is listed by type, and the powers
+    that own or have units in a territory in view (for the legend)."""
+    pen = ImageDraw.Draw(image)
+    water = {t.name for t in scenario.territories if t.water}
+    armies, owners = _armies(scenario, position["units"]), position["owners"]
+    taken: list[tuple[float, float, float, float]] = []
+    names: list[tuple[str, float, float, float, int, tuple]] = []
+    by_type, seen = False, set()
+    for place, bounds in geometry.bounds.items():
+        (x0, y0), (x1, y1) = view.px(*bounds[:2]), view.px(*bounds[2:])
+        if x1 < 0 or y1 < 0 or x0 > view.size[0] or y0 > view.size[1]:
+            continue
+        stack = armies.get(place, [])
+        seen |= {power for power, _ in stack} | ({owners[place]} if place in owners else set())
+        cx, cy = view.px(*geometry.centres[place])
+        room = x1 - x0 - 6
+        tall = (y1 - y0) * 0.7
+        if schematic:
+            text, size = _fit_name(place, room)
+            top = y0 + 3 + size * 0.7
+            dark = place in owners and place not in water and _dark(tint(_colour(colours, owners[place])))
+            names.append((text, cx, top, room + 6, size, ("white" if dark else (25, 25, 25), None)))
+            cy, tall = (top + size * 0.7 + y1) / 2, y1 - top - size * 0.7 - 4
+        if stack:
+            rows, detailed = _badge_rows(stack, colours, room, tall, wrap=schematic)
+            extent = _extent(rows, cx, cy)
+            if detailed and any(_overlap(extent, other) for other in taken):
+                rows, detailed = _totals(stack, colours), False
+                extent = _extent(rows, cx, cy)
+            by_type |= detailed
+            taken.append(extent)
+            _badges(pen, rows, cx, cy)
+        if not schematic:
+            text = place.removesuffix(" Sea Zone") if place in water else place
+            above = taken[-1][1] - NAME * 0.7 if stack else cy
+            ink = ("white", (30, 70, 90)) if place in water else ((25, 25, 25), "white")
+            names.append((text, cx, above, room + 6, NAME, ink))
+    for text, x, y, room, size, (fill, halo) in names:
+        font = _font(size)
+        width, half = font.getlength(text), size * 0.6
+        rect = (x - width / 2, y - half, x + width / 2, y + half)
+        if not schematic and (width > room or any(_overlap(rect, other) for other in taken)):
+            continue
+        taken.append(rect)
+        pen.text((x, y), text, font=font, fill=fill, anchor="mm", stroke_width=2 if halo else 0, stroke_fill=halo)
+    return by_type, seen
+
+
+def _armies(scenario: Scenario, units: list) -> dict[str, list[tuple[str, dict[str, int]]]]:
+    """place -> [(power, {abbreviation: count})]: powers in turn order, unit types in the map's order,
+    facilities and markers left out."""
+    kinds = {u.name: (i, u) for i, u in enumerate(scenario.unit_types)}
+    turn = {p.name: i for i, p in enumerate(scenario.players)}
+    stacks: dict[str, dict[str, dict[str, int]]] = {}
+    for place, owner, kind, count in sorted(units, key=lambda row: kinds.get(row[2], (len(kinds),))[0]):
+        unit = kinds.get(kind, (0, None))[1]
+        if unit is not None and (unit.has("infrastructure") or unit.has("marker")):
+            continue
+        counts = stacks.setdefault(place, {}).setdefault(owner, {})
+        short = _abbreviation(kind)
+        counts[short] = counts.get(short, 0) + count
+    return {place: sorted(powers.items(), key=lambda item: turn.get(item[0], len(turn))) for place, powers in stacks.items()}
+
+
+def _abbreviation(unit: str) -> str:
+    """The orders' abbreviation of a unit type (`inf`), also for a power's own variant of it (`infantryC`)."""
+    plain = unit.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") or unit
+    return SHORT.get(unit) or SHORT.get(plain) or unit[:4]
+
+
+def _badge_rows(stack: list[tuple[str, dict[str, int]]], colours: dict, room: float, tall: float,
+                wrap: bool) -> tuple[list, bool]:
+    """A badge per power listing its units by type (wrapped to more badges when `wrap`), when all are at most
+    `room` wide and stand in `tall` pixels; else the powers' totals."""
+    font = _font(BADGE)
+    rows: list[list[tuple[str, tuple]]] = []
+    for power, units in stack:
+        line = ""
+        for part in (f"{n} {short}" for short, n in units.items()):
+            if wrap and line and font.getlength(f"{line} {part}") + 8 > room:
+                rows.append([(line, _colour(colours, power))])
+                line = part
+            else:
+                line = f"{line} {part}".strip()
+        rows.append([(line, _colour(colours, power))])
+    if all(font.getlength(row[0][0]) + 8 <= room for row in rows) and len(rows) * (BADGE + 7) <= tall:
+        return rows, True
+    return _totals(stack, colours), False
+
+
+def _totals(stack: list[tuple[str, dict[str, int]]], colours: dict) -> list:
+    return [[(str(sum(units.values())), _colour(colours, power)) for power, units in stack]]
+
+
+def _extent(rows: list, cx: float, cy: float) -> tuple[float, float, float, float]:
+    """The box the badge rows cover when centred on (cx, cy)."""
+    font, height, gap = _font(BADGE), BADGE + 5, 2
+    widest = max(sum(font.getlength(text) + 8 for text, _ in row) + gap * (len(row) - 1) for row in rows)
+    tall = len(rows) * (height + gap) - gap
+    return cx - widest / 2, cy - tall / 2, cx + widest / 2, cy + tall / 2
+
+
+def _badges(pen: ImageDraw.ImageDraw, rows: list, cx: float, cy: float) -> None:
+    """Rows of rounded badges centred on (cx, cy), each in its power's colour with its text in black or white."""
+    font, height, gap = _font(BADGE), BADGE + 5, 2
+    top = _extent(rows, cx, cy)[1]
+    for row in rows:
+        widths = [font.getlength(text) + 8 for text, _ in row]
+        x = cx - (sum(widths) + gap * (len(row) - 1)) / 2
+        for (text, colour), width in zip(row, widths):
+            dark = _dark(colour)
+            pen.rounded_rectangle([x, top, x + width, top + height], radius=4, fill=colour,
+                                  outline="white" if dark else (40, 40, 40), width=1)
+            pen.text((x + width / 2, top + height / 2), text, font=font, fill="white" if dark else "black", anchor="mm")
+            x += width + gap
+        top += height + gap
+
+
+def _fit_name(place: str, room: float) -> tuple[str, int]:
+    """A schematic box's name at the largest size from 14 to 9 pixels that fits, shortened if none does."""
+    for size in range(14, 8, -1):
+        if _font(size).getlength(place) <= room:
+            return place, size
+    return _clip(place, _font(9), room), 9
+
+
+def _overlap(a: tuple, b: tuple) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _colour(colours: dict, power: str) -> tuple[int, int, int]:
+    return colours.get(power, (160, 160, 160))
+
+
+def _title(game: Game, caption: str, width: int) -> Image.Image:
+    strip = Image.new("RGB", (width, TITLE_HEIGHT), (31, 42, 54))
+    pen = ImageDraw.Draw(strip)
+    tag = f"game {game.id}"
+    tag_width = _font(14).getlength(tag)
+    pen.text((width - 12, 10), tag, font=_font(14), fill=(159, 176, 194), anchor="ra")
+    pen.text((12, 6), _clip(game.title, _font(21), width - 36 - tag_width), font=_font(21), fill="white",
+             stroke_width=1, stroke_fill="white")
+    pen.text((12, 34), _clip(caption, _font(15), width - 24), font=_font(15), fill=(221, 229, 238))
+    return strip
+
+
+def _legend(scenario: Scenario, seen: set[str], colours: dict, width: int, battles: bool, by_type: bool) -> Image.Image:
+    """The colours of the powers in view, and how to read the badges."""
+    font, small = _font(14), _font(13)
+    items = [(p.name, _colour(colours, p.name)) for p in scenario.players if p.name in seen]
+    if battles:
+        items.append(("battle or raid this turn", None))
+    spots, x, y = [], 12, 10
+    for text, colour in items:
+        step = 24 + font.getlength(text) + 18
+        if x + step > width - 12 and x > 12:
+            x, y = 12, y + 24
+        spots.append((x, y, text, colour))
+        x += step
+    note = "Badges: the units of each power there, facilities and markers not counted."
+    if by_type:
+        note += " By type where there is room, abbreviated as in orders (inf, art, arm, ftr, ...)."
+    lines = _wrap(note, small, width - 24)
+    strip = Image.new("RGB", (width, y + 36 + 18 * len(lines)), (246, 246, 243))
+    pen = ImageDraw.Draw(strip)
+    for x, y0, text, colour in spots:
+        if colour is None:
+            pen.rectangle([x, y0 + 1, x + 17, y0 + 17], outline=BATTLE, width=3)
+        else:
+            pen.rectangle([x, y0 + 1, x + 17, y0 + 17], fill=colour, outline=(60, 60, 60))
+        pen.text((x + 24, y0 + 9), text, font=font, fill=(30, 30, 30), anchor="lm")
+    for i, line in enumerate(lines):
+        pen.text((12, y + 36 + 18 * i), line, font=small, fill=(90, 90, 90), anchor="lm")
+    return strip
+
+
+def _wrap(text: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
+    lines = [""]
+    for word in text.split():
+        if lines[-1] and font.getlength(f"{lines[-1]} {word}") > width:
+            lines.append(word)
+        else:
+            lines[-1] = f"{lines[-1]} {word}".strip()
+    return lines
+
+
+def _clip(text: str, font: ImageFont.FreeTypeFont, width: float) -> str:
+    if font.getlength(text) <= width:
+        return text
+    while text and font.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+@lru_cache(maxsize=None)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size)
