@@ -391,19 +391,11 @@ def post(db: Optional[str] = typer.Argument(None, help=DB_HELP),
 
     Split into numbered parts under the forum's length limit; what was posted is remembered, so running it again
     posts only what did not go out (exit 4 when the forum fails)."""
-    try:
-        from .delivery import deliver
-        _settings()
-        engine = _engine(db, write=True)
+    def send(deliver, engine) -> dict:
         if topic is not None:
             deliver.set_topic(engine, topic)
-        out = deliver.post(engine, turn, picture=picture)
-    except AdjudicatorError as exc:
-        _fail(exc, as_json)
-    if as_json:
-        _print_json(out)
-    else:
-        typer.echo(_delivered("post", out))
+        return deliver.post(engine, turn, picture=picture)
+    _deliver("post", db, send, as_json)
 
 
 @app.command()
@@ -413,16 +405,21 @@ def mail(db: Optional[str] = typer.Argument(None, help=DB_HELP),
          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Mail a turn's report to every player's address (given at `new --player POWER=ADDRESS`) over SMTP
     (ADJUDICATOR_SMTP_HOST, _PORT, _USER, _PASSWORD, _FROM, _SECURITY); never mails an address twice."""
+    _deliver("mail", db, lambda deliver, engine: deliver.mail(engine, turn, picture=picture), as_json)
+
+
+def _deliver(step: str, db: Optional[str], send, as_json: bool) -> None:
+    """Run `post` or `mail` (settings from the environment and .env) and say what went out."""
     try:
         from .delivery import deliver
         _settings()
-        out = deliver.mail(_engine(db, write=True), turn, picture=picture)
+        out = send(deliver, _engine(db, write=True))
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
         _print_json(out)
     else:
-        typer.echo(_delivered("mail", out))
+        typer.echo(_delivered(step, out))
 
 
 @app.command()
