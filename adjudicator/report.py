@@ -510,8 +510,8 @@ def render_parts(session: Session, turn_index: int | None, fmt: str, limit: int,
         parts = [part(k, n, prose[k] if k < len(prose) else [], dice[k] if k < len(dice) else []) for k in range(n)]
         if all(length(p) <= limit for p in parts):
             return parts
-    raise AdjudicatorError(f"a post may hold at most {limit:,} characters, too few for this report's header and "
-                           "dice lines: raise the forum's limit (or the --max-length given)")
+    raise AdjudicatorError(f"a post may hold at most {limit:,} characters, too few for this report's header, a "
+                           "battle and its dice lines: raise the forum's limit on a post's length (maximumPostLength)")
 
 
 def _phase_size(phase: dict) -> int:
