@@ -177,8 +177,6 @@ def adjudicate(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     adjudicated, and `post` / `mail` send what did not go out."""
     try:
         from .game import adjudicate as do_adjudicate
-        from .report import check_format
-        check_format(fmt)
         settings = _settings()                      # loads .env, where the delivery settings may be
         engine = _engine(db, write=True)
         if to_forum or to_mail:

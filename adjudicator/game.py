@@ -65,8 +65,10 @@ def open_game(session: Session) -> Loaded:
 
 # -- new ------------------------------------------------------------------------------------------
 
-def load_scenario(name: str, map_arg: str | None, rules_version: str | None, settings: Settings) -> tuple[Scenario, str]:
-    """The scenario of a new game and the rules version it is played with."""
+def load_scenario(name: str, map_arg: str | None, rules_version: str | None,
+                  settings: Settings) -> tuple[Scenario, str, Path | None]:
+    """The scenario of a new game, the rules version it is played with, and the map's XML (None for a game that
+    brings its own scenario)."""
     from .games import game_module
     module = game_module(name)
     versions = getattr(module, "RULE_VERSIONS", {})
@@ -78,12 +80,13 @@ def load_scenario(name: str, map_arg: str | None, rules_version: str | None, set
     if not module.NEEDS_MAP:
         if map_arg:
             raise ConfigError(f"the {name} game brings its own scenario: drop --map")
-        return module.scenario(), version
+        return module.scenario(), version, None
     from .triplea import find_map, load_scenario as load_xml
     wanted = map_arg or versions.get(version)
     if not wanted:
         raise ConfigError(f"the {name} game is played on a TripleA map: give --map PATH (a game XML) or a map name")
-    return load_xml(find_map(wanted, settings.maps_path)), version
+    xml = find_map(wanted, settings.maps_path)
+    return load_xml(xml), version, xml
 
 
 def game_options(name: str, version: str, chosen: list[str]) -> dict[str, bool]:
@@ -109,7 +112,7 @@ def game_options(name: str, version: str, chosen: list[str]) -> dict[str, bool]:
 def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = None, rules_version: str | None = None,
              players: dict[str, str] | None = None, seed_hex: str | None = None, dice_mode: str = "normal",
              game_id: str | None = None, salt_from: list[str] | None = None, options: list[str] | None = None) -> dict:
-    scenario, version = load_scenario(name, map_arg, rules_version, settings)
+    scenario, version, xml = load_scenario(name, map_arg, rules_version, settings)
     chosen = game_options(name, version, options or [])
     if dice_mode not in ("normal", "strict"):
         raise ConfigError(f"--dice takes normal or strict, not {dice_mode!r}")
@@ -134,7 +137,8 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
                 initial_state=json.dumps(state.to_dict(), sort_keys=True),
                 round=state.round, power=state.power, phase=state.phase, turn_index=state.turn_index)
     setup = game.setup_hash()
-    art = _map_art(name, map_arg, version, settings)
+    from .triplea.art import read_art
+    art = {} if xml is None else read_art(xml)      # the map's pictures, copied now: the game never reads its map again
     creation.write(db_arg, lambda s: _fill(s, game, state, order, contacts, art), keystore, gid, secret)
     return {"game": gid, "name": name, "title": f"{scenario.name} {scenario.version}".strip(), "rules": version,
             "anchor": dice.hexb(anchor), "setup_hash": setup, "test_seed": seed_hex is not None, "key_file": str(keystore.path_for(gid, anchor)),
@@ -149,18 +153,6 @@ def _fill(s: Session, game: Game, state: State, order: list[str], contacts: dict
     s.flush()
     db.save_state(s, game, state, turn_order=order, contacts=contacts)
     s.add_all(MapArt(game_id=game.id, name=name, data=data) for name, data in art.items())
-
-
-def _map_art(name: str, map_arg: str | None, version: str, settings: Settings) -> dict[str, bytes]:
-    """The map folder's pictures for `adjudicator map`, copied now since the game never reads its map again;
-    none for a game without a map, or a map folder without usable art (its pictures are then schematic)."""
-    from .games import game_module
-    module = game_module(name)
-    if not module.NEEDS_MAP:
-        return {}
-    from .triplea import find_map
-    from .triplea.art import read_art
-    return read_art(find_map(map_arg or getattr(module, "RULE_VERSIONS", {}).get(version), settings.maps_path))
 
 
 def _check_salters(given: list[str], scenario: Scenario, dice_mode: str) -> list[str]:

@@ -61,22 +61,30 @@ def save(engine, out: str, turn_index: int | None, region: str, width: int | Non
     if path.suffix.lower() != ".png":
         raise AdjudicatorError(f"-o {out}: the picture is a PNG; name the file FILE.png")
     with db.transaction(engine) as s:
-        game = db.the_game(s)
-        png = draw(s, game, turn_index, region, width)
-        source = "map art" if _art(s, game, _scenario(game)) else "schematic"
+        image, from_art = _picture(s, db.the_game(s), turn_index, region, width)
     try:
-        path.write_bytes(png)
+        path.write_bytes(_png(image))
     except OSError as exc:
         raise AdjudicatorError(f"cannot write the picture to {out}: {exc.strerror or exc}") from None
-    with Image.open(io.BytesIO(png)) as image:
-        size = image.size
-    return {"file": str(path), "width": size[0], "height": size[1], "turn": turn_index, "region": region,
-            "source": source}
+    return {"file": str(path), "width": image.width, "height": image.height, "turn": turn_index, "region": region,
+            "source": "map art" if from_art else "schematic"}
 
 
 def draw(session: Session, game: Game, turn_index: int | None, region: str = "all", width: int | None = None) -> bytes:
     """The position after turn `turn_index` (the current one when None) as a PNG: a title strip, the map (all
     of it, or cropped to the turn's battles) and a legend of the powers' colours."""
+    return _png(_picture(session, game, turn_index, region, width)[0])
+
+
+def _png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", optimize=False)
+    return buffer.getvalue()
+
+
+def _picture(session: Session, game: Game, turn_index: int | None, region: str,
+             width: int | None) -> tuple[Image.Image, bool]:
+    """The picture `draw` encodes, and whether it was drawn on the map's own art (else a schematic)."""
     if region not in REGIONS:
         raise AdjudicatorError(f"--region takes {' or '.join(REGIONS)}, not {region!r}")
     if width is not None and not MIN_WIDTH <= width <= MAX_WIDTH:
@@ -109,9 +117,7 @@ def draw(session: Session, game: Game, turn_index: int | None, region: str = "al
     out.paste(_title(game, caption, width), (0, 0))
     out.paste(picture, (0, TITLE_HEIGHT))
     out.paste(legend, (0, TITLE_HEIGHT + size[1]))
-    buffer = io.BytesIO()
-    out.save(buffer, "PNG", optimize=False)
-    return buffer.getvalue()
+    return out, art is not None
 
 
 def _scenario(game: Game) -> Scenario:

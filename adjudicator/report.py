@@ -217,10 +217,9 @@ def capture_phrase(event: dict) -> str:
     return line
 
 
-def battle_view(event: dict, ools: dict[str, str] | None = None) -> dict:
+def battle_view(event: dict, ools: dict[str, str]) -> dict:
     """A battle laid out for the templates: header, one line per step, result. `ools` names, per side, the order
     of loss that chose its casualties."""
-    ools = ools or {"attacker": "the order of loss", "defender": "the order of loss"}
     rounds = []
     if event.get("aa"):
         aa = event["aa"]
@@ -315,9 +314,8 @@ def ool_phrase(power: str, role: str, battle: str | None, standing: str | None) 
     return ", ".join(chosen)
 
 
-def _orders_understood(session: Session, game, subs: dict, ids: list[int]) -> list[dict]:
+def _orders_understood(game, turn_subs: list[Submission]) -> list[str]:
     """The turn's orders as the adjudicator read them: each locked submission parsed again, in canonical form."""
-    turn_subs = [subs[i] for i in ids if i in subs and subs[i].kind == "turn"]
     if not turn_subs:
         return []
     from .game import rules_for
@@ -326,24 +324,22 @@ def _orders_understood(session: Session, game, subs: dict, ids: list[int]) -> li
     scenario = Scenario.from_json(game.scenario)
     rules = rules_for(game.name, scenario, game.rules_version)
     lexicon = rules.lexicon()
-    out = []
+    lines = []
     for sub in turn_subs:
         parsed = parse_submission(sub.text, lexicon, start_phase=sub.phase, phases=scenario.phases_of(sub.power) or None,
                                   verbs=rules.verbs())
-        out.append({"power": sub.power, "seq": sub.seq, "sha256": sub.sha256,
-                    "lines": [o.canonical() for o in parsed.submission.orders]})
-    return out
+        lines += [o.canonical() for o in parsed.submission.orders]
+    return lines
 
 
-def _ool_sources(steps: list[Step], mine: list[Step]) -> dict[int, dict[str, tuple[str | None, str | None]]]:
-    """For each step of the turn: per power, (the battle's ool order by place, the standing ool) in force."""
+def _ool_sources(steps: list[Step], events: dict[int, list[dict]], mine: list[Step]) -> dict[int, dict[str, dict[str, str]]]:
+    """For each step of the turn, the orders of loss in force: "standing" by power, "battle" (this turn's) by place."""
     standing: dict[str, str] = {}
     battle: dict[str, str] = {}
     ids = {st.id for st in mine}
     out = {}
     for st in steps:
-        events = json.loads(st.events)
-        for e in events:
+        for e in events[st.id]:
             if e["type"] == "standing":
                 for order in e["orders"]:
                     if order.startswith("ool "):
@@ -372,7 +368,7 @@ def _battle_ools(event: dict, sources: dict) -> dict[str, str]:
 def _standings(snapshot: dict | None, scenario_powers: list[str]) -> dict:
     """The treasury table and victory standing after the turn, from the turn's snapshot."""
     if not snapshot:
-        return {"table": [], "victory": [], "awaiting": None}
+        return {"table": [], "victory": []}
     income = snapshot.get("income", {})
     powers = [p for p in scenario_powers if p in snapshot["treasury"]] or sorted(snapshot["treasury"])
     table = [{"power": p, "treasury": snapshot["treasury"][p], "income": income.get(p, "")} for p in powers
@@ -399,19 +395,21 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
     seed = session.get(RevealedSeed, (game.id, turn_index))
     ids = list(dict.fromkeys(st.submission_id for st in mine if st.submission_id is not None))
     subs = {sub.id: sub for sub in session.exec(select(Submission).where(Submission.id.in_(ids)))} if ids else {}
-    sources = _ool_sources(steps, mine)
+    turn_subs = [subs[i] for i in ids if i in subs and subs[i].kind == "turn"]
+    events = {st.id: json.loads(st.events) for st in steps}
+    sources = _ool_sources(steps, events, mine)
     phases, game_over = [], []
     for st in mine:
-        events = json.loads(st.events)
-        game_over += [victory_phrase(e) for e in events if e["type"] == "victory"]
+        mine_events = events[st.id]
+        game_over += [victory_phrase(e) for e in mine_events if e["type"] == "victory"]
         phases.append({"phase": st.phase, "title": PHASE_TITLES.get(st.phase, st.phase), "code": False,
-                       "lines": [line for e in events if e["type"] != "battle" for line in describe(e)],
-                       "battles": [battle_view(e, _battle_ools(e, sources[st.id])) for e in events if e["type"] == "battle"],
+                       "lines": [line for e in mine_events if e["type"] != "battle" for line in describe(e)],
+                       "battles": [battle_view(e, _battle_ools(e, sources[st.id])) for e in mine_events if e["type"] == "battle"],
                        "state_hash": st.state_hash})
-    understood = _orders_understood(session, game, subs, ids)
+    understood = _orders_understood(game, turn_subs)
     if understood:
         phases.insert(0, {"phase": "orders", "title": "Orders as understood", "code": True, "battles": [], "state_hash": "",
-                          "lines": [line for o in understood for line in o["lines"]]})
+                          "lines": understood})
     snapshot = db.load_snapshot(session, game, turn_index)
     powers = [p.name for p in session.exec(select(Power).where(Power.game_id == game.id).order_by(Power.turn_order))]
     awaiting = None
@@ -422,8 +420,7 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
         "game": {"id": game.id, "title": game.title, "name": game.name, "rules": game.rules_version,
                  "anchor": game.anchor, "setup_hash": game.setup_hash(), "test_seed": game.test_seed, "dice_mode": game.dice_mode},
         "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power},
-        "orders": [{"seq": subs[i].seq, "power": subs[i].power, "sha256": subs[i].sha256} for i in ids
-                   if i in subs and subs[i].kind == "turn"],
+        "orders": [{"seq": sub.seq, "power": sub.power, "sha256": sub.sha256} for sub in turn_subs],
         "seed": seed.seed if seed else None,
         "salts": json.loads(seed.salts) if seed else [],
         "phases": phases,
@@ -537,31 +534,29 @@ def _pack_phases(phases: list[dict], budget: int) -> list[list[dict]] | None:
             else:
                 chunk = trial
         pieces.append(chunk)
-    parts: list[list[dict]] = [[]]
-    size = 0
-    for piece in pieces:
-        if parts[-1] and size + _phase_size(piece) > budget:
-            parts.append([])
-            size = 0
-        parts[-1].append(piece)
-        size += _phase_size(piece)
-    return parts
+    return _bins(pieces, [_phase_size(p) for p in pieces], budget)
 
 
 def _pack_groups(ctx: dict, budget: int) -> list[list[dict]] | None:
     """Dice groups into blocks whose group lines take at most `budget` characters."""
-    blocks: list[list[dict]] = [[]]
-    size = 0
-    for g in ctx["dice"]:
-        line = length(dice_block(ctx, [g])) - length(dice_block(ctx, []))
-        if line > budget:
-            return None
-        if blocks[-1] and size + line > budget:
-            blocks.append([])
-            size = 0
-        blocks[-1].append(g)
-        size += line
-    return blocks
+    empty = length(dice_block(ctx, []))
+    sizes = [length(dice_block(ctx, [g])) - empty for g in ctx["dice"]]
+    if any(size > budget for size in sizes):
+        return None
+    return _bins(ctx["dice"], sizes, budget)
+
+
+def _bins(items: list, sizes: list[int], budget: int) -> list[list]:
+    """Items in order into as few consecutive bins of at most `budget` as a greedy fill gives (one bin at least)."""
+    bins: list[list] = [[]]
+    used = 0
+    for item, size in zip(items, sizes):
+        if bins[-1] and used + size > budget:
+            bins.append([])
+            used = 0
+        bins[-1].append(item)
+        used += size
+    return bins
 
 
 def store_report(session: Session, turn_index: int) -> str:

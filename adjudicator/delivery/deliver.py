@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
 
 from sqlmodel import Session, select
 
@@ -52,15 +51,16 @@ def unmention(text: str) -> str:
     return _MENTION.sub("@\u2060", text)
 
 
-def forum_settings(engine, env: Mapping[str, str] = os.environ) -> tuple[str, str, int]:
+def forum_settings(engine) -> tuple[str, str, int]:
     """The forum's address, the token and the game's topic, or a ConfigError naming what to set: checked before
     `adjudicate --post` plays anything."""
-    url, token = env.get("ADJUDICATOR_NODEBB_URL", "").strip(), env.get("ADJUDICATOR_NODEBB_TOKEN", "").strip()
+    from .nodebb import TOKEN_VAR, URL_VAR
+    url, token = os.environ.get(URL_VAR, "").strip(), os.environ.get(TOKEN_VAR, "").strip()
     if not url:
-        raise ConfigError("ADJUDICATOR_NODEBB_URL is not set: give the forum's address, e.g. "
+        raise ConfigError(f"{URL_VAR} is not set: give the forum's address, e.g. "
                           "https://www.axisandallies.org/forums (in the environment or .env)")
     if not token:
-        raise ConfigError("ADJUDICATOR_NODEBB_TOKEN is not set: create a token in the forum (your profile > Edit > "
+        raise ConfigError(f"{TOKEN_VAR} is not set: create a token in the forum (your profile > Edit > "
                           "API tokens, or ask an administrator) and set it in the environment or .env")
     with db.transaction(engine) as s:
         game = db.the_game(s)
@@ -84,12 +84,11 @@ def mail_settings(engine):
     return smtp, addresses
 
 
-def post(engine, turn_index: int | None = None, env: Mapping[str, str] = os.environ, picture: bool = True,
-         client=None) -> dict:
+def post(engine, turn_index: int | None = None, picture: bool = True) -> dict:
     """Reply to the game's topic with the report of a turn (the latest by default), split under the forum's
     limit, with the map picture uploaded and linked when the forum login allows it."""
-    from .nodebb import NodeBB
-    url, token, tid = forum_settings(engine, env)
+    from .nodebb import PASSWORD_VAR, USER_VAR, NodeBB
+    url, token, tid = forum_settings(engine)
     with db.transaction(engine) as s:
         game = db.the_game(s)
         gid = game.id
@@ -97,10 +96,9 @@ def post(engine, turn_index: int | None = None, env: Mapping[str, str] = os.envi
         done = _delivered(s, game, turn, step, "nodebb", str(tid))
     if done and len(done) == done[0].parts:
         return {"turn": turn, "topic": tid, "posted": [], "already": [d.ref for d in done], "picture": None}
-    user = env.get("ADJUDICATOR_NODEBB_USER", "").strip() or None
-    password = env.get("ADJUDICATOR_NODEBB_PASSWORD") or None
-    forum = client or NodeBB(url, token, user, password)
-    try:
+    user = os.environ.get(USER_VAR, "").strip() or None
+    password = os.environ.get(PASSWORD_VAR) or None
+    with NodeBB(url, token, user, password) as forum:
         limit = forum.max_post_length() - POST_MARGIN
         with db.transaction(engine) as s:
             parts = [unmention(p) for p in report.render_parts(s, turn, "markdown", limit)]
@@ -118,11 +116,8 @@ def post(engine, turn_index: int | None = None, env: Mapping[str, str] = os.envi
             if k <= len(done):
                 continue
             pid = forum.reply(tid, text)
-            _record(engine, turn, step, "nodebb", k, len(parts), str(tid), str(pid))
+            _record(engine, turn, step, "nodebb", k, len(parts), [str(tid)], str(pid))
             posted.append(pid)
-    finally:
-        if client is None:
-            forum.close()
     return {"turn": turn, "topic": tid, "posted": posted, "already": [d.ref for d in done], "picture": link}
 
 
@@ -152,8 +147,7 @@ def mail(engine, turn_index: int | None = None, picture: bool = True) -> dict:
         png = _picture(s, game, turn) if picture else None
     attachments = [(f"{game.id}-turn{turn}.png", png, "image/png")] if png else []
     message_id = send(smtp, to, subject, text, attachments)
-    for address in to:
-        _record(engine, turn, step, "mail", 1, 1, address, message_id)
+    _record(engine, turn, step, "mail", 1, 1, to, message_id)
     return {"turn": turn, "to": to, "already": sorted(sent), "message_id": message_id, "subject": subject}
 
 
@@ -178,16 +172,18 @@ def _delivered(s: Session, game, turn: int, step: int, channel: str, target: str
     return list(s.exec(query.order_by(Delivery.part)))
 
 
-def _record(engine, turn: int, step: int, channel: str, part: int, parts: int, target: str, ref: str) -> None:
+def _record(engine, turn: int, step: int, channel: str, part: int, parts: int, targets: list[str], ref: str) -> None:
+    """What went out, to each target, in one transaction of its own."""
     with db.transaction(engine, write=True) as s:
         game = db.the_game(s)
-        s.add(Delivery(game_id=game.id, turn_index=turn, step=step, channel=channel, part=part, parts=parts,
-                       target=target, ref=ref))
+        s.add_all(Delivery(game_id=game.id, turn_index=turn, step=step, channel=channel, part=part, parts=parts,
+                           target=target, ref=ref) for target in targets)
         s.commit()
 
 
 def _picture(s: Session, game, turn: int) -> bytes | None:
-    """The map after the turn; None when it cannot be drawn (the report goes out without it, and says so)."""
+    """The map after the turn; None when it cannot be drawn (a turn played before snapshots were kept): the
+    report then goes out without it."""
     from ..picture import draw
     try:
         return draw(s, game, turn)

@@ -176,7 +176,7 @@ def _upgrade(db: str, engine) -> None:
     no snapshot of its past turns, and no map art)."""
     try:
         with transaction(engine, write=True) as s:
-            for name, since in models.SINCE.items():
+            for name in models.SINCE:
                 SQLModel.metadata.tables[name].create(s.connection(), checkfirst=True)
             for table in (models.Submission, models.Step):
                 for index in table.__table__.indexes:
