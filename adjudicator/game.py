@@ -31,14 +31,11 @@ from .store.models import DiceGroupRow, Game, MapArt, Power, RevealedSeed, Step,
 
 
 @dataclass
-class Loaded:
-    """An open game: its row, scenario, rules and current state."""
+class Setup:
+    """What a game fixed at `new` and never changes: its scenario, rules and the names players may use."""
 
-    session: Session
-    game: Game
     scenario: Scenario
     rules: G40Rules
-    state: State
     _lexicon: Lexicon | None = field(default=None, repr=False)
 
     @property
@@ -48,19 +45,57 @@ class Loaded:
         return self._lexicon
 
 
+@dataclass
+class Loaded:
+    """An open game: its row, setup and current state."""
+
+    session: Session
+    game: Game
+    setup: Setup
+    state: State
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.setup.scenario
+
+    @property
+    def rules(self) -> G40Rules:
+        return self.setup.rules
+
+    @property
+    def lexicon(self) -> Lexicon:
+        return self.setup.lexicon
+
+
 def rules_for(name: str, scenario: Scenario, rules_version: str) -> G40Rules:
     from .games import game_module
     return game_module(name).RULES(scenario, rules_version)
 
 
+_SETUPS: dict[tuple[str, str, str], Setup] = {}
+_KEPT_SETUPS = 8
+
+
+def setup_of(game: Game) -> Setup:
+    """The game's setup, read from its row once per process: `audit`, a league server or a benchmark opens the same
+    game hundreds of times, and parsing a map's scenario and names is most of the cost of opening it."""
+    key = (game.name, game.rules_version, game.scenario)
+    found = _SETUPS.get(key)
+    if found is None:
+        try:
+            scenario = Scenario.from_json(game.scenario)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise StoreError(f"the game's stored scenario is damaged ({exc}); restore the database from a copy") from None
+        found = Setup(scenario, rules_for(game.name, scenario, game.rules_version))
+        if len(_SETUPS) >= _KEPT_SETUPS:
+            _SETUPS.pop(next(iter(_SETUPS)))
+        _SETUPS[key] = found
+    return found
+
+
 def open_game(session: Session) -> Loaded:
     game = db.the_game(session)
-    try:
-        scenario = Scenario.from_json(game.scenario)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise StoreError(f"the game's stored scenario is damaged ({exc}); restore the database from a copy") from None
-    rules = rules_for(game.name, scenario, game.rules_version)
-    return Loaded(session, game, scenario, rules, db.load_state(session, game))
+    return Loaded(session, game, setup_of(game), db.load_state(session, game))
 
 
 # -- new ------------------------------------------------------------------------------------------
@@ -392,12 +427,11 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
                                salts=json.dumps([text for _, text in salts])))
         sub.status = "done"
         s.add(sub)
-        db.save_state(s, g.game, g.state)
+        db.save_state(s, g.game, g.state, state_hash=results[-1].state_hash if results else None)
         db.save_snapshot(s, g.game, turn_index, g.state, {
             "income": {p: g.rules.income(g.state, p)[0] for p in g.scenario.turn_players()}, "victory": _victory(g)})
         s.flush()
-        report.store_report(s, turn_index)
-        text = report.render(s, turn_index, fmt, settings.templates_dir if settings else None)
+        text = report.store_report(s, turn_index, fmt, settings.templates_dir if settings else None)
         s.commit()
         return {"game": g.game.id, "turn_index": turn_index, "round": round_, "power": power,
                 "phases": [r.phase for r in results], "turn_over": finished, "orders_sha256": sub.sha256,

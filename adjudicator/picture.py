@@ -28,6 +28,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 from sqlmodel import Session, func, select
 
 from .errors import AdjudicatorError
+from .game import setup_of
 from .notation.lexicon import UNIT_ALIASES
 from .scenario import PHASES, Scenario
 from .store import db
@@ -89,7 +90,7 @@ def _picture(session: Session, game: Game, turn_index: int | None, region: str,
         raise AdjudicatorError(f"--region takes {' or '.join(REGIONS)}, not {region!r}")
     if width is not None and not MIN_WIDTH <= width <= MAX_WIDTH:
         raise AdjudicatorError(f"--width takes {MIN_WIDTH} to {MAX_WIDTH} pixels, not {width}")
-    scenario = _scenario(game)
+    scenario = setup_of(game).scenario
     position, caption = _position(session, game, turn_index)
     battles: list[str] = []
     if region == "battles":
@@ -118,13 +119,6 @@ def _picture(session: Session, game: Game, turn_index: int | None, region: str,
     out.paste(picture, (0, TITLE_HEIGHT))
     out.paste(legend, (0, TITLE_HEIGHT + size[1]))
     return out, art is not None
-
-
-def _scenario(game: Game) -> Scenario:
-    try:
-        return Scenario.from_json(game.scenario)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise AdjudicatorError(f"the game's stored scenario is damaged ({exc}); restore the database from a copy") from None
 
 
 # -- what is drawn: the position, its caption, the turn's battles --------------------------------

@@ -8,6 +8,7 @@ same in every format, so that `verify` can read it back from any of them.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 from importlib.resources import files
@@ -25,7 +26,10 @@ PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purc
                 "place": "Mobilize new units", "end_turn": "End of turn"}
 
 
+@lru_cache(maxsize=4)
 def environment(templates_dir: Path | None = None) -> Environment:
+    """One per templates folder and process: compiling the templates costs more than rendering a report, and
+    Jinja reloads a template whose file a host changed."""
     loaders = [FileSystemLoader(str(templates_dir))] if templates_dir else []
     loaders.append(FileSystemLoader(str(files("adjudicator.templates"))))
     return Environment(loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
@@ -318,16 +322,13 @@ def _orders_understood(game, turn_subs: list[Submission]) -> list[str]:
     """The turn's orders as the adjudicator read them: each locked submission parsed again, in canonical form."""
     if not turn_subs:
         return []
-    from .game import rules_for
+    from .game import setup_of
     from .notation import parse_submission
-    from .scenario import Scenario
-    scenario = Scenario.from_json(game.scenario)
-    rules = rules_for(game.name, scenario, game.rules_version)
-    lexicon = rules.lexicon()
+    setup = setup_of(game)
     lines = []
     for sub in turn_subs:
-        parsed = parse_submission(sub.text, lexicon, start_phase=sub.phase, phases=scenario.phases_of(sub.power) or None,
-                                  verbs=rules.verbs())
+        parsed = parse_submission(sub.text, setup.lexicon, start_phase=sub.phase,
+                                  phases=setup.scenario.phases_of(sub.power) or None, verbs=setup.rules.verbs())
         lines += [o.canonical() for o in parsed.submission.orders]
     return lines
 
@@ -559,9 +560,11 @@ def _bins(items: list, sizes: list[int], budget: int) -> list[list]:
     return bins
 
 
-def store_report(session: Session, turn_index: int) -> str:
+def store_report(session: Session, turn_index: int, fmt: str = "markdown", templates_dir: Path | None = None) -> str:
     """Render the Markdown report of a turn with the built-in templates and keep it in the journal, where `audit`
-    compares it with the replay's (a host's own templates change only what is printed)."""
-    text = render(session, turn_index, "markdown")
+    compares it with the replay's (a host's own templates change only what is printed); return the report in
+    `fmt` with the host's templates, from the same context."""
+    ctx = context(session, turn_index)
+    text = render_context(ctx, "markdown")
     session.add(Report(game_id=db.the_game(session).id, turn_index=turn_index, format="markdown", text=text))
-    return text
+    return text if (fmt, templates_dir) == ("markdown", None) else render_context(ctx, fmt, templates_dir)

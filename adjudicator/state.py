@@ -119,12 +119,15 @@ class State:
     # -- hashing ------------------------------------------------------------------------------------
 
     def to_dict(self) -> dict:
+        """What the state hash covers: every field that decides a later turn, in canonical form."""
+        return {**self._head(), "units": [u.to_dict() for u in sorted(self.units, key=_by_id)]}
+
+    def _head(self) -> dict:
         return {
             "round": self.round, "power": self.power, "phase": self.phase, "turn_index": self.turn_index,
             "treasury": dict(sorted(self.treasury.items())),
             "owners": dict(sorted(self.owners.items())),
             "original_owners": dict(sorted(self.original_owners.items())),
-            "units": [u.to_dict() for u in sorted(self.units, key=lambda u: u.id)],
             "relationships": [[a, b, t] for (a, b), t in sorted(self.relationships.items())],
             "purchases": {p: dict(sorted(b.items())) for p, b in sorted(self.purchases.items()) if b},
             "standing": {p: s for p, s in sorted(self.standing.items()) if s},
@@ -153,11 +156,47 @@ class State:
             relations_at_start={pair_key(a, b): t for a, b, t in d.get("relations_at_start", [])},
         )
 
+    def canonical(self) -> str:
+        """canonical_json(self.to_dict()), built from each unit's text as last seen: a step's hash is taken after
+        every phase of every turn, and a G40 map has some 800 units of which a phase changes a few."""
+        units = ",".join([_unit_json(u) for u in sorted(self.units, key=_by_id)])
+        return f'{canonical_json(self._head())[:-1]},"units":[{units}]}}'
+
     def hash(self) -> str:
-        return hashlib.sha256(canonical_json(self.to_dict()).encode("utf-8")).hexdigest()
+        return hashlib.sha256(self.canonical().encode("utf-8")).hexdigest()
 
     def copy(self) -> "State":
-        return State.from_dict(json.loads(canonical_json(self.to_dict())))
+        """A deep copy, equal to State.from_dict(self.to_dict()) (dicts in sorted order, empty purchases and
+        standing orders dropped), without going through JSON text for the units."""
+        copied = State.from_dict({**json.loads(canonical_json(self._head())), "units": []})
+        copied.units = [Unit(u.id, u.type, u.owner, u.place, u.damage, u.moved, dict(sorted(u.flags.items())), u.carried_by)
+                        for u in sorted(self.units, key=_by_id)]
+        return copied
+
+
+def _by_id(unit: Unit) -> int:
+    return unit.id
+
+
+_FRAGMENTS: dict[tuple, str] = {}      # a unit's fields -> its canonical JSON
+_KEPT_FRAGMENTS = 100_000
+
+
+def _unit_json(u: Unit) -> str:
+    """canonical_json(u.to_dict()), looked up by the unit's fields (with the types of its flags' values, so that
+    True and 1 are told apart)."""
+    flags = tuple((k, v, type(v)) for k, v in sorted(u.flags.items())) if u.flags else ()
+    key = (u.id, u.type, u.owner, u.place, u.damage, u.moved, u.carried_by, flags)
+    try:
+        return _FRAGMENTS[key]
+    except KeyError:
+        pass
+    except TypeError:                  # a flag whose value is not hashable: not cached
+        return canonical_json(u.to_dict())
+    if len(_FRAGMENTS) >= _KEPT_FRAGMENTS:
+        _FRAGMENTS.clear()
+    text = _FRAGMENTS[key] = canonical_json(u.to_dict())
+    return text
 
 
 def count_types(units: Iterable[Unit]) -> dict[str, int]:

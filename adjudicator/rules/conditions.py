@@ -163,9 +163,15 @@ class Conditions:
             return sum(any(rules.friendly(state, state.owners.get(p) or "", q) for q in players)
                        if state.owners.get(p) else False for p in places)
         whose, test = _TERRITORY_TESTS[option]
+        counted: dict[tuple[str, str], bool] = {}      # (owner, type) -> whether such a unit counts
+        def counts(u) -> bool:
+            key = (u.owner, u.type)
+            if key not in counted:
+                counted[key] = _belongs(rules, state, u, whose, players)
+            return counted[key]
         hits = 0
         for place in places:
-            units = [u for u in self._units_at(state, place) if _belongs(rules, state, u, whose, players)]
+            units = [u for u in self._units_at(state, place) if counts(u)]
             if test == "excluded":
                 hits += not units or bool(presence) and all(
                     _matching(units, combo) <= most for combo, most in presence.items())
@@ -176,7 +182,7 @@ class Conditions:
 
 
 def _belongs(rules, state: State, unit, whose: str, players: list[str]) -> bool:
-    """Whether a unit counts for a presence or exclusion test. Surface means warships: the rulebook's "no enemy
+    """Whether a unit counts (by its owner and type alone) for a presence or exclusion test. Surface means warships: the rulebook's "no enemy
     surface warships" leaves out submarines, transports, and the aircraft and cargo TripleA would count."""
     if rules.ut(unit).has("marker"):
         return False

@@ -155,10 +155,8 @@ def _words(name: str) -> str:
 def run_triggers(rules: G40Rules, state: State, step: str, moment: str) -> list[dict]:
     """Play the triggers the map fires `moment` ("before" or "after") the step named `step`."""
     events = []
-    when = f"{moment}:{step}"
-    for trigger in rules.scenario.attachments_of("trigger"):
-        if (when not in trigger.values("when") or not _effects(trigger) or not _available(state, trigger)
-                or not rules.plays_trigger(trigger)):
+    for trigger in _timed_triggers(rules.scenario).get(f"{moment}:{step}", []):
+        if not _available(state, trigger) or not rules.plays_trigger(trigger):
             continue
         try:
             if not _trigger_met(rules, state, trigger):
@@ -167,6 +165,20 @@ def run_triggers(rules: G40Rules, state: State, step: str, moment: str) -> list[
             continue
         events += fire(rules, state, trigger)
     return events
+
+
+def _timed_triggers(scenario) -> dict[str, list[Attachment]]:
+    """"before:STEP" or "after:STEP" -> the triggers with effects we play then, in the map's order; indexed once
+    per scenario, since every phase of every turn asks twice."""
+    index = scenario.__dict__.get("_timed_triggers")
+    if index is None:
+        index = {}
+        for trigger in scenario.attachments_of("trigger"):
+            if _effects(trigger):
+                for when in dict.fromkeys(trigger.values("when")):
+                    index.setdefault(when, []).append(trigger)
+        scenario.__dict__["_timed_triggers"] = index
+    return index
 
 
 _PROPERTIES = {"switch", "movementRestrictionTerritories", "movementRestrictionType"}

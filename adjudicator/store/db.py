@@ -16,9 +16,11 @@ import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import event, insert, inspect
+from sqlalchemy import bindparam, event, inspect
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlmodel import Session, SQLModel, create_engine, delete, select
 
@@ -237,66 +239,157 @@ def check_game(game: Game) -> None:
             raise bad(name, getattr(game, name), "JSON text")
 
 
+@dataclass
+class Stored:
+    """A game's state as its tables hold it, row by row: what a save compares with, to write only the rows that
+    changed. A G40 map has some 800 units, and a phase changes a handful."""
+
+    hash: str
+    units: dict[int, tuple]                      # id -> (type, owner, place, damage, moved, flags JSON, carried_by)
+    owners: dict[str, tuple[str, str]]           # territory -> (owner, original owner or "")
+    relationships: dict[tuple[str, str], str]
+    treasury: dict[str, int]
+
+    @classmethod
+    def of(cls, state: State, state_hash: str) -> "Stored":
+        originals = state.original_owners
+        return cls(state_hash,
+                   {u.id: (u.type, u.owner, u.place, u.damage, u.moved, _flags(u.flags), u.carried_by)
+                    for u in sorted(state.units, key=lambda u: u.id)},
+                   {t: (o, originals.get(t, "")) for t, o in sorted(state.owners.items())},
+                   dict(sorted(state.relationships.items())), dict(sorted(state.treasury.items())))
+
+    def state(self, game: Game) -> State:
+        extra = json.loads(game.extra)
+        return State(
+            round=game.round, power=game.power, phase=game.phase, turn_index=game.turn_index,
+            treasury=dict(self.treasury),
+            owners={t: o for t, (o, _) in self.owners.items()},
+            original_owners={t: orig for t, (_, orig) in self.owners.items() if orig},
+            units=[Unit(i, t, o, p, d, m, json.loads(f) if f != "{}" else {}, c)
+                   for i, (t, o, p, d, m, f, c) in self.units.items()],
+            relationships=dict(self.relationships),
+            purchases=extra.get("purchases", {}), standing=extra.get("standing", {}),
+            conquered=extra.get("conquered", []), battles=extra.get("battles", []),
+            next_unit_id=extra.get("next_unit_id", 1),
+            switches=extra.get("switches", {}), spent=extra.get("spent", {}),
+            relations_at_start={pair_key(a, b): t for a, b, t in extra.get("relations_at_start", [])},
+        )
+
+
+def _flags(flags: dict) -> str:
+    return json.dumps(flags, sort_keys=True) if flags else "{}"
+
+
+# The state each engine last committed, by game id: a process that opens a game again and again (`audit`, a
+# league's server, a benchmark) reads its tables once. Trusted only while the game row's state hash is the one
+# committed with it: every writer updates the hash, so another process's write is a miss.
+_COMMITTED: "WeakKeyDictionary[object, dict[str, Stored]]" = WeakKeyDictionary()
+
+
 def load_state(session: Session, game: Game) -> State:
+    engine = session.get_bind()
+    known = _COMMITTED.get(engine, {}).get(game.id)
+    if known is None or not game.state_hash or known.hash != game.state_hash:
+        try:
+            known = _load_rows(session, game)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise StoreError(f"the stored state of game {game.id} is damaged ({type(exc).__name__}: {exc}); "
+                             "restore the database from a copy (it was changed outside the adjudicator)") from None
+        if game.state_hash:          # read with the game row in one transaction: they belong together
+            _COMMITTED.setdefault(engine, {})[game.id] = known
+    session.info[("stored", game.id)] = known
     try:
-        return _load_state(session, game)
-    except (ValueError, KeyError, TypeError) as exc:
+        return known.state(game)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise StoreError(f"the stored state of game {game.id} is damaged ({type(exc).__name__}: {exc}); "
                          "restore the database from a copy (it was changed outside the adjudicator)") from None
 
 
-def _load_state(session: Session, game: Game) -> State:
-    powers = session.exec(select(Power).where(Power.game_id == game.id)).all()
-    owners = session.exec(select(TerritoryOwner).where(TerritoryOwner.game_id == game.id)).all()
+def _load_rows(session: Session, game: Game) -> Stored:
+    gid = game.id
+    powers = session.exec(select(Power.name, Power.treasury).where(Power.game_id == gid).order_by(Power.name)).all()
+    owners = session.exec(select(TerritoryOwner.territory, TerritoryOwner.owner, TerritoryOwner.original_owner)
+                          .where(TerritoryOwner.game_id == gid).order_by(TerritoryOwner.territory)).all()
     units = session.exec(select(UnitRow.id, UnitRow.type, UnitRow.owner, UnitRow.place, UnitRow.damage, UnitRow.moved,
-                                UnitRow.flags, UnitRow.carried_by).where(UnitRow.game_id == game.id)).all()   # plain rows: fast
-    rels = session.exec(select(Relationship).where(Relationship.game_id == game.id)).all()
-    extra = json.loads(game.extra)
-    return State(
-        round=game.round, power=game.power, phase=game.phase, turn_index=game.turn_index,
-        treasury={p.name: p.treasury for p in powers},
-        owners={o.territory: o.owner for o in owners},
-        original_owners={o.territory: o.original_owner for o in owners if o.original_owner},
-        units=[Unit(i, t, o, p, d, m, json.loads(f), c) for i, t, o, p, d, m, f, c in units],
-        relationships={pair_key(r.a, r.b): r.type for r in rels},
-        purchases=extra.get("purchases", {}), standing=extra.get("standing", {}),
-        conquered=extra.get("conquered", []), battles=extra.get("battles", []),
-        next_unit_id=extra.get("next_unit_id", 1),
-        switches=extra.get("switches", {}), spent=extra.get("spent", {}),
-        relations_at_start={pair_key(a, b): t for a, b, t in extra.get("relations_at_start", [])},
-    )
+                                UnitRow.flags, UnitRow.carried_by).where(UnitRow.game_id == gid).order_by(UnitRow.id)).all()
+    rels = session.exec(select(Relationship.a, Relationship.b, Relationship.type).where(Relationship.game_id == gid)
+                        .order_by(Relationship.a, Relationship.b)).all()
+    for *_, flags, _carrier in units:
+        if not isinstance(json.loads(flags), dict):
+            raise TypeError(f"unit flags must be a JSON object, not {flags[:40]!r}")
+    return Stored(game.state_hash,
+                  {i: (t, o, p, d, m, f, c) for i, t, o, p, d, m, f, c in units},
+                  {t: (o, orig or "") for t, o, orig in owners},
+                  {pair_key(a, b): t for a, b, t in rels}, {name: amount for name, amount in powers})
 
 
 def save_state(session: Session, game: Game, state: State, turn_order: list[str] | None = None,
-               contacts: dict[str, str] | None = None) -> None:
-    """Write `state` into the tables of `game` (inside the caller's transaction)."""
+               contacts: dict[str, str] | None = None, state_hash: str | None = None) -> None:
+    """Write `state` into the tables of `game` (inside the caller's transaction): only the rows that differ from
+    what the tables held when the state was loaded. `state_hash` is the state's hash when the caller knows it."""
     gid = game.id
-    for table in (UnitRow, TerritoryOwner, Relationship):
-        session.exec(delete(table).where(table.game_id == gid))
-    existing = {p.name: p for p in session.exec(select(Power).where(Power.game_id == gid)).all()}
-    for name, amount in state.treasury.items():
+    new = Stored.of(state, state_hash or state.hash())
+    old = session.info.get(("stored", gid))
+    if old is None:                  # a state not loaded in this transaction: its rows are written afresh
+        for table in (UnitRow, TerritoryOwner, Relationship):
+            session.exec(delete(table).where(table.game_id == gid))
+        old = Stored("", {}, {}, {}, {})
+    existing = {p.name: p for p in session.exec(select(Power).where(Power.game_id == gid)).all()} \
+        if new.treasury != old.treasury else {}
+    for name, amount in new.treasury.items():
+        if old.treasury.get(name) == amount and name in old.treasury:
+            continue
         row = existing.get(name)
         if row is None:
             order = turn_order.index(name) if turn_order and name in turn_order else -1
             row = Power(game_id=gid, name=name, turn_order=order, contact=(contacts or {}).get(name, ""))
         row.treasury = amount
         session.add(row)
-    # Bulk inserts: a G40 map has ~850 units, and rows one by one through the ORM cost most of a turn's time.
-    originals = state.original_owners
-    _insert(session, TerritoryOwner, [{"game_id": gid, "territory": t, "owner": o, "original_owner": originals.get(t, "")}
-                                      for t, o in state.owners.items()])
-    _insert(session, UnitRow, [{"game_id": gid, "id": u.id, "place": u.place, "owner": u.owner, "type": u.type,
-                                "damage": u.damage, "moved": u.moved, "flags": json.dumps(u.flags, sort_keys=True),
-                                "carried_by": u.carried_by} for u in state.units])
-    _insert(session, Relationship, [{"game_id": gid, "a": a, "b": b, "type": t} for (a, b), t in state.relationships.items()])
+    _write(session, UnitRow.__table__, gid, ("id",), ("type", "owner", "place", "damage", "moved", "flags", "carried_by"),
+           old.units, new.units)
+    _write(session, TerritoryOwner.__table__, gid, ("territory",), ("owner", "original_owner"), old.owners, new.owners)
+    _write(session, Relationship.__table__, gid, ("a", "b"), ("type",),
+           {k: (v,) for k, v in old.relationships.items()}, {k: (v,) for k, v in new.relationships.items()})
     game.round, game.power, game.phase, game.turn_index = state.round, state.power, state.phase, state.turn_index
     game.extra = json.dumps({"purchases": state.purchases, "standing": state.standing, "conquered": state.conquered,
                              "battles": state.battles, "next_unit_id": state.next_unit_id,
                              "switches": state.switches, "spent": state.spent,
                              "relations_at_start": [[a, b, t] for (a, b), t in state.relations_at_start.items()]},
                             sort_keys=True)
-    game.state_hash = state.hash()
+    game.state_hash = new.hash
     session.add(game)
+    session.info[("stored", gid)] = new
+    if not session.info.get("remember_on_commit"):
+        session.info["remember_on_commit"] = True
+        event.listen(session, "after_commit", _remember)
+
+
+def _write(session: Session, table, gid: str, keys: tuple[str, ...], columns: tuple[str, ...],
+           old: dict, new: dict) -> None:
+    """Delete, insert and update the rows of `table` that differ between `old` and `new` (key -> column values)."""
+    def key_of(key) -> dict:
+        return {"k_game_id": gid, **dict(zip((f"k_{k}" for k in keys), key if isinstance(key, tuple) else (key,)))}
+    match = (table.c.game_id == bindparam("k_game_id"), *(table.c[k] == bindparam(f"k_{k}") for k in keys))
+    gone = [key_of(k) for k in old if k not in new]
+    added = [{"game_id": gid, **dict(zip(keys, k if isinstance(k, tuple) else (k,))), **dict(zip(columns, v))}
+             for k, v in new.items() if k not in old]
+    changed = [{**key_of(k), **dict(zip((f"v_{c}" for c in columns), v))} for k, v in new.items() if k in old and old[k] != v]
+    conn = session.connection()
+    if gone:
+        conn.execute(table.delete().where(*match), gone)
+    if added:
+        conn.execute(table.insert(), added)
+    if changed:
+        conn.execute(table.update().where(*match).values({c: bindparam(f"v_{c}") for c in columns}), changed)
+
+
+def _remember(session: Session) -> None:
+    """After a commit: the states this transaction wrote are what the tables hold now."""
+    engine = session.get_bind()
+    for key, stored in session.info.items():
+        if isinstance(key, tuple) and key[0] == "stored":
+            _COMMITTED.setdefault(engine, {})[key[1]] = stored
 
 
 def position(state: State) -> dict:
@@ -331,11 +424,6 @@ def locked_submission(session: Session, game: Game) -> Submission | None:
     return session.exec(select(Submission).where(Submission.game_id == game.id, Submission.kind == "turn",
                                                  Submission.power == game.power, Submission.turn_index == game.turn_index,
                                                  Submission.status == "locked").order_by(Submission.seq)).first()
-
-
-def _insert(session: Session, table, rows: list[dict]) -> None:
-    if rows:
-        session.exec(insert(table), params=rows)
 
 
 __all__ = ["create", "open_existing", "the_game", "load_state", "save_state", "locked_submission", "models"]

@@ -1,0 +1,235 @@
+"""Speed at game scale (issue 13): a scripted 20-round G40 Alt-Universe game, audited; one big power-turn; the
+commands a player runs most. Prints one JSON line of figures.
+
+- `audit_s`: the whole `adjudicator audit DB` command on the 20-round game (180 power-turns, battles in almost
+  every one), against `floor_s`, the time of `python -c "import sqlmodel, typer, jinja2, dotenv"` on the same
+  machine: target `audit_ratio` < 4.
+- `power_turn_ms`: engine time (check at submit, then play with dice) of one power-turn of about 40 orders and
+  8 battles on that map, the database left out: target < 50 ms.
+- `status_ratio`, `dry_run_ratio`, `report_ratio`: each command's time over the floor: target <= 1.2.
+- `store_free`: `verify` and `--help` import no part of the store (nor SQLAlchemy).
+
+Each time is the best of several runs, with byte-code caching on (as an installed package has it). The map comes
+from ADJUDICATOR_MAPS_PATH or ../shared/triplea. Run `python benchmarks/bench_game.py [ROUNDS]` from the
+repository root; the played game is kept in benchmarks/.cache (delete it after changing the rules).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))          # runnable from a checkout without installing the package
+
+from adjudicator.config import Settings  # noqa: E402
+from adjudicator.errors import SubmissionRejected  # noqa: E402
+
+SEED = "cd" * 32
+GAME = "g40-alt-universe"
+LAND = ("infantry", "infantryC", "artillery", "artilleryC", "mech_infantry", "armour")
+WARSHIPS = ("submarine", "destroyer", "cruiser", "battleship")
+FACTORIES = ("factory_major", "factory_minor")
+RUNS = 5
+
+
+def maps_path() -> list[Path]:
+    given = [Path(p) for p in os.environ.get("ADJUDICATOR_MAPS_PATH", "").split(os.pathsep) if p.strip()]
+    return given or [ROOT.parent / "shared" / "triplea"]
+
+
+# -- the scripted game ------------------------------------------------------------------------------------
+
+def orders_for(st: dict, scenario, rng: random.Random, big: bool = False) -> list[str]:
+    """A turn for the power to move, from the position `status` gives: declare war on every power the rules let
+    it, buy infantry for a factory, attack with land stacks and warships next to an enemy, place, end. `big`
+    attacks with everything it can (up to 8 battles) and moves more stacks: the 40-order turn."""
+    me = st["power"]
+    players = set(scenario.turn_players())
+    enemies = {p for p in st["powers"][me]["at_war_with"] if p in players}
+    allies = set()
+    for p in scenario.players:
+        if p.name == me:
+            allies = {q.name for q in scenario.players if set(q.alliances) & set(p.alliances)}
+    declare = sorted(players - allies - enemies - {me})
+    enemies |= set(declare)
+    lines = [f"war {p}" for p in declare]
+    terr = st["territories"]
+    factories = sorted(t for t, v in terr.items() if v["owner"] == me and set(v["units"].get(me, {})) & set(FACTORIES))
+    count = min(st["powers"][me]["treasury"] // 3, 4 * len(factories), 8 if big else 4)
+    if count:
+        lines.append(f"buy {count} inf")
+    battles, moved = 0, set()
+    limit = 8 if big else 3
+    for origin in sorted(terr, key=lambda t: rng.random()):
+        mine = terr[origin]["units"].get(me, {})
+        water = scenario.territory(origin).water
+        kinds = WARSHIPS if water else LAND
+        force = {t: n for t, n in mine.items() if t in kinds}
+        if not force or battles >= limit:
+            continue
+        targets = [n for n in sorted(scenario.neighbours(origin)) if scenario.territory(n).water == water
+                   and (terr.get(n, {}).get("owner") in enemies if not water
+                        else set(terr.get(n, {}).get("units", {})) & enemies)]
+        if targets:
+            units = ", ".join(f"{n} {t}" for t, n in sorted(force.items()))
+            lines.append(f"cm {units} {origin} > {rng.choice(targets)}")
+            battles += 1
+            moved.add(origin)
+    if big:                      # non-combat moves of single infantry between friendly territories
+        for origin in sorted(terr):
+            if len(lines) >= 36 or origin in moved or scenario.territory(origin).water:
+                continue
+            if terr[origin]["owner"] != me or terr[origin]["units"].get(me, {}).get("infantry", 0) < 2:
+                continue
+            friendly = [n for n in sorted(scenario.neighbours(origin)) if terr.get(n, {}).get("owner") == me and n not in moved]
+            if friendly:
+                lines.append(f"ncm 1 inf {origin} > {friendly[0]}")
+    placed = count
+    for f in factories:
+        if placed <= 0:
+            break
+        here = min(placed, 3 if "factory_major" in terr[f]["units"][me] else 1)
+        lines.append(f"place {here} inf {f}")
+        placed -= here
+    return lines + ["end"]
+
+
+def submit_what_passes(engine, power: str, lines: list[str], dry_run: bool = False) -> tuple[str, dict]:
+    """Submit `lines`, dropping each line the rules refuse until the rest is accepted."""
+    from adjudicator.game import submit
+    while True:
+        text = "\n".join(lines) + "\n"
+        try:
+            return text, submit(engine, power, text, dry_run=dry_run)
+        except SubmissionRejected as exc:
+            bad = {e.line for e in exc.errors if e.line}
+            if not bad:                         # an error of the whole turn (a placement short, say): drop them
+                bad = {k + 1 for k, line in enumerate(lines) if line.startswith(("place", "buy"))}
+            if not bad or lines == ["end"]:
+                raise
+            lines = [line for k, line in enumerate(lines, 1) if k not in bad] or ["end"]
+            if "end" not in lines:
+                lines.append("end")
+
+
+def play(db: str, settings: Settings, rounds: int) -> dict:
+    """Play `rounds` whole rounds of G40 Alt-Universe into `db` with test dice; returns counts."""
+    from adjudicator.game import adjudicate, new_game, open_game, status
+    from adjudicator.store.db import open_existing, transaction
+    new_game(db, GAME, settings, seed_hex=SEED, game_id="bench-au")
+    engine = open_existing(db)
+    with transaction(engine) as s:
+        scenario = open_game(s).scenario
+    rng = random.Random(13)
+    battles = turns = 0
+    while True:
+        st = status(engine)
+        if st["round"] > rounds:
+            break
+        _, out = submit_what_passes(engine, st["power"], orders_for(st, scenario, rng))
+        result = adjudicate(engine, settings)
+        battles += result["report"].count("Battle")
+        turns += 1
+    engine.dispose()
+    return {"power_turns": turns, "orders_and_battles": battles}
+
+
+# -- measuring --------------------------------------------------------------------------------------------
+
+def best(command: list[str], env: dict, runs: int = RUNS) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def store_free(env: dict, *args: str) -> bool:
+    """Whether `adjudicator ARGS` runs without importing the store or SQLAlchemy."""
+    probe = ("import sys, runpy; sys.argv = ['adjudicator', *sys.argv[1:]]\n"
+             "try:\n    runpy.run_module('adjudicator', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+             "bad = [m for m in sys.modules if m.startswith(('adjudicator.store', 'sqlalchemy', 'sqlmodel'))]\n"
+             "sys.stderr.write('STORE ' + ' '.join(bad))")
+    out = subprocess.run([sys.executable, "-c", probe, *args], env=env, capture_output=True, text=True)
+    return "STORE " in out.stderr and out.stderr.rsplit("STORE ", 1)[1].strip() == ""
+
+
+def power_turn(db: str, settings: Settings) -> dict:
+    """Engine time of one big turn on a copy of the position: check as `submit` does, then play with dice."""
+    from adjudicator import dice
+    from adjudicator.game import open_game, status
+    from adjudicator.notation import parse_submission
+    from adjudicator.rules import turn
+    from adjudicator.store.db import open_existing, transaction
+    engine = open_existing(db)
+    with transaction(engine) as s:
+        g = open_game(s)
+        st = status(engine)
+        scenario = g.scenario
+        text, _ = submit_what_passes(engine, st["power"], orders_for(st, scenario, random.Random(7), big=True), dry_run=True)
+        parsed = parse_submission(text, g.lexicon, start_phase=g.state.phase, phases=scenario.phases_of(g.state.power),
+                                  verbs=g.rules.verbs())
+        orders = turn.turn_orders(parsed.submission.orders)
+        times, battles = [], 0
+        for k in range(RUNS):
+            state = g.state.copy()
+            roller = dice.Roller(bytes(32), g.game.id, g.state.turn_index)
+            start = time.perf_counter()
+            errors = turn.check(g.rules, state, orders, parsed.submission.ended)
+            results = turn.play(g.rules, state, orders, parsed.submission.ended, roller)
+            times.append(time.perf_counter() - start)
+            assert not errors, errors
+            battles = sum(1 for r in results for e in r.events if e.get("type") == "battle")
+    engine.dispose()
+    return {"power_turn_ms": round(min(times) * 1000, 1), "power_turn_orders": len(orders), "power_turn_battles": battles}
+
+
+def main() -> None:
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    cache = ROOT / "benchmarks" / ".cache"
+    cache.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(ROOT)
+    with tempfile.TemporaryDirectory() as work:
+        env["ADJUDICATOR_KEYS_DIR"] = str(Path(work) / "keys")
+        settings = Settings(database=None, maps_path=maps_path(), keys_dir=Path(work) / "keys", templates_dir=None)
+        db = cache / f"au-{rounds}.db"
+        figures: dict = {"rounds": rounds}
+        if not db.exists():
+            start = time.perf_counter()
+            figures.update(play(str(db), settings, rounds))
+            figures["played_s"] = round(time.perf_counter() - start, 1)
+        cli = [sys.executable, "-m", "adjudicator"]
+        best(cli + ["status", str(db)], env, 1)                    # writes the byte-code caches
+        floor = best([sys.executable, "-c", "import sqlmodel, typer, jinja2, dotenv"], env)
+        figures["floor_s"] = round(floor, 3)
+        audit = best(cli + ["audit", str(db)], env, 3)
+        check = subprocess.run(cli + ["audit", str(db), "--json"], env=env, capture_output=True, text=True)
+        result = json.loads(check.stdout)
+        assert result["ok"], result["mismatch"]
+        figures.update(audit_s=round(audit, 3), audit_ratio=round(audit / floor, 2), audited_turns=len(result["turns"]),
+                       audited_dice=sum(t["dice"] for t in result["turns"]))
+        orders = Path(work) / "orders.txt"
+        orders.write_text("end\n")
+        for name, args in (("status", ["status", str(db)]), ("report", ["report", str(db)]),
+                           ("dry_run", ["submit", str(db), str(orders), "--power", result["turns"][-1]["power"], "--dry-run"])):
+            spent = best(cli + args, env)
+            figures[f"{name}_s"] = round(spent, 3)
+            figures[f"{name}_ratio"] = round(spent / floor, 2)
+        report = Path(work) / "report.md"
+        report.write_text(subprocess.run(cli + ["report", str(db)], env=env, capture_output=True, text=True).stdout)
+        figures["store_free"] = store_free(env, "verify", str(report)) and store_free(env, "--help")
+        figures.update(power_turn(str(db), settings))
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
