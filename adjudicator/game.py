@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlmodel import Session, select
+from sqlmodel import Session, func, select
 
 from . import dice, report
 from .config import Settings
@@ -371,8 +371,7 @@ def apply_standing(state: State, power: str, orders: list) -> None:
 
 
 def _next_seq(s: Session, table, gid: str) -> int:
-    rows = s.exec(select(table.seq).where(table.game_id == gid).order_by(table.seq.desc())).first()
-    return (rows or 0) + 1
+    return (s.exec(select(func.max(table.seq)).where(table.game_id == gid)).one() or 0) + 1
 
 
 def _add_step(s: Session, g: Loaded, submission_id: int | None, phase: str, events: list[dict], groups: list,
@@ -471,12 +470,13 @@ def status(engine) -> dict:
                               "contact": contacts.get(p.name, ""),
                               "pending_purchases": st.purchases.get(p.name, {})}
         territories = {}
+        by_place = st.by_place()
         for t in g.scenario.territories:
-            units = st.units_by_owner(t.name)
-            if t.water and not units:
+            here = by_place.get(t.name, [])
+            if t.water and not here:
                 continue
-            territories[t.name] = {"owner": st.owners.get(t.name), "units": units}
-            damaged = [u for u in st.units_at(t.name) if u.damage]
+            territories[t.name] = {"owner": st.owners.get(t.name), "units": st.units_by_owner(t.name, here)}
+            damaged = [u for u in here if u.damage]
             if damaged:
                 territories[t.name]["damage"] = [{"owner": u.owner, "unit": u.type, "damage": u.damage}
                                                  for u in sorted(damaged, key=lambda u: u.id)]

@@ -13,8 +13,7 @@ from pathlib import Path
 
 from importlib.resources import files
 
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
-from sqlmodel import Session, select
+from sqlmodel import Session, func, or_, select
 
 from .errors import AdjudicatorError, StoreError
 from .store import db
@@ -27,9 +26,11 @@ PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purc
 
 
 @lru_cache(maxsize=4)
-def environment(templates_dir: Path | None = None) -> Environment:
+def environment(templates_dir: Path | None = None):
     """One per templates folder and process: compiling the templates costs more than rendering a report, and
-    Jinja reloads a template whose file a host changed."""
+    Jinja reloads a template whose file a host changed. Jinja2 is imported here, so that `status` and `submit`,
+    which render nothing, start without it."""
+    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
     loaders = [FileSystemLoader(str(templates_dir))] if templates_dir else []
     loaders.append(FileSystemLoader(str(files("adjudicator.templates"))))
     return Environment(loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
@@ -381,16 +382,18 @@ def _standings(snapshot: dict | None, scenario_powers: list[str]) -> dict:
 
 def turn_context(session: Session, turn_index: int | None) -> dict:
     game = db.the_game(session)
-    steps = list(session.exec(select(Step).where(Step.game_id == game.id).order_by(Step.seq)))
-    played = [s for s in steps if s.phase != "standing"]
-    if not played:
+    played = Step.game_id == game.id, Step.phase != "standing"
+    first, last = session.exec(select(func.min(Step.turn_index), func.max(Step.turn_index)).where(*played)).one()
+    if last is None:
         raise AdjudicatorError("nothing has been adjudicated yet: there is no report to show")
     if turn_index is None:
-        turn_index = played[-1].turn_index
-    mine = [s for s in played if s.turn_index == turn_index]
+        turn_index = last
+    # the turn's steps, and the standing orders filed before them (the orders of loss in force in its battles)
+    steps = list(session.exec(select(Step).where(Step.game_id == game.id, or_(Step.turn_index == turn_index,
+                                                                              Step.phase == "standing")).order_by(Step.seq)))
+    mine = [s for s in steps if s.turn_index == turn_index and s.phase != "standing"]
     if not mine:
-        done = sorted({s.turn_index for s in played})
-        raise AdjudicatorError(f"no report for turn {turn_index}: the turns played so far are {done[0]} to {done[-1]}")
+        raise AdjudicatorError(f"no report for turn {turn_index}: the turns played so far are {first} to {last}")
     groups = list(session.exec(select(DiceGroupRow).where(DiceGroupRow.game_id == game.id, DiceGroupRow.turn_index == turn_index)
                                .order_by(DiceGroupRow.id)))
     seed = session.get(RevealedSeed, (game.id, turn_index))

@@ -81,10 +81,18 @@ class State:
     def units_at(self, place: str, owner: str | None = None) -> list[Unit]:
         return [u for u in self.units if u.place == place and (owner is None or u.owner == owner)]
 
-    def units_by_owner(self, place: str) -> dict[str, dict[str, int]]:
-        """Owner -> unit type -> how many, in `place`: the shape of `status --json`."""
+    def by_place(self) -> dict[str, list[Unit]]:
+        """Place -> its units, in one pass (units_at is a pass per place)."""
+        out: dict[str, list[Unit]] = {}
+        for u in self.units:
+            out.setdefault(u.place, []).append(u)
+        return out
+
+    def units_by_owner(self, place: str, here: list[Unit] | None = None) -> dict[str, dict[str, int]]:
+        """Owner -> unit type -> how many, in `place`: the shape of `status --json`. `here`: the units in `place`,
+        when the caller has them (status walks every territory of a map)."""
         owners: dict[str, list[Unit]] = {}
-        for u in self.units_at(place):
+        for u in self.units_at(place) if here is None else here:
             owners.setdefault(u.owner, []).append(u)
         return {owner: count_types(units) for owner, units in owners.items()}
 

@@ -159,7 +159,7 @@ class G40Rules:
             return destroyer_with_shooter or not self.prop("Air Attack Sub Restricted")
         return True
 
-    def is_transport(self, unit: Unit) -> bool:
+    def is_transport(self, unit: Unit | str) -> bool:
         t = self.ut(unit)
         return t.domain == "sea" and t.transport_capacity > 0 and t.attack == 0
 

@@ -35,19 +35,19 @@ class Conditions:
     """Evaluates conditions by name for one rules object. Results are not cached; the units by place are, for one
     state (a condition over "map" looks at every territory), so use an evaluator while the units do not move."""
 
-    def __init__(self, rules):
+    def __init__(self, rules, kinds: dict | None = None):
         self.rules = rules
         self.scenario = rules.scenario
-        self._units: tuple[int, dict] | None = None     # (id of the state, place -> units): built once per state
+        self._kinds: tuple[int, dict] | None = None     # (id of the state, unit_kinds of it): built once per state
+        self._given = kinds                              # unit_kinds of the state the caller evaluates
         self.unsupported: list[str] = []                 # parts of conditions not evaluated, for explanations
 
-    def _units_at(self, state: State, place: str) -> list:
-        if self._units is None or self._units[0] != id(state):
-            index: dict[str, list] = {}
-            for u in state.units:
-                index.setdefault(u.place, []).append(u)
-            self._units = (id(state), index)
-        return self._units[1].get(place, [])
+    def _kinds_at(self, state: State, place: str) -> dict[tuple[str, str], int]:
+        if self._given is not None:
+            return self._given.get(place, {})
+        if self._kinds is None or self._kinds[0] != id(state):
+            self._kinds = (id(state), unit_kinds(state))
+        return self._kinds[1].get(place, {})
 
     # -- entry points --------------------------------------------------------------------------------
 
@@ -163,15 +163,15 @@ class Conditions:
             return sum(any(rules.friendly(state, state.owners.get(p) or "", q) for q in players)
                        if state.owners.get(p) else False for p in places)
         whose, test = _TERRITORY_TESTS[option]
-        counted: dict[tuple[str, str], bool] = {}      # (owner, type) -> whether such a unit counts
-        def counts(u) -> bool:
-            key = (u.owner, u.type)
-            if key not in counted:
-                counted[key] = _belongs(rules, state, u, whose, players)
-            return counted[key]
+        counted: dict[tuple[str, str], bool] = {}      # (owner, type) -> whether such units count
         hits = 0
         for place in places:
-            units = [u for u in self._units_at(state, place) if counts(u)]
+            units = []                                  # (type, how many) of the units that count
+            for kind, n in self._kinds_at(state, place).items():
+                if kind not in counted:
+                    counted[kind] = _belongs(rules, state, *kind, whose, players)
+                if counted[kind]:
+                    units.append((kind[1], n))
             if test == "excluded":
                 hits += not units or bool(presence) and all(
                     _matching(units, combo) <= most for combo, most in presence.items())
@@ -181,18 +181,29 @@ class Conditions:
         return hits
 
 
-def _belongs(rules, state: State, unit, whose: str, players: list[str]) -> bool:
-    """Whether a unit counts (by its owner and type alone) for a presence or exclusion test. Surface means warships: the rulebook's "no enemy
-    surface warships" leaves out submarines, transports, and the aircraft and cargo TripleA would count."""
-    if rules.ut(unit).has("marker"):
+def unit_kinds(state: State) -> dict[str, dict[tuple[str, str], int]]:
+    """Place -> (owner, unit type) -> how many: what presence tests count, built in one pass over the units. Valid
+    while no unit moves; a caller that evaluates many conditions of one position builds it once and passes it."""
+    index: dict[str, dict[tuple[str, str], int]] = {}
+    for u in state.units:
+        here = index.setdefault(u.place, {})
+        here[u.owner, u.type] = here.get((u.owner, u.type), 0) + 1
+    return index
+
+
+def _belongs(rules, state: State, owner: str, type_: str, whose: str, players: list[str]) -> bool:
+    """Whether units of this owner and type count for a presence or exclusion test. Surface means warships: the
+    rulebook's "no enemy surface warships" leaves out submarines, transports, and the aircraft and cargo TripleA
+    would count."""
+    if rules.ut(type_).has("marker"):
         return False
     if whose == "direct":
-        return unit.owner in players
+        return owner in players
     if whose == "allied":
-        return unit.owner not in players and any(rules.friendly(state, unit.owner, p) for p in players)
-    enemy = any(rules.at_war(state, unit.owner, p) for p in players)
+        return owner not in players and any(rules.friendly(state, owner, p) for p in players)
+    enemy = any(rules.at_war(state, owner, p) for p in players)
     if whose == "enemy_surface":
-        return enemy and rules.ut(unit).domain == "sea" and not rules.is_sub(unit) and not rules.is_transport(unit)
+        return enemy and rules.ut(type_).domain == "sea" and not rules.is_sub(type_) and not rules.is_transport(type_)
     return enemy
 
 
@@ -201,11 +212,12 @@ def _presence(cond: Attachment) -> dict[str, int]:
     return {value: int(count or 0) for n, value, count in cond.options if n == "unitPresence"}
 
 
-def _matching(units, combo: str) -> int:
+def _matching(units: list[tuple[str, int]], combo: str) -> int:
+    """How many of the units, given as (type, how many), are of the types of `combo` (or ANY)."""
     if combo.lower() == "any":
-        return len(units)
+        return sum(n for _, n in units)
     types = set(combo.split(":"))
-    return sum(u.type in types for u in units)
+    return sum(n for t, n in units if t in types)
 
 
 def relation_is(rules, state: State, a: str, b: str, wanted: str) -> bool:

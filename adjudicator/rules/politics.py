@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..scenario import Attachment
 from ..state import State, count_types
 from .base import G40Rules, RuleViolation
-from .conditions import Conditions, Unsupported, relation_is
+from .conditions import Conditions, Unsupported, relation_is, unit_kinds
 
 
 # -- declarations of war ------------------------------------------------------------------------------------
@@ -155,15 +155,19 @@ def _words(name: str) -> str:
 def run_triggers(rules: G40Rules, state: State, step: str, moment: str) -> list[dict]:
     """Play the triggers the map fires `moment` ("before" or "after") the step named `step`."""
     events = []
+    kinds = None                          # the units counted by place, until a trigger fires and changes them
     for trigger in _timed_triggers(rules.scenario).get(f"{moment}:{step}", []):
         if not _available(state, trigger) or not rules.plays_trigger(trigger):
             continue
+        if kinds is None:
+            kinds = unit_kinds(state)
         try:
-            if not _trigger_met(rules, state, trigger):
+            if not _trigger_met(rules, state, trigger, kinds):
                 continue
         except Unsupported:
             continue
         events += fire(rules, state, trigger)
+        kinds = None
     return events
 
 
@@ -212,11 +216,11 @@ def _available(state: State, attachment: Attachment) -> bool:
     return not uses or state.spent.get(key, 0) < int(uses)
 
 
-def _trigger_met(rules: G40Rules, state: State, trigger: Attachment) -> bool:
+def _trigger_met(rules: G40Rules, state: State, trigger: Attachment, kinds: dict | None = None) -> bool:
     """Whether a trigger's conditions hold; one resting on a part we cannot evaluate is Unsupported unless it
-    holds without it."""
+    holds without it. `kinds`: conditions.unit_kinds of the state, when the caller has it."""
     names = trigger.names("conditions", "trigger")
-    conditions = Conditions(rules)
+    conditions = Conditions(rules, kinds)
     invert = trigger.value("invert").lower() == "true"
     if not names or conditions.all_met(state, names, trigger.value("conditionType", "AND")):
         return not invert
