@@ -153,7 +153,7 @@ def read_journal(db_arg: str) -> Journal:
     engine = db.open_existing(db_arg)
     try:
         with db.transaction(engine, read_only=True) as s:
-            game = db.the_game(s)
+            game = db.the_game(s, setup=True)
             subs = list(s.exec(select(Submission).where(Submission.game_id == game.id).order_by(Submission.seq)))
             steps = list(s.exec(select(Step).where(Step.game_id == game.id).order_by(Step.seq)))
             groups: dict[int, list[DiceGroupRow]] = {}
@@ -345,9 +345,11 @@ class Replay:
     def _compare_new_steps(self) -> None:
         with Session(self.engine) as s:
             mine = list(s.exec(select(Step).where(Step.seq > self.compared).order_by(Step.seq)))
-            seqs = {sub.id: sub.seq for sub in s.exec(select(Submission))}
-            groups = {st.id: list(s.exec(select(DiceGroupRow).where(DiceGroupRow.step_id == st.id).order_by(DiceGroupRow.id)))
-                      for st in mine}
+            ids = {st.submission_id for st in mine}
+            seqs = dict(s.exec(select(Submission.id, Submission.seq).where(Submission.id.in_(ids))).all())
+            groups: dict[int, list[DiceGroupRow]] = {st.id: [] for st in mine}
+            for row in s.exec(select(DiceGroupRow).where(DiceGroupRow.step_id.in_(list(groups))).order_by(DiceGroupRow.id)):
+                groups[row.step_id].append(row)
         for step in mine:
             stored = self.journal.steps[self.compared] if self.compared < len(self.journal.steps) else None
             self._compare_step(step, seqs.get(step.submission_id), groups[step.id], stored)

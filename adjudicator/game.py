@@ -12,6 +12,7 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from sqlmodel import Session, func, select
 
@@ -36,6 +37,7 @@ class Setup:
 
     scenario: Scenario
     rules: G40Rules
+    setup_hash: str                 # Game.setup_hash(): what the reports print
     _lexicon: Lexicon | None = field(default=None, repr=False)
 
     @property
@@ -72,30 +74,32 @@ def rules_for(name: str, scenario: Scenario, rules_version: str) -> G40Rules:
     return game_module(name).RULES(scenario, rules_version)
 
 
-_SETUPS: dict[tuple[str, str, str], Setup] = {}
-_KEPT_SETUPS = 8
+# Each engine's games' setups, by game id: `audit`, a league's server or a benchmark opens the same game hundreds
+# of times, and reading and parsing a map's scenario is most of the cost of opening it. A game's setup never
+# changes once made; the fingerprint tells a game made again under the same id from the one cached.
+_SETUPS: "WeakKeyDictionary[object, dict[str, tuple[tuple, Setup]]]" = WeakKeyDictionary()
 
 
-def setup_of(game: Game) -> Setup:
-    """The game's setup, read from its row once per process: `audit`, a league server or a benchmark opens the same
-    game hundreds of times, and parsing a map's scenario and names is most of the cost of opening it."""
-    key = (game.name, game.rules_version, game.scenario)
-    found = _SETUPS.get(key)
-    if found is None:
+def setup_of(session: Session, game: Game) -> Setup:
+    """The game's scenario, rules and names, parsed once per engine."""
+    known = _SETUPS.setdefault(session.get_bind(), {})
+    fingerprint = (game.name, game.rules_version, game.anchor, game.created_at, game.chain_length, game.dice_mode,
+                   game.salts_required, game.test_seed)
+    found = known.get(game.id)
+    if found is None or found[0] != fingerprint:
         try:
             scenario = Scenario.from_json(game.scenario)
-        except (ValueError, KeyError, TypeError) as exc:
-            raise StoreError(f"the game's stored scenario is damaged ({exc}); restore the database from a copy") from None
-        found = Setup(scenario, rules_for(game.name, scenario, game.rules_version))
-        if len(_SETUPS) >= _KEPT_SETUPS:
-            _SETUPS.pop(next(iter(_SETUPS)))
-        _SETUPS[key] = found
-    return found
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise StoreError(f"the game's stored scenario is damaged ({type(exc).__name__}: {exc}); "
+                             "restore the database from a copy") from None
+        found = known[game.id] = (fingerprint, Setup(scenario, rules_for(game.name, scenario, game.rules_version),
+                                                     game.setup_hash()))
+    return found[1]
 
 
 def open_game(session: Session) -> Loaded:
     game = db.the_game(session)
-    return Loaded(session, game, setup_of(game), db.load_state(session, game))
+    return Loaded(session, game, setup_of(session, game), db.load_state(session, game))
 
 
 # -- new ------------------------------------------------------------------------------------------
@@ -276,7 +280,7 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         if standing:
             apply_standing(g.state, power, standing)
             _add_step(s, g, row.id, "standing", [{"type": "standing", "power": power,
-                                                  "orders": [o.canonical() for o in standing]}], [])
+                                                  "orders": [o.canonical() for o in standing]}])
             db.save_state(s, g.game, g.state)
         s.commit()
         summary["submission"] = row.seq
@@ -321,7 +325,7 @@ def edit(engine, text: str, reason: str, dry_run: bool = False) -> dict:
                          sha256=summary["sha256"], status="done")
         s.add(row)
         s.flush()
-        _add_step(s, g, row.id, "edit", [{"type": "edit", "reason": reason.strip(), "changes": changes}], [])
+        _add_step(s, g, row.id, "edit", [{"type": "edit", "reason": reason.strip(), "changes": changes}])
         db.save_state(s, g.game, g.state)
         s.commit()
         return {**summary, "submission": row.seq}
@@ -374,18 +378,25 @@ def _next_seq(s: Session, table, gid: str) -> int:
     return (s.exec(select(func.max(table.seq)).where(table.game_id == gid)).one() or 0) + 1
 
 
-def _add_step(s: Session, g: Loaded, submission_id: int | None, phase: str, events: list[dict], groups: list,
-              state_hash: str | None = None, turn_index: int | None = None, round_: int | None = None,
-              power: str | None = None) -> Step:
-    step = Step(game_id=g.game.id, seq=_next_seq(s, Step, g.game.id), submission_id=submission_id,
-                turn_index=turn_index or g.state.turn_index, round=round_ or g.state.round, power=power or g.state.power,
-                phase=phase, events=json.dumps(events, sort_keys=True), state_hash=state_hash or g.state.hash())
-    s.add(step)
+def _add_step(s: Session, g: Loaded, submission_id: int | None, phase: str, events: list[dict]) -> None:
+    """A journal step that rolls no dice (standing orders, a host's correction), at the game's position now."""
+    _add_steps(s, g, submission_id, [turn.StepResult(phase, events, [], g.state.hash())],
+               g.state.turn_index, g.state.round, g.state.power)
+
+
+def _add_steps(s: Session, g: Loaded, submission_id: int | None, results: list, turn_index: int, round_: int,
+               power: str) -> None:
+    """The steps of one command and their dice groups, numbered on from the journal's last (one flush: the
+    groups need the steps' row ids)."""
+    first = _next_seq(s, Step, g.game.id)
+    steps = [Step(game_id=g.game.id, seq=first + k, submission_id=submission_id, turn_index=turn_index,
+                  round=round_, power=power, phase=r.phase, events=json.dumps(r.events, sort_keys=True),
+                  state_hash=r.state_hash) for k, r in enumerate(results)]
+    s.add_all(steps)
     s.flush()
-    for grp in groups:
-        s.add(DiceGroupRow(game_id=g.game.id, step_id=step.id, turn_index=step.turn_index, label=grp.label,
-                           sides=grp.sides, count=len(grp.values), dice=json.dumps(grp.values), units=json.dumps(grp.units)))
-    return step
+    s.add_all(DiceGroupRow(game_id=g.game.id, step_id=step.id, turn_index=turn_index, label=grp.label, sides=grp.sides,
+                           count=len(grp.values), dice=json.dumps(grp.values), units=json.dumps(grp.units))
+              for step, r in zip(steps, results) for grp in r.groups)
 
 
 # -- adjudicate -----------------------------------------------------------------------------------
@@ -418,8 +429,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         results = turn.play(g.rules, g.state, orders, parsed.submission.ended, roller)
         if salt_event and results:
             results[0].events.insert(0, salt_event)
-        for r in results:
-            _add_step(s, g, sub.id, r.phase, r.events, r.groups, r.state_hash, turn_index, round_, power)
+        _add_steps(s, g, sub.id, results, turn_index, round_, power)
         finished = g.state.turn_index != turn_index
         if finished:
             s.add(RevealedSeed(game_id=g.game.id, turn_index=turn_index, seed=dice.hexb(source.seed(turn_index)),
@@ -482,7 +492,7 @@ def status(engine) -> dict:
                                                  for u in sorted(damaged, key=lambda u: u.id)]
         return {"game": g.game.id, "name": g.game.name, "title": g.game.title, "rules": g.game.rules_version,
                 "round": st.round, "power": st.power, "phase": st.phase, "turn_index": st.turn_index,
-                "anchor": g.game.anchor, "setup_hash": g.game.setup_hash(), "dice": g.game.dice_mode, "test_seed": g.game.test_seed,
+                "anchor": g.game.anchor, "setup_hash": g.setup.setup_hash, "dice": g.game.dice_mode, "test_seed": g.game.test_seed,
                 "options": sorted(k.removeprefix("option:") for k in st.switches if k.startswith("option:")),
                 "awaiting": _awaiting(s, g), "victory": _victory(g),
                 "powers": powers, "territories": territories, "state_hash": st.hash()}

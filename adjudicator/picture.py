@@ -90,7 +90,7 @@ def _picture(session: Session, game: Game, turn_index: int | None, region: str,
         raise AdjudicatorError(f"--region takes {' or '.join(REGIONS)}, not {region!r}")
     if width is not None and not MIN_WIDTH <= width <= MAX_WIDTH:
         raise AdjudicatorError(f"--width takes {MIN_WIDTH} to {MAX_WIDTH} pixels, not {width}")
-    scenario = setup_of(game).scenario
+    scenario = setup_of(session, game).scenario
     position, caption = _position(session, game, turn_index)
     battles: list[str] = []
     if region == "battles":

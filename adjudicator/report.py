@@ -319,13 +319,11 @@ def ool_phrase(power: str, role: str, battle: str | None, standing: str | None) 
     return ", ".join(chosen)
 
 
-def _orders_understood(game, turn_subs: list[Submission]) -> list[str]:
+def _orders_understood(setup, turn_subs: list[Submission]) -> list[str]:
     """The turn's orders as the adjudicator read them: each locked submission parsed again, in canonical form."""
     if not turn_subs:
         return []
-    from .game import setup_of
     from .notation import parse_submission
-    setup = setup_of(game)
     lines = []
     for sub in turn_subs:
         parsed = parse_submission(sub.text, setup.lexicon, start_phase=sub.phase,
@@ -381,7 +379,9 @@ def _standings(snapshot: dict | None, scenario_powers: list[str]) -> dict:
 
 
 def turn_context(session: Session, turn_index: int | None) -> dict:
+    from .game import setup_of              # game imports this module
     game = db.the_game(session)
+    setup = setup_of(session, game)
     played = Step.game_id == game.id, Step.phase != "standing"
     first, last = session.exec(select(func.min(Step.turn_index), func.max(Step.turn_index)).where(*played)).one()
     if last is None:
@@ -410,7 +410,7 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
                        "lines": [line for e in mine_events if e["type"] != "battle" for line in describe(e)],
                        "battles": [battle_view(e, _battle_ools(e, sources[st.id])) for e in mine_events if e["type"] == "battle"],
                        "state_hash": st.state_hash})
-    understood = _orders_understood(game, turn_subs)
+    understood = _orders_understood(setup, turn_subs)
     if understood:
         phases.insert(0, {"phase": "orders", "title": "Orders as understood", "code": True, "battles": [], "state_hash": "",
                           "lines": understood})
@@ -422,7 +422,7 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
                     f"{PHASE_TITLES.get(snapshot['phase'], snapshot['phase']).lower()} (round {snapshot['round']}).")
     return {
         "game": {"id": game.id, "title": game.title, "name": game.name, "rules": game.rules_version,
-                 "anchor": game.anchor, "setup_hash": game.setup_hash(), "test_seed": game.test_seed, "dice_mode": game.dice_mode},
+                 "anchor": game.anchor, "setup_hash": setup.setup_hash, "test_seed": game.test_seed, "dice_mode": game.dice_mode},
         "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power},
         "orders": [{"seq": sub.seq, "power": sub.power, "sha256": sub.sha256} for sub in turn_subs],
         "seed": seed.seed if seed else None,

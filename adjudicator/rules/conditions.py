@@ -42,12 +42,12 @@ class Conditions:
         self._given = kinds                              # unit_kinds of the state the caller evaluates
         self.unsupported: list[str] = []                 # parts of conditions not evaluated, for explanations
 
-    def _kinds_at(self, state: State, place: str) -> dict[tuple[str, str], int]:
+    def _index(self, state: State) -> dict[str, dict[tuple[str, str], int]]:
         if self._given is not None:
-            return self._given.get(place, {})
+            return self._given
         if self._kinds is None or self._kinds[0] != id(state):
             self._kinds = (id(state), unit_kinds(state))
-        return self._kinds[1].get(place, {})
+        return self._kinds[1]
 
     # -- entry points --------------------------------------------------------------------------------
 
@@ -164,10 +164,12 @@ class Conditions:
                        if state.owners.get(p) else False for p in places)
         whose, test = _TERRITORY_TESTS[option]
         counted: dict[tuple[str, str], bool] = {}      # (owner, type) -> whether such units count
-        hits = 0
-        for place in places:
+        index = self._index(state)
+        occupied = [p for p in places if p in index]   # a place without units holds none that count
+        hits = len(places) - len(occupied) if test == "excluded" else 0
+        for place in occupied:
             units = []                                  # (type, how many) of the units that count
-            for kind, n in self._kinds_at(state, place).items():
+            for kind, n in index[place].items():
                 if kind not in counted:
                     counted[kind] = _belongs(rules, state, *kind, whose, players)
                 if counted[kind]:

@@ -22,6 +22,7 @@ from weakref import WeakKeyDictionary
 
 from sqlalchemy import bindparam, event, inspect
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
+from sqlalchemy.orm import defer
 from sqlmodel import Session, SQLModel, create_engine, delete, select
 
 from ..errors import ConfigError, StoreError
@@ -201,9 +202,12 @@ def _reason(exc: Exception) -> str:
     return str(getattr(exc, "orig", exc)).strip() or type(exc).__name__
 
 
-def the_game(session: Session) -> Game:
-    """The one game of a per-game database file (a shared database picks by id elsewhere)."""
-    games = session.exec(select(Game)).all()
+def the_game(session: Session, setup: bool = False) -> Game:
+    """The one game of a per-game database file (a shared database picks by id elsewhere). Its scenario and
+    initial state (a map's are a megabyte of text, fixed at `new`) are read only when first used, or at once
+    with `setup` (for a game used after its session ends)."""
+    query = select(Game) if setup else select(Game).options(defer(Game.scenario), defer(Game.initial_state))
+    games = session.exec(query).all()
     if not games:
         raise StoreError("the database holds no game")
     if len(games) > 1:
@@ -234,9 +238,8 @@ def check_game(game: Game) -> None:
             raise bad(name, value, "a whole number from 1")
     if game.turn_index > game.chain_length:
         raise bad("turn_index", game.turn_index, f"at most the chain length {game.chain_length}")
-    for name in ("scenario", "initial_state", "extra"):
-        if not isinstance(getattr(game, name), str):
-            raise bad(name, getattr(game, name), "JSON text")
+    if not isinstance(game.extra, str):              # the scenario is checked when it is parsed (game.setup_of)
+        raise bad("extra", game.extra, "JSON text")
 
 
 @dataclass

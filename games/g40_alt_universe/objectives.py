@@ -231,6 +231,7 @@ class _Board:
         self.state = state
         self.beta_11 = rules.rules_version == "beta-1.1"
         self.land = {t.name for t in rules.scenario.territories if not t.water and not t.hidden}
+        self._by_place: dict | None = None          # state.by_place(), once asked for
 
     def originally(self, *powers: str) -> list[str]:
         """The land `powers` owned at the start (the map's fake capitals are not land anyone holds)."""
@@ -288,8 +289,10 @@ class _Board:
 
     def no_axis_warships(self, rule: str, name: str, value: int, zones: list[str], blocked: str = "") -> dict:
         """RULINGS.md "axis-warships": any Axis power's ships but transports, whether at war with the owner or not."""
+        if self._by_place is None:
+            self._by_place = self.state.by_place()
         found = [z for z in zones if any(u.owner in AXIS and self.rules.ut(u).domain == "sea"
-                                         and not self.rules.is_transport(u) for u in self.state.units_at(z))]
+                                         and not self.rules.is_transport(u) for u in self._by_place.get(z, []))]
         return self.line(rule, name, value, 0 if found else 1, f"Axis warships in {_words(found)}", blocked)
 
     def _held(self, places: list[str], by: str | tuple) -> list[str]:
