@@ -46,10 +46,26 @@ def maps_path() -> list[Path]:
 
 # -- the scripted game ------------------------------------------------------------------------------------
 
+def front_distance(scenario, terr: dict, me: str, enemies: set[str]) -> dict[str, int]:
+    """Land territories -> steps over land to the nearest enemy-held one."""
+    frontier = [t for t, v in terr.items() if v["owner"] in enemies and not scenario.territory(t).water]
+    distance = {t: 0 for t in frontier}
+    while frontier:
+        nxt = []
+        for t in frontier:
+            for n in scenario.neighbours(t):
+                if n not in distance and not scenario.territory(n).water:
+                    distance[n] = distance[t] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return distance
+
+
 def orders_for(st: dict, scenario, rng: random.Random, big: bool = False) -> list[str]:
     """A turn for the power to move, from the position `status` gives: declare war on every power the rules let
-    it, buy infantry for a factory, attack with land stacks and warships next to an enemy, place, end. `big`
-    attacks with everything it can (up to 8 battles) and moves more stacks: the 40-order turn."""
+    it, buy infantry for a factory, attack with land stacks and warships next to an enemy, march the other land
+    stacks a step towards the front, place, end. `big` attacks with everything it can (up to 8 battles), an order
+    per unit type: the 40-order turn."""
     me = st["power"]
     players = set(scenario.turn_players())
     enemies = {p for p in st["powers"][me]["at_war_with"] if p in players}
@@ -59,13 +75,12 @@ def orders_for(st: dict, scenario, rng: random.Random, big: bool = False) -> lis
             allies = {q.name for q in scenario.players if set(q.alliances) & set(p.alliances)}
     declare = sorted(players - allies - enemies - {me})
     enemies |= set(declare)
-    lines = [f"war {p}" for p in declare]
     terr = st["territories"]
     factories = sorted(t for t, v in terr.items() if v["owner"] == me and set(v["units"].get(me, {})) & set(FACTORIES))
     count = min(st["powers"][me]["treasury"] // 3, 4 * len(factories), 8 if big else 4)
-    if count:
-        lines.append(f"buy {count} inf")
-    battles, moved = 0, set()
+    lines = [f"buy {count} inf"] if count else []
+    lines += [f"war {p}" for p in declare]
+    battles, moved, attacked = 0, set(), set()
     limit = 8 if big else 3
     for origin in sorted(terr, key=lambda t: rng.random()):
         mine = terr[origin]["units"].get(me, {})
@@ -78,19 +93,23 @@ def orders_for(st: dict, scenario, rng: random.Random, big: bool = False) -> lis
                    and (terr.get(n, {}).get("owner") in enemies if not water
                         else set(terr.get(n, {}).get("units", {})) & enemies)]
         if targets:
-            units = ", ".join(f"{n} {t}" for t, n in sorted(force.items()))
-            lines.append(f"cm {units} {origin} > {rng.choice(targets)}")
+            fresh = [t for t in targets if t not in attacked]
+            target = rng.choice(fresh or targets)
+            attacked.add(target)
+            groups = [f"{n} {t}" for t, n in sorted(force.items())]
+            lines += [f"cm {g} {origin} > {target}" for g in groups] if big else [f"cm {', '.join(groups)} {origin} > {target}"]
             battles += 1
             moved.add(origin)
-    if big:                      # non-combat moves of single infantry between friendly territories
-        for origin in sorted(terr):
-            if len(lines) >= 36 or origin in moved or scenario.territory(origin).water:
-                continue
-            if terr[origin]["owner"] != me or terr[origin]["units"].get(me, {}).get("infantry", 0) < 2:
-                continue
-            friendly = [n for n in sorted(scenario.neighbours(origin)) if terr.get(n, {}).get("owner") == me and n not in moved]
-            if friendly:
-                lines.append(f"ncm 1 inf {origin} > {friendly[0]}")
+    distance = front_distance(scenario, terr, me, enemies)
+    for origin in sorted(terr):
+        force = {t: n for t, n in terr[origin]["units"].get(me, {}).items() if t in LAND}
+        if origin in moved or not force or terr[origin]["owner"] != me or origin not in distance:
+            continue
+        closer = [n for n in sorted(scenario.neighbours(origin)) if terr.get(n, {}).get("owner") == me
+                  and distance.get(n, 99) < distance[origin]]
+        if closer and distance[origin] > 1:
+            groups = [f"{n} {t}" for t, n in sorted(force.items())]
+            lines += [f"ncm {g} {origin} > {closer[0]}" for g in groups]
     placed = count
     for f in factories:
         if placed <= 0:
@@ -117,6 +136,9 @@ def submit_what_passes(engine, power: str, lines: list[str], dry_run: bool = Fal
             lines = [line for k, line in enumerate(lines, 1) if k not in bad] or ["end"]
             if "end" not in lines:
                 lines.append("end")
+            placed = sum(int(line.split()[1]) for line in lines if line.startswith("place "))
+            lines = [(f"buy {placed} inf" if placed else "") if line.startswith("buy ") else line for line in lines]
+            lines = [line for line in lines if line]
 
 
 def play(db: str, settings: Settings, rounds: int) -> dict:
@@ -163,12 +185,14 @@ def store_free(env: dict, *args: str) -> bool:
 
 
 def power_turn(db: str, settings: Settings) -> dict:
-    """Engine time of one big turn on a copy of the position: check as `submit` does, then play with dice."""
+    """Engine time of one big turn (the Germans' first, at war with everyone they may attack, an order per unit
+    type) on a copy of the position: check as `submit` does, then play with dice; the database left out."""
     from adjudicator import dice
-    from adjudicator.game import open_game, status
+    from adjudicator.game import new_game, open_game, status
     from adjudicator.notation import parse_submission
     from adjudicator.rules import turn
     from adjudicator.store.db import open_existing, transaction
+    new_game(db, GAME, settings, seed_hex=SEED, game_id="bench-turn")
     engine = open_existing(db)
     with transaction(engine) as s:
         g = open_game(s)
@@ -227,7 +251,7 @@ def main() -> None:
         report = Path(work) / "report.md"
         report.write_text(subprocess.run(cli + ["report", str(db)], env=env, capture_output=True, text=True).stdout)
         figures["store_free"] = store_free(env, "verify", str(report)) and store_free(env, "--help")
-        figures.update(power_turn(str(db), settings))
+        figures.update(power_turn(str(Path(work) / "turn.db"), settings))
     print(json.dumps(figures))
 
 

@@ -77,8 +77,8 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
     else:
         placed: dict[str, int] = {}
         moved_ships: dict[int, Order] = {}
+        flagged = {u.id for u in state.units if u.flags.get("combat_moved")} if phase == "combat_move" else set()
         for order in mine:
-            before = {u.id for u in state.units if u.flags.get("combat_moved")}
             try:
                 event = _apply(rules, state, power, order, placed)
                 events += [event] + event.pop("follows", [])
@@ -88,9 +88,10 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
                 else:
                     errors.append(OrderError(ILLEGAL, exc.message, order.line, order.column, order.source, rule=exc.rule))
                 continue
-            if phase == "combat_move":
-                moved_ships.update((u.id, order) for u in state.units if u.id not in before
-                                   and u.flags.get("combat_moved") and rules.ut(u).domain == "sea" and u.owner == power)
+            if phase == "combat_move":          # the ships this order moved, for the idle-ship check
+                now = [u for u in state.units if u.flags.get("combat_moved") and u.id not in flagged]
+                flagged.update(u.id for u in now)
+                moved_ships.update((u.id, order) for u in now if rules.ut(u).domain == "sea" and u.owner == power)
         if phase == "combat_move" and errors is not None:
             _check_battle_orders(rules, state, mine, errors)
             _check_idle_ships(rules, state, moved_ships, errors)
