@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import bindparam, event, inspect
+from sqlalchemy import bindparam, event, inspect, text
+from sqlalchemy import select as sql_select
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.orm import defer
 from sqlmodel import Session, SQLModel, create_engine, delete, select
@@ -149,8 +150,8 @@ def open_existing(db: str, upgrade: bool = False):
         if "meta" not in tables or "game" not in tables:
             raise StoreError(f"{db} is a database, but not an adjudicator game (no game tables in it)")
         with transaction(engine) as s:
-            meta = s.get(Meta, "schema_version")
-            version = _schema_version(db, meta.value if meta else None)
+            meta = s.connection().execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
+            version = _schema_version(db, meta[0] if meta else None)
         missing = sorted(t for t in set(SQLModel.metadata.tables) - tables if models.SINCE.get(t, 1) <= version)
         if missing:
             raise StoreError(f"{db} is a damaged game database: the table(s) {', '.join(missing)} are missing. "
@@ -310,14 +311,17 @@ def load_state(session: Session, game: Game) -> State:
 
 
 def _load_rows(session: Session, game: Game) -> Stored:
+    # Plain SQL expressions over the tables, not ORM queries: a command compiles each once, and the ORM's
+    # compiling is a good part of what `status` costs beyond its imports.
     gid = game.id
-    powers = session.exec(select(Power.name, Power.treasury).where(Power.game_id == gid).order_by(Power.name)).all()
-    owners = session.exec(select(TerritoryOwner.territory, TerritoryOwner.owner, TerritoryOwner.original_owner)
-                          .where(TerritoryOwner.game_id == gid).order_by(TerritoryOwner.territory)).all()
-    units = session.exec(select(UnitRow.id, UnitRow.type, UnitRow.owner, UnitRow.place, UnitRow.damage, UnitRow.moved,
-                                UnitRow.flags, UnitRow.carried_by).where(UnitRow.game_id == gid).order_by(UnitRow.id)).all()
-    rels = session.exec(select(Relationship.a, Relationship.b, Relationship.type).where(Relationship.game_id == gid)
-                        .order_by(Relationship.a, Relationship.b)).all()
+    conn = session.connection()
+    p, t, u, r = (m.__table__.c for m in (Power, TerritoryOwner, UnitRow, Relationship))
+    powers = conn.execute(sql_select(p.name, p.treasury).where(p.game_id == gid).order_by(p.name)).all()
+    owners = conn.execute(sql_select(t.territory, t.owner, t.original_owner).where(t.game_id == gid)
+                          .order_by(t.territory)).all()
+    units = conn.execute(sql_select(u.id, u.type, u.owner, u.place, u.damage, u.moved, u.flags, u.carried_by)
+                         .where(u.game_id == gid).order_by(u.id)).all()
+    rels = conn.execute(sql_select(r.a, r.b, r.type).where(r.game_id == gid).order_by(r.a, r.b)).all()
     for *_, flags, _carrier in units:
         if not isinstance(json.loads(flags), dict):
             raise TypeError(f"unit flags must be a JSON object, not {flags[:40]!r}")
