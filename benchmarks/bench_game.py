@@ -63,7 +63,8 @@ def front_distance(scenario, terr: dict, me: str, enemies: set[str]) -> dict[str
 
 def orders_for(st: dict, scenario, rng: random.Random, big: bool = False) -> list[str]:
     """A turn for the power to move, from the position `status` gives: declare war on every power the rules let
-    it, buy infantry for a factory, attack with land stacks and warships next to an enemy, march the other land
+    it, buy infantry for a factory, attack with land stacks and warships next to an enemy (never a victory city,
+    so that the game lasts), march the other land
     stacks a step towards the front, place, end. `big` attacks with everything it can (up to 8 battles), an order
     per unit type: the 40-order turn."""
     me = st["power"]
@@ -90,6 +91,7 @@ def orders_for(st: dict, scenario, rng: random.Random, big: bool = False) -> lis
         if not force or battles >= limit:
             continue
         targets = [n for n in sorted(scenario.neighbours(origin)) if scenario.territory(n).water == water
+                   and not scenario.territory(n).victory_city          # no side wins: the game lasts its rounds
                    and (terr.get(n, {}).get("owner") in enemies if not water
                         else set(terr.get(n, {}).get("units", {})) & enemies)]
         if targets:
