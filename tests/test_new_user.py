@@ -1,0 +1,143 @@
+"""The rough edges a new user hits first: the version, the default database, the help, turns out of range, a
+map that is not there, the maps the adjudicator can find, and the README's worked example run as written."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from adjudicator import cli as cli_module
+from adjudicator.cli import app
+from conftest import TEST_SEED
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GERMAN_TURN = """\
+buy 2 inf, 1 arm
+cm 3 inf, 1 art, 1 arm Poland > Belarus
+ncm 2 inf Germany > Poland
+place 2 inf, 1 arm Germany
+end
+"""
+
+
+def submissions(db: Path) -> list[tuple[str, str]]:
+    with sqlite3.connect(db) as con:
+        return con.execute("select power, kind from submission order by seq").fetchall()
+
+
+# -- --version --------------------------------------------------------------------------------------
+
+def test_version_prints_the_installed_version_and_exits_0(cli):
+    r = cli("--version")
+    assert r.stdout == f"adjudicator {importlib.metadata.version('adjudicator')}\n"
+
+
+def test_version_of_a_checkout_that_is_not_installed_is_pyprojects(cli, monkeypatch):
+    def not_installed(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    monkeypatch.setattr(cli_module, "_PYPROJECT", ROOT / "pyproject.toml")
+    expected = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert cli("--version").stdout == f"adjudicator {expected}\n"
+
+
+def test_version_from_a_real_process(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "adjudicator", "--version"], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0 and re.fullmatch(r"adjudicator \d+\.\d+\S*\n", r.stdout), r.stdout + r.stderr
+
+
+# -- ADJUDICATOR_DB -----------------------------------------------------------------------------------
+
+def test_every_command_uses_ADJUDICATOR_DB_when_no_database_is_named(cli, tmp_path, monkeypatch):
+    db = tmp_path / "env.db"
+    monkeypatch.setenv("ADJUDICATOR_DB", str(db))
+    created = cli("new", "--game", "demo", "--seed", TEST_SEED, "--id", "env-1").stdout
+    assert db.exists() and f"in {db}" in created
+    cli("submit", "--power", "Russians", input="ool inf, art, arm\n")           # no argument: standard input
+    fix = tmp_path / "fix.txt"
+    fix.write_text("pus Italians 13\n")
+    cli("edit", fix, "--reason", "a forgotten PU")                                # a lone argument: the file
+    orders = tmp_path / "germans.txt"
+    orders.write_text(GERMAN_TURN)
+    assert "would be accepted" in cli("submit", orders, "--power", "Germans", "--dry-run").stdout
+    cli("submit", orders, "--power", "Germans")
+    assert submissions(db) == [("Russians", "standing"), ("host", "edit"), ("Germans", "turn")]
+    assert "round 1, Germans" in cli("adjudicate").stdout
+    status = cli.json("status")
+    assert (status["game"], status["power"], status["powers"]["Italians"]["treasury"]) == ("env-1", "Russians", 13)
+    assert "Belarus" in cli("report", "--format", "text").stdout
+    assert {g["turn"] for g in cli.json("rolls")} == {1}
+    assert "OK:" in cli("audit").stdout
+    cli("map", "-o", tmp_path / "now.png")
+    assert (tmp_path / "now.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_without_ADJUDICATOR_DB_a_missing_database_is_named_as_missing(cli):
+    for command in (["status"], ["report"], ["rolls"], ["audit"], ["adjudicate"], ["map", "-o", "x.png"],
+                    ["new", "--game", "demo"], ["submit", "--power", "Germans"], ["edit", "--reason", "r"],
+                    ["post"], ["mail"]):
+        r = cli(*command, input="end\n", code=2)
+        assert "no game database given" in r.output and "ADJUDICATOR_DB" in r.output, (command, r.output)
+
+
+def test_a_dotenv_file_in_the_working_folder_sets_the_database(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("ADJUDICATOR_DB", "unset below")      # recorded, so the value .env loads is undone after
+    monkeypatch.delenv("ADJUDICATOR_DB")
+    (tmp_path / ".env").write_text("ADJUDICATOR_DB=from-dotenv.db\n")
+    cli("new", "--game", "demo", "--id", "dotenv-1")
+    assert (tmp_path / "from-dotenv.db").exists()
+    assert cli.json("status")["game"] == "dotenv-1"
+    cli("submit", "-", "--power", "Germans", input="end\n")
+    assert submissions(tmp_path / "from-dotenv.db") == [("Germans", "turn")]
+
+
+def test_a_database_named_on_the_command_line_always_wins(cli, tmp_path, monkeypatch):
+    default, other = tmp_path / "default.db", tmp_path / "other.db"
+    cli("new", default, "--game", "demo", "--id", "default-1")
+    cli("new", other, "--game", "demo", "--id", "other-1")
+    monkeypatch.setenv("ADJUDICATOR_DB", str(default))
+    assert cli.json("status", other)["game"] == "other-1"
+    cli("submit", other, "--power", "Russians", input="ool inf\n")               # a lone game database: the DB
+    orders = tmp_path / "germans.txt"
+    orders.write_text(GERMAN_TURN)
+    cli("submit", other, orders, "--power", "Germans")
+    assert submissions(other) == [("Russians", "standing"), ("Germans", "turn")] and submissions(default) == []
+    r = cli("submit", tmp_path / "typo.db", "--power", "Germans", input="end\n", code=2)
+    assert "typo.db" in r.output and "not a game database" in r.output
+    r = cli("status", "", code=2)                                                 # "$GAME" of an unset variable
+    assert "empty" in r.output
+    assert submissions(default) == []
+
+
+def test_a_lone_orders_file_without_ADJUDICATOR_DB_or_a_dash_says_to_name_the_database(cli, demo_db):
+    r = cli("submit", "-", "--power", "Germans", input="end\n", code=2)
+    assert "no game database given" in r.output
+    r = cli("submit", demo_db, "--power", "Germans", input="end\n")               # the database, orders on stdin
+    assert "accepted" in r.output
+
+
+# -- --help ------------------------------------------------------------------------------------------
+
+FLAGS = {"submit": ["--dry-run", "--json"], "adjudicate": ["--post", "--mail", "--without-salts", "--json"],
+         "status": ["--json"], "edit": ["--dry-run", "--json"], "rolls": ["--json"], "report": ["--json"],
+         "new": ["--json"], "audit": ["--json"], "verify": ["--json"]}
+
+
+@pytest.mark.parametrize("command", sorted(FLAGS))
+def test_help_shows_flags_as_flags_without_a_value(command):
+    out = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "200"}).stdout
+    for flag in FLAGS[command]:
+        [line] = [line for line in out.splitlines() if re.match(rf"[\s│|*]*{flag}\s", line)]   # its row
+        after = line.split(flag, 1)[1].split()
+        assert after and after[0][0].isupper(), f"{flag} is shown taking a value: {line.strip()}"
+        assert not re.search(r"<bool>|BOOLEAN|\[true\|false\]", line), line
