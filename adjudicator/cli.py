@@ -360,6 +360,8 @@ def rolls(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     if as_json:
         _print_json(out)
         return
+    if not out:
+        typer.echo(f"no dice were rolled in turn {turn}" if turn is not None else "no dice have been rolled yet")
     for g in out:
         typer.echo(f"turn {g['turn']}  {g['label']}  d{g['sides']}: {' '.join(map(str, g['values']))}")
 

@@ -510,10 +510,18 @@ def _victory(g: Loaded) -> dict:
 
 
 def rolls(engine, turn_index: int | None = None) -> list[dict]:
+    """Every dice group, or those of one turn; a turn not played yet is an error (as `report --turn`), not an
+    empty list that reads as "no dice were rolled"."""
     with db.transaction(engine) as s:
         game = db.the_game(s)
         q = select(DiceGroupRow).where(DiceGroupRow.game_id == game.id)
         if turn_index is not None:
+            played = sorted(set(s.exec(select(Step.turn_index).where(Step.game_id == game.id, Step.phase != "standing"))))
+            if turn_index not in played:
+                so_far = (f"the turns played so far are {played[0]} to {played[-1]}" if played
+                          else "nothing has been adjudicated yet")
+                why = "turns are numbered from 1" if turn_index < 1 else "it has not been played"
+                raise AdjudicatorError(f"no dice of turn {turn_index}: {why}; {so_far}")
             q = q.where(DiceGroupRow.turn_index == turn_index)
         seeds = {r.turn_index: r for r in s.exec(select(RevealedSeed).where(RevealedSeed.game_id == game.id))}
         orders = dict(s.exec(select(Step.id, Submission.sha256).join(Submission, Step.submission_id == Submission.id)

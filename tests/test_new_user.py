@@ -141,3 +141,25 @@ def test_help_shows_flags_as_flags_without_a_value(command):
         after = line.split(flag, 1)[1].split()
         assert after and after[0][0].isupper(), f"{flag} is shown taking a value: {line.strip()}"
         assert not re.search(r"<bool>|BOOLEAN|\[true\|false\]", line), line
+
+
+# -- turns out of range ----------------------------------------------------------------------------------
+
+def test_rolls_of_a_turn_not_played_is_an_error_like_report(cli, demo_db):
+    r = cli("rolls", demo_db, "--turn", "1", code=2)
+    assert "no dice of turn 1" in r.stderr and "nothing has been adjudicated yet" in r.stderr
+    assert "no dice have been rolled yet" in cli("rolls", demo_db).stdout
+    cli("submit", demo_db, "--power", "Germans", input=GERMAN_TURN)
+    cli("adjudicate", demo_db)
+    cli("submit", demo_db, "--power", "Russians", input="end\n")
+    cli("adjudicate", demo_db)
+    assert {g["turn"] for g in cli.json("rolls", demo_db, "--turn", "1")} == {1}
+    assert "no dice were rolled in turn 2" in cli("rolls", demo_db, "--turn", "2").stdout
+    assert cli.json("rolls", demo_db, "--turn", "2") == []                  # played, but nothing rolled
+    for turn, why in (("99", "it has not been played"), ("3", "it has not been played"),
+                      ("0", "turns are numbered from 1"), ("-2", "turns are numbered from 1")):
+        r = cli("rolls", demo_db, "--turn", turn, code=2)
+        assert r.stdout == "" and r.stderr == f"error: no dice of turn {turn}: {why}; the turns played so far are 1 to 2\n"
+        assert cli.json("rolls", demo_db, "--turn", turn, code=2) == {
+            "error": f"no dice of turn {turn}: {why}; the turns played so far are 1 to 2"}
+        assert "no report for turn" in cli("report", demo_db, "--turn", turn, code=2).stderr
