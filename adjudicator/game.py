@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from . import dice, report
 from .config import Settings
-from .errors import ILLEGAL, AdjudicatorError, ConfigError, NothingToDo, OrderError, StoreError, SubmissionRejected
+from .errors import ILLEGAL, AdjudicatorError, ConfigError, MapError, NothingToDo, OrderError, StoreError, SubmissionRejected
 from .keys import KeyStore, check_game_id
 from .notation import Lexicon, parse_submission
 from .notation.orders import STANDING, Intercept, OrderOfLoss, Salt, Scramble, Submerge
@@ -117,10 +117,18 @@ def load_scenario(name: str, map_arg: str | None, rules_version: str | None,
             raise ConfigError(f"the {name} game brings its own scenario: drop --map")
         return module.scenario(), version, None
     from .triplea import find_map, load_scenario as load_xml
+    from .triplea.finder import how_to_give, searched
     wanted = map_arg or versions.get(version)
     if not wanted:
-        raise ConfigError(f"the {name} game is played on a TripleA map: give --map PATH (a game XML) or a map name")
-    xml = find_map(wanted, settings.maps_path)
+        raise ConfigError(f"the {name} game is played on a TripleA map, and none was given: {how_to_give()}. "
+                          f"Searched: {searched(settings.maps_path)}")
+    try:
+        xml = find_map(wanted, settings.maps_path)
+    except MapError as exc:
+        if map_arg:
+            raise
+        raise MapError(f"{name} (rules {version}) is played on TripleA's game XML {wanted}.xml, of the map "
+                       f"{getattr(module, 'MAP_TITLE', wanted)!r}: {exc.message}") from None
     return load_xml(xml), version, xml
 
 

@@ -163,3 +163,36 @@ def test_rolls_of_a_turn_not_played_is_an_error_like_report(cli, demo_db):
         assert cli.json("rolls", demo_db, "--turn", turn, code=2) == {
             "error": f"no dice of turn {turn}: {why}; the turns played so far are 1 to 2"}
         assert "no report for turn" in cli("report", demo_db, "--turn", turn, code=2).stderr
+
+
+# -- a map that is not there -----------------------------------------------------------------------------
+
+def how_to_give_a_map(message: str, home: Path) -> None:
+    """What every "no map" message must tell a host: --map with a path or a name, ADJUDICATOR_MAPS_PATH, and TripleA's
+    download folder, searched."""
+    assert "--map PATH" in message and "--map NAME" in message and "TripleA game XML" in message
+    assert "ADJUDICATOR_MAPS_PATH" in message and "adjudicator maps" in message
+    assert f"TripleA keeps the maps it downloads in {home / 'triplea' / 'downloadedMaps'}" in message
+
+
+@pytest.mark.parametrize("args", [["--game", "g40-alt-universe"], ["--game", "g40-alt-universe", "--rules", "beta-1.1"],
+                                  ["--game", "g40"]])
+def test_new_without_a_map_found_says_how_to_give_one_and_where_it_looked(cli, tmp_path, monkeypatch, args):
+    home = tmp_path / "home"
+    monkeypatch.setenv("ADJUDICATOR_MAPS_PATH", str(tmp_path / "my-maps"))
+    r = cli("new", tmp_path / "g.db", *args, code=2)
+    message = " ".join(r.stderr.split())
+    how_to_give_a_map(message, home)
+    assert f"{tmp_path / 'my-maps'} (missing)" in message
+    assert f"{home / 'triplea' / 'downloadedMaps'} (missing)" in message
+    if "g40-alt-universe" in args:
+        xml = "G40_Alt_Universe_v2.0.4_beta-1.1.xml" if "beta-1.1" in args else "G40_Alt_Universe_v2.0.8_beta-1.3.xml"
+        assert f"is played on TripleA's game XML {xml}, of the map 'G40 Alt Universe'" in message
+    assert not (tmp_path / "g.db").exists()
+
+
+def test_a_map_name_found_nowhere_counts_the_maps_in_each_folder_searched(cli, tmp_path, maps_dir, monkeypatch):
+    monkeypatch.setenv("ADJUDICATOR_MAPS_PATH", str(maps_dir))
+    message = " ".join(cli("new", tmp_path / "g.db", "--game", "g40", "--map", "Axis and Allies 1914", code=2).stderr.split())
+    assert f"{maps_dir} (5 maps)" in message
+    how_to_give_a_map(message, tmp_path / "home")

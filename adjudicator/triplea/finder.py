@@ -7,10 +7,12 @@ three work, spelled with any case and with `_`, `-` or spaces alike.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from adjudicator.config import triplea_maps
 from adjudicator.errors import MapError
 
 from .document import read_info
@@ -75,10 +77,28 @@ def _not_found(name: str, key: str, games: list[_Game], search_dirs: list[Path])
         if game.info:
             spellings.setdefault(_normal(game.info[0]), game.info[0])
     close = [spellings[k] for k in difflib.get_close_matches(key, list(spellings), n=3, cutoff=0.6)]
-    searched = ", ".join(f"{d}{'' if d.is_dir() else ' (missing)'}" for d in search_dirs) or "no folders"
-    message = (f"no TripleA map or game called '{name}' in {searched} "
+    message = (f"no TripleA map or game called '{name}' in {searched(search_dirs)} "
                f"(looked for <map folder>/map/games/*.xml and <map folder>/games/*.xml)")
-    return message + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "")
+    return message + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else f"; {how_to_give()}")
+
+
+def how_to_give() -> str:
+    """What a host who has no map where the adjudicator looks needs to know (`new` without a map, `maps`)."""
+    return (f"give --map PATH (a TripleA game XML, from a map's map/games/ folder) or --map NAME (a map or game name "
+            f"found in the folders searched). TripleA keeps the maps it downloads in {triplea_maps()}, which is "
+            f"always searched; ADJUDICATOR_MAPS_PATH (in the environment or .env, folders separated by "
+            f"'{os.pathsep}') adds others, such as a map folder set in TripleA's settings. `adjudicator maps` lists "
+            f"the maps found")
+
+
+def searched(search_dirs: list[Path]) -> str:
+    """The folders searched, each with what was found there, for a message."""
+    def found(folder: Path) -> str:
+        if not folder.is_dir():
+            return "missing"
+        maps = sum(1 for child in _map_folders([folder]) if _games_in(child))
+        return f"{maps} map{'' if maps == 1 else 's'}"
+    return ", ".join(f"{d} ({found(d)})" for d in search_dirs) or "no folders"
 
 
 def _map_folders(search_dirs: list[Path]) -> list[Path]:

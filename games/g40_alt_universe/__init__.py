@@ -414,6 +414,7 @@ class AltUniverseRules(G40Rules):
 RULES = AltUniverseRules
 NEEDS_MAP = True
 RULE_VERSIONS = {"beta-1.3": "G40_Alt_Universe_v2.0.8_beta-1.3", "beta-1.1": "G40_Alt_Universe_v2.0.4_beta-1.1"}
+MAP_TITLE = "G40 Alt Universe"          # the TripleA map holding those game XMLs, as TripleA names it
 DEFAULT_VERSION = "beta-1.3"
 # Optional rules a group may agree at game start (`new --option NAME`): name -> (the rule versions that have it,
 # what it changes). The rules read the choice from the state (State.switches "option:NAME").
