@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import re
 import sqlite3
 import subprocess
@@ -196,3 +197,22 @@ def test_a_map_name_found_nowhere_counts_the_maps_in_each_folder_searched(cli, t
     message = " ".join(cli("new", tmp_path / "g.db", "--game", "g40", "--map", "Axis and Allies 1914", code=2).stderr.split())
     assert f"{maps_dir} (5 maps)" in message
     how_to_give_a_map(message, tmp_path / "home")
+
+
+# -- the tests' own shared folder ---------------------------------------------------------------------------
+
+def test_without_the_shared_folder_the_tests_say_which_setting_to_use(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("ADJUDICATOR_TEST_MAPS", "ADJUDICATOR_SHARED")}
+    env["ADJUDICATOR_SHARED"] = str(tmp_path / "no-shared")
+    tests = ROOT / "tests"
+    needing = [f"{tests / 'test_cli.py'}::test_new_g40_alt_universe_from_the_208_xml",          # the maps_dir fixture
+               f"{tests / 'test_cases.py'}::test_every_base_rule_has_a_case_and_the_readme_prints_the_coverage",
+               f"{tests / 'test_notation_names.py'}"]                                          # g40_names, collecting
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header", "-rfE",
+                        "--continue-on-collection-errors", *needing],
+                       capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert r.returncode in (1, 2), r.stdout[-3000:]
+    for what, where in (("the TripleA test maps", "triplea"), ("the rules ledger", "rules/LEDGER.md"),
+                        ("the G40 Alt-Universe test map", "triplea/g40_alt_universe")):
+        assert f"{what} not found at {tmp_path / 'no-shared' / where}" in r.stdout, r.stdout[-3000:]
+    assert r.stdout.count("set ADJUDICATOR_SHARED to the shared folder") >= 3
