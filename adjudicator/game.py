@@ -28,6 +28,7 @@ from .scenario import Scenario
 from .state import State
 from .store import creation, db
 from .store.models import DiceGroupRow, Game, MapArt, Power, RevealedSeed, Step, Submission
+from .words import possessive
 
 
 @dataclass
@@ -256,11 +257,11 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         locked = db.locked_submission(s, g.game)
         blocked = bool(turn_orders) and (not mover or locked is not None)
         if turn_orders and not mover:
-            errors.append(OrderError(ILLEGAL, f"it is {g.state.power}'s turn (round {g.state.round}, "
+            errors.append(OrderError(ILLEGAL, f"it is {possessive(g.state.power, the=True)} turn (round {g.state.round}, "
                                      f"{g.state.phase.replace('_', ' ')}): {power} may file only standing orders now",
                                      turn_orders[0].line, turn_orders[0].column, turn_orders[0].source))
         elif turn_orders and locked:
-            errors.append(OrderError(ILLEGAL, f"{power}'s orders for this turn are already locked; "
+            errors.append(OrderError(ILLEGAL, f"{possessive(power, the=True)} orders for this turn are already locked; "
                                      "they are adjudicated next (`adjudicate`)"))
         if turn_orders and not blocked:
             errors += turn.check(g.rules, g.state, turn_orders, sub.ended)
@@ -311,7 +312,7 @@ def edit(engine, text: str, reason: str, dry_run: bool = False) -> dict:
         result = parse_submission(text, g.lexicon, verbs=edit_verbs())
         errors = list(result.errors)
         if db.locked_submission(s, g.game) is not None:
-            errors.insert(0, OrderError(ILLEGAL, f"{g.state.power}'s orders are locked: correct the game after "
+            errors.insert(0, OrderError(ILLEGAL, f"{possessive(g.state.power, the=True)} orders are locked: correct the game after "
                                         "`adjudicate`, so that the orders are played on the position they were checked on"))
         corrections = result.submission.orders
         if not corrections and not errors:

@@ -216,3 +216,62 @@ def test_without_the_shared_folder_the_tests_say_which_setting_to_use(tmp_path):
                         ("the G40 Alt-Universe test map", "triplea/g40_alt_universe")):
         assert f"{what} not found at {tmp_path / 'no-shared' / where}" in r.stdout, r.stdout[-3000:]
     assert r.stdout.count("set ADJUDICATOR_SHARED to the shared folder") >= 3
+
+
+# -- possessives ----------------------------------------------------------------------------------------------
+
+def test_possessive_of_plural_adjective_and_singular_power_names():
+    from adjudicator.words import possessive
+    assert [possessive(p) for p in ("Russians", "Germans", "ANZAC", "UK_Pacific", "British", "Chinese", "French",
+                                    "Japanese", "Pro_Axis")] == [
+        "Russians'", "Germans'", "ANZAC's", "UK_Pacific's", "British", "Chinese", "French", "Japanese", "Pro_Axis's"]
+    assert [possessive(p, the=True) + " turn" for p in ("Russians", "British", "ANZAC")] == [
+        "the Russians' turn", "the British turn", "ANZAC's turn"]
+
+
+def no_bad_possessive(text: str) -> str:
+    """Neither `Russians's turn` nor `Russians turn` nor `ANZAC units`."""
+    assert not re.search(r"\b(Germans|Russians|Italians|Americans)(?:'s)? (turn|orders|units|transports)\b", text), text
+    assert not re.search(r"\bANZAC (turn|orders|units|transports)\b", text) and "s's " not in text, text
+    return text
+
+
+def test_messages_name_whose_turn_and_orders_with_the_possessive(cli, demo_db):
+    out = no_bad_possessive(cli("submit", demo_db, "--power", "Russians", input="buy 1 inf\n", code=1).stderr)
+    assert "it is the Germans' turn (round 1, purchase): Russians may file only standing orders now" in out
+    cli("submit", demo_db, "--power", "Germans", input="buy 1 inf\n")
+    out = no_bad_possessive(cli("submit", demo_db, "--power", "Germans", input="buy 1 inf\n", code=1).stderr)
+    assert "the Germans' orders for this turn are already locked" in out
+    out = no_bad_possessive(cli("edit", demo_db, "--reason", "r", input="pus Germans 1\n", code=1).stderr)
+    assert "the Germans' orders are locked" in out
+    cli("adjudicate", demo_db)
+    cli("submit", demo_db, "--power", "Germans", input="end\n")
+    cli("adjudicate", demo_db)
+    out = no_bad_possessive(cli("submit", demo_db, "--power", "Germans", input="buy 1 inf\n", code=1).stderr)
+    assert "it is the Russians' turn (round 1, purchase)" in out
+    out = no_bad_possessive(cli("edit", demo_db, "--reason", "r", input="owner Ukraine Germans\n", code=1).stderr)
+    assert "the Russians' units in Ukraine, held by Germans, their enemy" in out
+    for fmt in ("markdown", "bbcode", "text"):
+        no_bad_possessive(cli("report", demo_db, "--turn", "1", "--format", fmt).stdout)
+    no_bad_possessive(cli("status", demo_db).stdout)
+
+
+def test_a_singular_power_takes_s(cli, tmp_path, maps_dir):
+    from conftest import G40AU_208
+    db = tmp_path / "au.db"
+    cli("new", db, "--game", "g40-alt-universe", "--map", maps_dir / G40AU_208, "--id", "au")
+    out = cli("edit", db, "--reason", "r", input="war ANZAC Germans\nadd ANZAC 1 infantry G5\n", code=1).stderr
+    assert "ANZAC's units in G5, held by Germans, their enemy" in no_bad_possessive(out)
+
+
+def test_a_game_reported_before_the_possessives_were_fixed_still_audits(cli, demo_db):
+    cli("submit", demo_db, "--power", "Russians", input="ool inf, art, arm\n")
+    cli("submit", demo_db, "--power", "Germans", input=GERMAN_TURN)
+    cli("adjudicate", demo_db)
+    with sqlite3.connect(demo_db) as con:
+        assert con.execute("select count(*) from report where text like '%Russians'' standing order%'").fetchone()[0]
+        con.execute("update report set text = replace(text, 'Russians'' standing order', 'Russians''s standing order')")
+    assert "OK:" in cli("audit", demo_db).stdout
+    with sqlite3.connect(demo_db) as con:          # a changed fact is still found
+        con.execute("update report set text = replace(text, 'Russians''s standing order', 'Italians'' standing order')")
+    assert "report 1" in cli("audit", demo_db, code=1).stdout
