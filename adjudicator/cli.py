@@ -497,6 +497,48 @@ def _deliver(step: str, db: Optional[str], send, as_json: bool) -> None:
 
 
 @app.command()
+def maps(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """List the TripleA maps found: the name to give `new --map`, the game's title, and our games that play it.
+
+    Searched: the folders of ADJUDICATOR_MAPS_PATH, then TripleA's download folder (~/triplea/downloadedMaps)."""
+    try:
+        from .config import triplea_maps
+        from .games import played_on
+        from .triplea.finder import list_maps
+        settings = _settings()
+        found, zipped = list_maps(settings.maps_path)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    for entry in found:
+        entry["games"] = played_on(Path(entry["xml"]).stem)
+    searched = [{"folder": str(d), "exists": d.is_dir(), "from": "TripleA" if d == triplea_maps() else "ADJUDICATOR_MAPS_PATH",
+                 "maps": len({e["folder"] for e in found if e["searched"] == str(d)})} for d in settings.maps_path]
+    if as_json:
+        _print_json({"maps": found, "searched": searched, "zipped": [str(z) for z in zipped]})
+        return
+    if found:
+        rows = [(e["map"], " ".join(filter(None, (e["name"], e["version"]))) or "(no <info>)",
+                 ", ".join(g["game"] + ("" if not g["rules"] else f" (rules {g['rules']})" if g["default"]
+                                        else f" --rules {g['rules']}") for g in e["games"])) for e in found]
+        rows.insert(0, ("--map NAME", "TripleA game", "played as --game"))
+        wide = [max(len(r[k]) for r in rows) for k in range(2)]
+        for r in rows:
+            typer.echo(f"{r[0]:<{wide[0]}}  {r[1]:<{wide[1]}}  {r[2]}")
+    else:
+        typer.echo("no TripleA maps found")
+    typer.echo("searched: " + "; ".join(
+        f"{s['folder']} ({'TripleA' + chr(39) + 's download folder, ' if s['from'] == 'TripleA' else ''}"
+        f"{'missing' if not s['exists'] else str(s['maps']) + ' map' + ('' if s['maps'] == 1 else 's')})" for s in searched))
+    for z in zipped:
+        typer.echo(f"not read: {z} is zipped; unpack it beside itself (a map folder holds map/games/*.xml)")
+    if not found:
+        typer.echo(f"To add maps: download them in TripleA (it keeps them in {triplea_maps()}), or put unpacked map "
+                   f"folders (<map>/map/games/*.xml) in a folder and add it to ADJUDICATOR_MAPS_PATH (in the "
+                   f"environment or .env; several folders separated by '{os.pathsep}'). `new --map PATH` also takes "
+                   "a game XML from anywhere.")
+
+
+@app.command()
 def demo(db: Optional[str] = typer.Option(None, "--db", help="Keep the demo game in this new file (default: a temporary one)."),
          fmt: str = typer.Option("markdown", "--format", help="markdown, bbcode or text."),
          seed: Optional[str] = typer.Option(None, "--seed", help="Chain secret (64 hex digits); default: the demo's fixed test seed.")) -> None:

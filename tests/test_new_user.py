@@ -275,3 +275,54 @@ def test_a_game_reported_before_the_possessives_were_fixed_still_audits(cli, dem
     with sqlite3.connect(demo_db) as con:          # a changed fact is still found
         con.execute("update report set text = replace(text, 'Russians''s standing order', 'Italians'' standing order')")
     assert "report 1" in cli("audit", demo_db, code=1).stdout
+
+
+# -- maps -------------------------------------------------------------------------------------------------------
+
+def test_maps_lists_each_game_xml_with_the_name_new_takes_and_the_games_that_play_it(cli, tmp_path, maps_dir, monkeypatch):
+    from adjudicator.triplea import find_map
+    monkeypatch.setenv("ADJUDICATOR_MAPS_PATH", str(maps_dir))
+    listed = cli.json("maps")
+    xmls = sorted(maps_dir.glob("*/map/games/*.xml"))
+    assert sorted(Path(m["xml"]) for m in listed["maps"]) == xmls
+    for m in listed["maps"]:                         # the name shown picks that very file, and no path is needed
+        assert find_map(m["map"], [maps_dir]) == Path(m["xml"]) and "/" not in m["map"], m
+    by_name = {m["map"]: m for m in listed["maps"]}
+    assert by_name["G40_Alt_Universe_v2.0.8_beta-1.3"]["games"] == [
+        {"game": "g40-alt-universe", "rules": "beta-1.3", "default": True}, {"game": "g40", "rules": None, "default": True}]
+    assert by_name["G40_Alt_Universe_v2.0.4_beta-1.1"]["games"][0] == {"game": "g40-alt-universe", "rules": "beta-1.1", "default": False}
+    assert (by_name["G40_Alt_Universe.xml"]["name"], by_name["G40_Alt_Universe.xml"]["version"]) == ("G40 Alt Universe", "2.0.12")
+    assert by_name["pacific"]["games"] == [{"game": "g40", "rules": None, "default": True}]
+    assert listed["searched"][0] == {"folder": str(maps_dir), "exists": True, "from": "ADJUDICATOR_MAPS_PATH", "maps": 5}
+    assert listed["searched"][-1]["from"] == "TripleA" and not listed["searched"][-1]["exists"]
+    text = cli("maps").stdout
+    assert re.search(r"^G40_Alt_Universe_v2\.0\.4_beta-1\.1 +G40 Alt Universe 2\.0\.4 +g40-alt-universe --rules beta-1\.1, g40$", text, re.M)
+    assert re.search(r"^G40_Alt_Universe_v2\.0\.8_beta-1\.3 +G40 Alt Universe 2\.0\.8 +g40-alt-universe \(rules beta-1\.3\), g40$", text, re.M)
+    assert f"searched: {maps_dir} (5 maps); {tmp_path / 'home' / 'triplea' / 'downloadedMaps'} (TripleA's download folder, missing)" in text
+    cli("new", tmp_path / "au12.db", "--game", "g40", "--map", "G40_Alt_Universe.xml")      # as listed
+    assert cli.json("status", tmp_path / "au12.db")["title"] == "G40 Alt Universe 2.0.12"
+
+
+def test_maps_reads_tripleas_download_folder_and_names_zipped_maps(cli, tmp_path, maps_dir):
+    downloaded = tmp_path / "home" / "triplea" / "downloadedMaps"
+    downloaded.mkdir(parents=True)
+    (downloaded / "pacific").symlink_to(maps_dir / "pacific", target_is_directory=True)
+    (downloaded / "big_world.zip").write_bytes(b"PK\x03\x04")
+    listed = cli.json("maps")
+    assert [(m["map"], m["name"]) for m in listed["maps"]] == [("pacific", "Pacific")]
+    assert listed["searched"] == [{"folder": str(downloaded), "exists": True, "from": "TripleA", "maps": 1}]
+    assert listed["zipped"] == [str(downloaded / "big_world.zip")]
+    assert f"not read: {downloaded / 'big_world.zip'} is zipped" in cli("maps").stdout
+    cli("new", tmp_path / "p.db", "--game", "g40", "--map", "pacific")
+
+
+def test_maps_when_none_is_found_says_where_it_looked_and_how_to_add_a_folder(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("ADJUDICATOR_MAPS_PATH", str(tmp_path / "my-maps"))
+    (tmp_path / "my-maps").mkdir()
+    text = " ".join(cli("maps").stdout.split())
+    downloaded = tmp_path / "home" / "triplea" / "downloadedMaps"
+    assert text.startswith("no TripleA maps found")
+    assert f"searched: {tmp_path / 'my-maps'} (0 maps); {downloaded} (TripleA's download folder, missing)" in text
+    assert f"download them in TripleA (it keeps them in {downloaded})" in text
+    assert "add it to ADJUDICATOR_MAPS_PATH (in the environment or .env" in text and "--map PATH" in text
+    assert cli.json("maps")["maps"] == []

@@ -49,6 +49,10 @@ def find_map(name_or_path: str, search_dirs: list[Path]) -> Path:
         raise MapError(f"{name_or_path}: no such file; give the path of a TripleA game XML or a map name")
     key = _normal(name_or_path.removesuffix(".xml"))
     games = [game for folder in _map_folders(search_dirs) for game in _games_in(folder)]
+    if name_or_path.casefold().endswith(".xml"):            # a file name: its file, though others share its <info>
+        by_file = [game for game in games if _normal(game.xml.stem) == key]
+        if len(by_file) == 1:
+            return by_file[0].xml
     exact = [game for game in games if key in game.keys()]
     if len(exact) == 1:
         return exact[0].xml
@@ -57,6 +61,26 @@ def find_map(name_or_path: str, search_dirs: list[Path]) -> Path:
     if not candidates:
         raise MapError(_not_found(name_or_path, key, games, search_dirs))
     return _single(name_or_path, candidates)
+
+
+def list_maps(search_dirs: list[Path]) -> tuple[list[dict], list[Path]]:
+    """Every game XML in the map folders of `search_dirs`, in search order, each with the name that picks it in
+    `find_map` (its file stem or `<info>` name where one is unique to it, else its file name or path), its `<info>` and
+    where it was found; and the zipped maps seen there, which TripleA unpacks but the adjudicator cannot read."""
+    games = [game for folder in _map_folders(search_dirs) for game in _games_in(folder)]
+    def picks(name: str) -> bool:
+        if name.endswith(".xml"):
+            return sum(_normal(name.removesuffix(".xml")) == _normal(game.xml.stem) for game in games) == 1
+        return sum(_normal(name) in game.keys() for game in games) == 1
+    found = []
+    for game in games:
+        names = [game.xml.stem] + ([game.info[0]] if game.info and game.info[0] else []) + [game.xml.name]
+        found.append({"map": next((n for n in names if picks(n)), str(game.xml)), "xml": str(game.xml),
+                      "folder": str(game.folder), "searched": str(game.folder.parent),
+                      "name": game.info[0] if game.info else None, "version": game.info[1] if game.info else None})
+    zipped = [child for d in search_dirs if d.is_dir() for child in sorted(d.iterdir())
+              if child.is_file() and child.suffix.lower() == ".zip"]
+    return found, zipped
 
 
 def _single(name: str, candidates: list[_Game]) -> Path:
