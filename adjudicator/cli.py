@@ -168,11 +168,19 @@ def new(db: Optional[str] = typer.Argument(None, help="Where to create the game 
         typer.echo(f"optional rules: {', '.join(out['options'])}")
     typer.echo(f"dice anchor: {out['anchor']}" + ("  (TEST DICE: created with --seed)" if out["test_seed"] else ""))
     typer.echo(f"setup hash: {out['setup_hash']}")
-    typer.echo(f"key file: {out['key_file']} — keep it private and backed up")
+    typer.echo(f"key file: {_home_relative(out['key_file'])} — keep it private and backed up")
     if out["dice"] == "strict":
         typer.echo("strict dice: each turn's dice await the salts of "
                    + (", ".join(out["salts_from"]) if out["salts_from"] else "every other power that takes turns"))
     typer.echo(f"round {out['round']}: awaiting orders from {out['power']} ({out['phase'].replace('_', ' ')})")
+
+
+def _home_relative(path: str) -> str:
+    """A path under the home folder as `~/…`, as a user types it (and the same on every host, for the README)."""
+    try:
+        return str(Path("~") / Path(path).relative_to(Path.home()))
+    except ValueError:
+        return path
 
 
 @app.command()

@@ -326,3 +326,81 @@ def test_maps_when_none_is_found_says_where_it_looked_and_how_to_add_a_folder(cl
     assert f"download them in TripleA (it keeps them in {downloaded})" in text
     assert "add it to ADJUDICATOR_MAPS_PATH (in the environment or .env" in text and "--map PATH" in text
     assert cli.json("maps")["maps"] == []
+
+
+# -- the README's worked example ----------------------------------------------------------------------------
+
+README = ROOT / "README.md"
+EXAMPLE = re.compile(r"<!-- worked-example -->\n(.*?)<!-- /worked-example -->", re.S)
+FENCE = re.compile(r"^(`{3,})[^\n]*\n(.*?)^\1[ \t]*$", re.S | re.M)
+
+
+def example_blocks(readme: str) -> list[tuple[str, str, tuple[int, int]]]:
+    """The fenced blocks of the README's worked example, in order: ("file", name) for a block the comment
+    `<!-- file: NAME -->` introduces, ("session", "") for one of `$ command` lines and their output; with where
+    each block's body is in the README."""
+    region = EXAMPLE.search(readme)
+    assert region, "README.md has no <!-- worked-example --> … <!-- /worked-example --> region"
+    blocks = []
+    for fence in FENCE.finditer(readme, region.start(1), region.end(1)):
+        before = readme[:fence.start()].rstrip().rsplit("\n", 1)[-1]
+        named = re.fullmatch(r"<!-- file: (\S+) -->", before)
+        if named:
+            blocks.append(("file", named.group(1), fence.span(2)))
+        elif fence.group(2).startswith("$ "):
+            blocks.append(("session", "", fence.span(2)))
+    return blocks
+
+
+def session(body: str) -> list[tuple[str, str]]:
+    """(command, expected output) pairs of a block of `$ command` lines."""
+    pairs: list[tuple[str, list[str]]] = []
+    lines = body.split("\n")
+    while lines:
+        line = lines.pop(0)
+        if line.startswith("$ "):
+            command = line[2:]
+            while command.endswith("\\") and lines:
+                command = command[:-1] + lines.pop(0).strip()
+            pairs.append((command, []))
+        else:
+            pairs[-1][1].append(line)
+    return [(command, "\n".join(out).rstrip("\n")) for command, out in pairs]
+
+
+def test_the_readme_worked_example_runs_as_written(tmp_path, monkeypatch):
+    """Every command of the README's worked example, run in a shell in a new folder with a new home folder, prints
+    exactly what the README shows (ADJUDICATOR_UPDATE_README=1 writes what they print into the README instead)."""
+    readme = README.read_text(encoding="utf-8")
+    folder, home, bin_dir = tmp_path / "work", tmp_path / "home", tmp_path / "bin"
+    for d in (folder, home, bin_dir):
+        d.mkdir()
+    (bin_dir / "adjudicator").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m adjudicator "$@"\n')
+    (bin_dir / "adjudicator").chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ADJUDICATOR_", "XDG_"))}
+    env.update(HOME=str(home), PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", PYTHONUNBUFFERED="1")
+    update = os.environ.get("ADJUDICATOR_UPDATE_README") == "1"
+    blocks, edits, commands = example_blocks(readme), [], 0
+    assert [kind for kind, _, _ in blocks].count("file") >= 1 and [kind for kind, _, _ in blocks].count("session") >= 4
+    for kind, name, (start, end) in blocks:
+        body = readme[start:end]
+        if kind == "file":
+            (folder / name).write_text(body, encoding="utf-8")
+            continue
+        shown = []
+        for command, expected in session(body):
+            r = subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=False, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
+            printed = r.stdout.rstrip("\n")
+            assert "Traceback" not in printed, printed
+            assert str(tmp_path) not in printed, f"a path of this machine in the output of {command}"
+            if not update:
+                assert printed == expected, f"$ {command}\n--- README shows ---\n{expected}\n--- it prints ---\n{printed}"
+            shown.append(f"$ {command}\n{printed}".rstrip("\n"))
+            commands += 1
+        edits.append((start, end, "\n".join(shown) + "\n"))
+    assert commands >= 8
+    if update:
+        for start, end, text in reversed(edits):
+            readme = readme[:start] + text + readme[end:]
+        README.write_text(readme, encoding="utf-8")
