@@ -22,6 +22,7 @@ The stored database is only read (SQLite: `PRAGMA query_only`), and no key file 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -370,7 +371,7 @@ class Replay:
         if mine.state_hash != stored.state_hash:
             raise Mismatch(mine.turn_index, where, "state hash after the step", mine.state_hash, stored.state_hash)
         mine_events, stored_events = json.loads(mine.events), _stored_json(stored.events, mine.turn_index, where)
-        if mine_events != stored_events:
+        if mine_events != stored_events and not _worded_alike(mine_events, stored_events):
             k = next((i for i, (a, b) in enumerate(zip(mine_events, stored_events)) if a != b),
                      min(len(mine_events), len(stored_events)))
             raise Mismatch(mine.turn_index, where, f"report event {k + 1}",
@@ -416,7 +417,7 @@ class Replay:
         if (stored.turn_index, stored.format) != (mine.turn_index, mine.format):
             raise Mismatch(turn, where, "turn and format of the stored report", f"turn {mine.turn_index}, {mine.format}",
                            f"turn {stored.turn_index}, {stored.format}")
-        if stored.text != mine.text:
+        if stored.text != mine.text and not _worded_alike(mine.text, stored.text):
             ours, theirs = mine.text.splitlines(), (stored.text or "").splitlines()
             if not any(line.startswith("holds: ") for line in theirs):
                 # written by an earlier version of the templates: its prose differs, so only what it proves is
@@ -471,6 +472,19 @@ class Replay:
         if self.journal.game.state_hash != replayed.hash():
             raise Mismatch(turn, "current state", "the game's stored state hash", replayed.hash(), self.journal.game.state_hash)
         self.result.state_hash = replayed.hash()
+
+
+_ARTICLE = re.compile(r"\bthe (?=[A-Z])")
+_POSSESSIVE = re.compile(r"(?<=[A-Za-z])'s?(?![A-Za-z])")
+
+
+def _worded_alike(mine: object, stored: object) -> bool:
+    """Events or reports that differ only in how a power's possessive is written: earlier versions wrote
+    `Germans's transports` and `Germans units` where the replay writes `the Germans' …`. The facts are the same,
+    so a game played then still audits."""
+    def plain(value: object) -> str:
+        return _POSSESSIVE.sub("", _ARTICLE.sub("", value if isinstance(value, str) else json.dumps(value, sort_keys=True)))
+    return plain(mine) == plain(stored)
 
 
 def _first_difference(where: str, a: object, b: object) -> tuple[str, object, object]:

@@ -25,18 +25,85 @@ DB_HELP = "Game database: a SQLite file path or a database URL (default: ADJUDIC
 JSON_HELP = "Print machine-readable JSON."
 
 
+_PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
+
+
+def _version() -> str:
+    """The installed package's version; a checkout run without installing it reads pyproject.toml's."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("adjudicator")
+    except PackageNotFoundError:
+        pass
+    import tomllib
+    try:
+        return str(tomllib.loads(_PYPROJECT.read_text(encoding="utf-8"))["project"]["version"])
+    except (OSError, KeyError, ValueError):
+        return "unknown"
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        typer.echo(f"adjudicator {_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                       help="Print the adjudicator's version and exit.")) -> None:
+    """Adjudicate Axis & Allies turns from text orders, with dice anyone can recheck."""
+
+
 def _settings():
     from .config import load_settings
     return load_settings()
 
 
 def _db(db: Optional[str]) -> str:
-    if db:
+    """The DB argument, or ADJUDICATOR_DB (environment or .env) when it was left out; a DB named on the command
+    line always wins, and an empty one (an unset shell variable) is an error rather than the default."""
+    if db is not None:
+        if not db.strip():
+            raise AdjudicatorError("the game database given is an empty name: give a path or a database URL, or "
+                                   "leave it out to use ADJUDICATOR_DB")
         return db
     found = _settings().database
     if not found:
-        raise AdjudicatorError("no game database given: name one (e.g. `adjudicator status game.db`) or set ADJUDICATOR_DB")
+        raise AdjudicatorError("no game database given: name one (e.g. `adjudicator status game.db`) or set "
+                               "ADJUDICATOR_DB (in the environment or a .env file in this folder)")
     return found
+
+
+def _is_database(arg: str) -> bool:
+    """A database URL, or an existing SQLite file: what a lone argument of `submit`/`edit` must be to be the DB."""
+    if "://" in arg:
+        return True
+    try:
+        with open(arg, "rb") as fh:
+            return fh.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+def _db_and_file(first: Optional[str], second: Optional[str], what: str, command: str) -> tuple[str, str]:
+    """`submit [DB] [FILE]` and `edit [DB] [FILE]`: two arguments are DB and FILE; none, ADJUDICATOR_DB and
+    standard input. One is the DB, unless ADJUDICATOR_DB is set and the argument is not a game database: then
+    it is the FILE (so `adjudicator submit orders.txt --power X` works with the default game)."""
+    if second is not None:
+        return _db(first), second
+    if first is None:
+        return _db(None), "-"
+    default = _settings().database
+    if default and not _is_database(first):
+        if first != "-" and not Path(first).is_file():
+            raise AdjudicatorError(f"no {what} file at {first}, and it is not a game database either: with "
+                                   f"ADJUDICATOR_DB set ({default}), a single argument is the {what} file; to use "
+                                   f"another game, name it before the file (`adjudicator {command} GAME.db FILE`)")
+        return default, first
+    if first == "-":
+        raise AdjudicatorError(f"no game database given: name it before the {what} (`adjudicator {command} GAME.db "
+                               f"-`), or set ADJUDICATOR_DB (in the environment or a .env file in this folder)")
+    return _db(first), "-"
 
 
 def _engine(db: Optional[str], write: bool = False):
@@ -60,7 +127,7 @@ def _fail(exc: AdjudicatorError, as_json: bool = False) -> None:
 
 
 @app.command()
-def new(db: str = typer.Argument(..., help="Where to create the game database (a new file)."),
+def new(db: Optional[str] = typer.Argument(None, help="Where to create the game database: a new file, or a database URL (default: ADJUDICATOR_DB)."),
         game: str = typer.Option(..., "--game", help="demo, g40, g40-alt-universe (expanded-global, apone-europe, allies-vs-axis to come)."),
         map_: Optional[str] = typer.Option(None, "--map", help="A TripleA game XML path, or a map/game name found on ADJUDICATOR_MAPS_PATH."),
         rules: Optional[str] = typer.Option(None, "--rules", help="Rule version, e.g. beta-1.3 or beta-1.1 for g40-alt-universe."),
@@ -74,6 +141,7 @@ def new(db: str = typer.Argument(..., help="Where to create the game database (a
         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Create a game: copy the scenario into a new database and make its dice chain."""
     try:
+        db = _db(db)
         from .game import new_game
         if topic is not None:
             from .delivery.deliver import topic_id
@@ -100,21 +168,32 @@ def new(db: str = typer.Argument(..., help="Where to create the game database (a
         typer.echo(f"optional rules: {', '.join(out['options'])}")
     typer.echo(f"dice anchor: {out['anchor']}" + ("  (TEST DICE: created with --seed)" if out["test_seed"] else ""))
     typer.echo(f"setup hash: {out['setup_hash']}")
-    typer.echo(f"key file: {out['key_file']} — keep it private and backed up")
+    typer.echo(f"key file: {_home_relative(out['key_file'])} — keep it private and backed up")
     if out["dice"] == "strict":
         typer.echo("strict dice: each turn's dice await the salts of "
                    + (", ".join(out["salts_from"]) if out["salts_from"] else "every other power that takes turns"))
     typer.echo(f"round {out['round']}: awaiting orders from {out['power']} ({out['phase'].replace('_', ' ')})")
 
 
+def _home_relative(path: str) -> str:
+    """A path under the home folder as `~/…`, as a user types it (and the same on every host, for the README)."""
+    try:
+        return str(Path("~") / Path(path).relative_to(Path.home()))
+    except ValueError:
+        return path
+
+
 @app.command()
-def submit(db: str = typer.Argument(..., help=DB_HELP),
-           file: str = typer.Argument("-", help="File with the orders, or - for standard input."),
+def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+           file: Optional[str] = typer.Argument(None, help="File with the orders, or - for standard input (the default)."),
            power: str = typer.Option(..., "--power", help="The power the orders are for."),
            dry_run: bool = typer.Option(False, "--dry-run", help="Check and show how the orders were understood; store nothing."),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """Check a power's orders against the game and lock them (exit 0 accepted, 1 rejected)."""
+    """Check a power's orders against the game and lock them (exit 0 accepted, 1 rejected).
+
+    With ADJUDICATOR_DB set, a single argument that is not a game database is the orders file."""
     try:
+        db, file = _db_and_file(db, file, "orders", "submit")
         text = _read_lines(file, "orders")
         from .game import submit as do_submit
         out = do_submit(_engine(db, write=not dry_run), power, text, dry_run=dry_run)
@@ -142,14 +221,17 @@ def _read_lines(file: str, what: str) -> str:
 
 
 @app.command()
-def edit(db: str = typer.Argument(..., help=DB_HELP),
-         file: str = typer.Argument("-", help="File with the corrections, or - for standard input."),
+def edit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+         file: Optional[str] = typer.Argument(None, help="File with the corrections, or - for standard input (the default)."),
          reason: str = typer.Option(..., "--reason", help="Why: printed with the corrections in the next report."),
          dry_run: bool = typer.Option(False, "--dry-run", help="Check the corrections; change nothing."),
          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Correct the game as the host (add/remove POWER UNITS PLACE, owner PLACE POWER, pus POWER N,
-    damage PLACE FACILITY N, war/peace POWER POWER): journalled, audited, reported (exit 0 done, 1 refused)."""
+    damage PLACE FACILITY N, war/peace POWER POWER): journalled, audited, reported (exit 0 done, 1 refused).
+
+    With ADJUDICATOR_DB set, a single argument that is not a game database is the corrections file."""
     try:
+        db, file = _db_and_file(db, file, "corrections", "edit")
         text = _read_lines(file, "corrections")
         from .game import edit as do_edit
         out = do_edit(_engine(db, write=not dry_run), text, reason, dry_run=dry_run)
@@ -286,6 +368,8 @@ def rolls(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     if as_json:
         _print_json(out)
         return
+    if not out:
+        typer.echo(f"no dice were rolled in turn {turn}" if turn is not None else "no dice have been rolled yet")
     for g in out:
         typer.echo(f"turn {g['turn']}  {g['label']}  d{g['sides']}: {' '.join(map(str, g['values']))}")
 
@@ -418,6 +502,48 @@ def _deliver(step: str, db: Optional[str], send, as_json: bool) -> None:
         _print_json(out)
     else:
         typer.echo(_delivered(step, out))
+
+
+@app.command()
+def maps(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """List the TripleA maps found: the name to give `new --map`, the game's title, and our games that play it.
+
+    Searched: the folders of ADJUDICATOR_MAPS_PATH, then TripleA's download folder (~/triplea/downloadedMaps)."""
+    try:
+        from .config import triplea_maps
+        from .games import played_on
+        from .triplea.finder import list_maps
+        settings = _settings()
+        found, zipped = list_maps(settings.maps_path)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    for entry in found:
+        entry["games"] = played_on(Path(entry["xml"]).stem)
+    searched = [{"folder": str(d), "exists": d.is_dir(), "from": "TripleA" if d == triplea_maps() else "ADJUDICATOR_MAPS_PATH",
+                 "maps": len({e["folder"] for e in found if e["searched"] == str(d)})} for d in settings.maps_path]
+    if as_json:
+        _print_json({"maps": found, "searched": searched, "zipped": [str(z) for z in zipped]})
+        return
+    if found:
+        rows = [(e["map"], " ".join(filter(None, (e["name"], e["version"]))) or "(no <info>)",
+                 ", ".join(g["game"] + ("" if not g["rules"] else f" (rules {g['rules']})" if g["default"]
+                                        else f" --rules {g['rules']}") for g in e["games"])) for e in found]
+        rows.insert(0, ("--map NAME", "TripleA game", "played as --game"))
+        wide = [max(len(r[k]) for r in rows) for k in range(2)]
+        for r in rows:
+            typer.echo(f"{r[0]:<{wide[0]}}  {r[1]:<{wide[1]}}  {r[2]}")
+    else:
+        typer.echo("no TripleA maps found")
+    typer.echo("searched: " + "; ".join(
+        f"{s['folder']} ({'TripleA' + chr(39) + 's download folder, ' if s['from'] == 'TripleA' else ''}"
+        f"{'missing' if not s['exists'] else str(s['maps']) + ' map' + ('' if s['maps'] == 1 else 's')})" for s in searched))
+    for z in zipped:
+        typer.echo(f"not read: {z} is zipped; unpack it beside itself (a map folder holds map/games/*.xml)")
+    if not found:
+        typer.echo(f"To add maps: download them in TripleA (it keeps them in {triplea_maps()}), or put unpacked map "
+                   f"folders (<map>/map/games/*.xml) in a folder and add it to ADJUDICATOR_MAPS_PATH (in the "
+                   f"environment or .env; several folders separated by '{os.pathsep}'). `new --map PATH` also takes "
+                   "a game XML from anywhere.")
 
 
 @app.command()

@@ -11,7 +11,10 @@ from pathlib import Path
 
 from .errors import ConfigError
 
-TRIPLEA_DEFAULT_MAPS = Path.home() / "triplea" / "downloadedMaps"
+
+def triplea_maps() -> Path:
+    """The folder TripleA downloads maps into (its default; a player may choose another in TripleA's settings)."""
+    return Path.home() / "triplea" / "downloadedMaps"
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,7 @@ def load_settings() -> Settings:
         raise ConfigError(f"cannot read the .env file: {exc}") from None
     env = os.environ
     maps = [Path(p).expanduser() for p in env.get("ADJUDICATOR_MAPS_PATH", "").split(os.pathsep) if p.strip()]
-    maps.append(TRIPLEA_DEFAULT_MAPS)
+    maps.append(triplea_maps())
     data_home = Path(env.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     keys = Path(env["ADJUDICATOR_KEYS_DIR"]).expanduser() if env.get("ADJUDICATOR_KEYS_DIR") else data_home / "adjudicator" / "keys"
     templates = Path(env["ADJUDICATOR_TEMPLATES"]).expanduser() if env.get("ADJUDICATOR_TEMPLATES") else None

@@ -11,6 +11,7 @@ from .errors import ILLEGAL, OrderError
 from .notation.edits import Correction
 from .rules.base import G40Rules
 from .state import State, pair_key
+from .words import possessive
 
 MAX_REASON = 200
 
@@ -110,7 +111,7 @@ def impossible(rules: G40Rules, state: State) -> list[str]:
             problems += [f"{a} and {b}, at war, both in {place}" for b in ordered[i + 1:] if rules.at_war(state, a, b)]
         holder = state.owners.get(place)
         if holder and not rules.is_water(place):
-            problems += [f"{a}'s units in {place}, held by {holder}, their enemy" for a in ordered
+            problems += [f"{possessive(a, the=True)} units in {place}, held by {holder}, their enemy" for a in ordered
                          if rules.at_war(state, a, holder)]
     problems += [f"{p} with {n} PUs" for p, n in sorted(state.treasury.items()) if n < 0]
     return sorted(set(problems))

@@ -18,7 +18,7 @@ from sqlmodel import Session, func, select
 
 from . import dice, report
 from .config import Settings
-from .errors import ILLEGAL, AdjudicatorError, ConfigError, NothingToDo, OrderError, StoreError, SubmissionRejected
+from .errors import ILLEGAL, AdjudicatorError, ConfigError, MapError, NothingToDo, OrderError, StoreError, SubmissionRejected
 from .keys import KeyStore, check_game_id
 from .notation import Lexicon, parse_submission
 from .notation.orders import STANDING, Intercept, OrderOfLoss, Salt, Scramble, Submerge
@@ -29,6 +29,7 @@ from .scenario import Scenario
 from .state import State
 from .store import creation, db
 from .store.models import DiceGroupRow, Game, MapArt, Power, RevealedSeed, Step, Submission
+from .words import possessive
 
 
 @dataclass
@@ -121,10 +122,18 @@ def load_scenario(name: str, map_arg: str | None, rules_version: str | None,
             raise ConfigError(f"the {name} game brings its own scenario: drop --map")
         return module.scenario(), version, None
     from .triplea import find_map, load_scenario as load_xml
+    from .triplea.finder import how_to_give, searched
     wanted = map_arg or versions.get(version)
     if not wanted:
-        raise ConfigError(f"the {name} game is played on a TripleA map: give --map PATH (a game XML) or a map name")
-    xml = find_map(wanted, settings.maps_path)
+        raise ConfigError(f"the {name} game is played on a TripleA map, and none was given: {how_to_give()}. "
+                          f"Searched: {searched(settings.maps_path)}")
+    try:
+        xml = find_map(wanted, settings.maps_path)
+    except MapError as exc:
+        if map_arg:
+            raise
+        raise MapError(f"{name} (rules {version}) is played on TripleA's game XML {wanted}.xml, of the map "
+                       f"{getattr(module, 'MAP_TITLE', wanted)!r}: {exc.message}") from None
     return load_xml(xml), version, xml
 
 
@@ -252,11 +261,11 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         locked = db.locked_submission(s, g.game)
         blocked = bool(turn_orders) and (not mover or locked is not None)
         if turn_orders and not mover:
-            errors.append(OrderError(ILLEGAL, f"it is {g.state.power}'s turn (round {g.state.round}, "
+            errors.append(OrderError(ILLEGAL, f"it is {possessive(g.state.power, the=True)} turn (round {g.state.round}, "
                                      f"{g.state.phase.replace('_', ' ')}): {power} may file only standing orders now",
                                      turn_orders[0].line, turn_orders[0].column, turn_orders[0].source))
         elif turn_orders and locked:
-            errors.append(OrderError(ILLEGAL, f"{power}'s orders for this turn are already locked; "
+            errors.append(OrderError(ILLEGAL, f"{possessive(power, the=True)} orders for this turn are already locked; "
                                      "they are adjudicated next (`adjudicate`)"))
         if turn_orders and not blocked:
             errors += turn.check(g.rules, g.state, turn_orders, sub.ended)
@@ -307,7 +316,7 @@ def edit(engine, text: str, reason: str, dry_run: bool = False) -> dict:
         result = parse_submission(text, g.lexicon, verbs=edit_verbs())
         errors = list(result.errors)
         if db.locked_submission(s, g.game) is not None:
-            errors.insert(0, OrderError(ILLEGAL, f"{g.state.power}'s orders are locked: correct the game after "
+            errors.insert(0, OrderError(ILLEGAL, f"{possessive(g.state.power, the=True)} orders are locked: correct the game after "
                                         "`adjudicate`, so that the orders are played on the position they were checked on"))
         corrections = result.submission.orders
         if not corrections and not errors:
@@ -520,10 +529,18 @@ def _victory(g: Loaded) -> dict:
 
 
 def rolls(engine, turn_index: int | None = None) -> list[dict]:
+    """Every dice group, or those of one turn; a turn not played yet is an error (as `report --turn`), not an
+    empty list that reads as "no dice were rolled"."""
     with db.transaction(engine) as s:
         game = db.the_game(s)
         q = select(DiceGroupRow).where(DiceGroupRow.game_id == game.id)
         if turn_index is not None:
+            played = sorted(set(s.exec(select(Step.turn_index).where(Step.game_id == game.id, Step.phase != "standing"))))
+            if turn_index not in played:
+                so_far = (f"the turns played so far are {played[0]} to {played[-1]}" if played
+                          else "nothing has been adjudicated yet")
+                why = "turns are numbered from 1" if turn_index < 1 else "it has not been played"
+                raise AdjudicatorError(f"no dice of turn {turn_index}: {why}; {so_far}")
             q = q.where(DiceGroupRow.turn_index == turn_index)
         seeds = {r.turn_index: r for r in s.exec(select(RevealedSeed).where(RevealedSeed.game_id == game.id))}
         orders = dict(s.exec(select(Step.id, Submission.sha256).join(Submission, Step.submission_id == Submission.id)

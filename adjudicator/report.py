@@ -18,6 +18,7 @@ from sqlmodel import Session, func, or_, select
 from .errors import AdjudicatorError, StoreError
 from .store import db
 from .store.models import DiceGroupRow, Power, Report, RevealedSeed, Step, Submission
+from .words import capitalised, possessive
 
 FORMATS = ("markdown", "bbcode", "text")
 PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purchase": "Purchase", "politics": "Politics",
@@ -132,7 +133,7 @@ def describe(event: dict) -> list[str]:
     if kind == "edit":
         return [f"The host corrected the game ({event['reason']}): {change}." for change in event["changes"]]
     if kind == "standing":
-        return [f"{event['power']} standing orders: " + "; ".join(event["orders"])]
+        return [f"{capitalised(possessive(event['power'], the=True))} standing orders: " + "; ".join(event["orders"])]
     if kind == "salts":
         return salts_phrases(event)
     return [json.dumps(event, sort_keys=True)]
@@ -295,15 +296,6 @@ def grouped_dice(grp: dict) -> str:
         groups.setdefault(unit, []).append(value)
     each = "; ".join(f"{len(v)} {unit}: {' '.join(map(str, v))}" for unit, v in groups.items())
     return f"{each} → {grp['hits']} hit{'s' if grp['hits'] != 1 else ''}"
-
-
-def possessive(power: str) -> str:
-    """`Germans'`, `ANZAC's`; names that are adjectives stay as they are (`British`, `Chinese`)."""
-    if power.endswith("s"):
-        return power + "'"
-    if power.endswith(("ese", "ish", "ch")):
-        return power
-    return power + "'s"
 
 
 def ool_phrase(power: str, role: str, battle: str | None, standing: str | None) -> str:

@@ -30,3 +30,18 @@ def game_module(name: str):
         playable = ", ".join(n for n, m in GAMES.items() if m)
         raise ConfigError(f"the game {name!r} is not playable yet in this version; playable now: {playable}")
     return import_module(f"{__name__}.{module}")
+
+
+def played_on(xml_stem: str) -> list[dict]:
+    """The games and rule versions made for a TripleA game XML (by its file stem), as `maps` lists them; every
+    TripleA map can also be played as `g40`, on the G40 base rules its own properties switch."""
+    found = []
+    for name, module_name in GAMES.items():
+        if module_name is None:
+            continue
+        module = import_module(f"{__name__}.{module_name}")
+        default = getattr(module, "DEFAULT_VERSION", "")
+        for version, stem in getattr(module, "RULE_VERSIONS", {}).items():
+            if stem.casefold() == xml_stem.casefold():
+                found.append({"game": name, "rules": version, "default": version == default})
+    return found + [{"game": "g40", "rules": None, "default": True}]

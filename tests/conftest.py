@@ -1,4 +1,5 @@
-"""Shared fixtures: the TripleA test maps from ../shared, a private keys folder, and a CLI runner.
+"""Shared fixtures: the TripleA test maps from ../shared (or ADJUDICATOR_SHARED), a private keys folder, and a CLI
+runner.
 
 Every test runs in its own working folder, so no developer's `.env` or key files leak into it.
 """
@@ -16,6 +17,26 @@ from adjudicator.cli import app
 
 G40AU_208 = "g40_alt_universe/map/games/G40_Alt_Universe_v2.0.8_beta-1.3.xml"
 TEST_SEED = "00" * 31 + "01"
+
+# The tests read the shared folder (TripleA maps in triplea/, the rules ledger in rules/), checked out beside the
+# repository as ../shared; elsewhere, these settings say where it is.
+SHARED_SETTINGS = ("set ADJUDICATOR_SHARED to the shared folder (the one holding triplea/ and rules/), or "
+                   "ADJUDICATOR_TEST_MAPS to its triplea/ folder (<map>/map/games/*.xml)")
+
+
+def shared_folder() -> Path:
+    """ADJUDICATOR_SHARED, or ../shared beside the repository."""
+    return Path(os.environ.get("ADJUDICATOR_SHARED") or Path(__file__).resolve().parents[2] / "shared")
+
+
+def maps_folder() -> Path:
+    """The TripleA test maps: ADJUDICATOR_TEST_MAPS, or the shared folder's triplea/."""
+    return Path(os.environ.get("ADJUDICATOR_TEST_MAPS") or shared_folder() / "triplea")
+
+
+def missing_shared(what: str, path: Path) -> str:
+    """The message of a test that cannot find the shared folder: where it looked and which setting to use."""
+    return f"{what} not found at {path}: {SHARED_SETTINGS}"
 
 
 def pytest_addoption(parser):
@@ -36,11 +57,9 @@ def kill_moments(request) -> int:
 
 @pytest.fixture(scope="session")
 def maps_dir() -> Path:
-    folder = Path(os.environ.get("ADJUDICATOR_TEST_MAPS")
-                  or Path(__file__).resolve().parents[2] / "shared" / "triplea")
+    folder = maps_folder()
     if not folder.is_dir():
-        pytest.fail(f"TripleA test maps not found at {folder}: check out the shared folder beside the repository "
-                    f"or set ADJUDICATOR_TEST_MAPS to the folder holding <map>/map/games/*.xml")
+        pytest.fail(missing_shared("the TripleA test maps", folder))
     return folder
 
 

@@ -1,22 +1,24 @@
 """The two scenarios the notation tests read names from: G40 Alt-Universe 2.0.8 (imported from the shared
-TripleA maps, or ADJUDICATOR_TEST_MAPS) and the embedded demo."""
+TripleA maps: ADJUDICATOR_SHARED or ADJUDICATOR_TEST_MAPS say where they are) and the embedded demo."""
 
 from __future__ import annotations
 
-import os
 from functools import cache
-from pathlib import Path
+
+import pytest
 
 from adjudicator.games import demo
 from adjudicator.scenario import Scenario
 from adjudicator.triplea import load_scenario
+from conftest import G40AU_208, maps_folder, missing_shared
 
-MAPS = Path(os.environ.get("ADJUDICATOR_TEST_MAPS") or Path(__file__).resolve().parents[2] / "shared" / "triplea")
-G40_XML = MAPS / "g40_alt_universe/map/games/G40_Alt_Universe_v2.0.8_beta-1.3.xml"
+G40_XML = maps_folder() / G40AU_208
 
 
 @cache
 def g40_names_scenario() -> Scenario:
+    if not G40_XML.is_file():
+        pytest.fail(missing_shared("the G40 Alt-Universe test map", G40_XML))
     return load_scenario(G40_XML)
 
 

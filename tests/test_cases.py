@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from cases.runner import load_cases, position, run
+from conftest import missing_shared, shared_folder
 
 CASES = load_cases()
-LEDGER = Path(__file__).resolve().parents[2] / "shared" / "rules" / "LEDGER.md"
+LEDGER = shared_folder() / "rules" / "LEDGER.md"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -105,8 +106,9 @@ def coverage_table() -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.skipif(not LEDGER.exists(), reason="the shared ledger is not beside the repository")
 def test_every_base_rule_has_a_case_and_the_readme_prints_the_coverage():
+    if not LEDGER.exists():
+        pytest.fail(missing_shared("the rules ledger", LEDGER))
     rows = re.findall(r"^\| (BG-\d+) \|", LEDGER.read_text(encoding="utf-8"), re.M)
     covered = {c["rule"] for c in CASES}
     assert [r for r in rows if r not in covered] == [], "base-rule rows without a rule case"

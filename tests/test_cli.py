@@ -131,7 +131,7 @@ def test_rejected_submission_lists_every_error_and_changes_nothing(cli, demo_db)
 
 def test_orders_out_of_turn_are_refused_but_standing_orders_are_kept(cli, demo_db):
     r = cli("submit", demo_db, "--power", "Russians", input="buy 1 inf\n", code=1)
-    assert "it is Germans's turn" in r.output or "Germans" in r.output
+    assert "it is the Germans' turn (round 1, purchase): Russians may file only standing orders now" in r.output
     cli("submit", demo_db, "--power", "Russians", input="ool art, inf\n")
     assert cli.json("status", demo_db)["state_hash"] != ""
     assert table_count(demo_db, "submission") == 1

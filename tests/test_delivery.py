@@ -141,3 +141,12 @@ def test_without_a_forum_login_the_post_says_where_the_picture_is(cli, game, for
     cli("submit", game, "--power", "Germans", "-", input=SCRIPT["Germans"])
     cli("adjudicate", game, "--post")
     assert "adjudicator map game.db --turn 1" in forum.posts[0]["raw"] and forum.uploads == []
+
+
+def test_post_and_mail_use_ADJUDICATOR_DB_when_no_database_is_named(cli, game, forum, smtp, monkeypatch):
+    monkeypatch.setenv("ADJUDICATOR_DB", str(game))
+    cli("submit", "--power", "Germans", input="end\n")
+    cli("adjudicate")
+    assert "posted turn 1 to topic 7" in cli("post", "--no-picture").stdout
+    assert "mailed turn 1 to hans@example.org, ivan@example.org" in cli("mail", "--no-picture").stdout
+    assert len(forum.posts) == 1 and len(smtp.messages) == 1

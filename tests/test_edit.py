@@ -57,7 +57,7 @@ def test_a_game_corrected_mid_way_still_audits_and_a_tampered_correction_does_no
     ("pus Germans -5\n", "expected the treasury in PUs"),
     ("add Germans 2 inf Belarus\n", "Germans and Russians, at war, both in Belarus"),
     ("add Germans 1 destroyer Poland\n", "a destroyer of Germans on land in Poland"),
-    ("owner Ukraine Germans\n", "Russians's units in Ukraine, held by Germans"),
+    ("owner Ukraine Germans\n", "the Russians' units in Ukraine, held by Germans"),
     ("damage Germany factory_major 99\n", "takes at most"),
     ("damage Poland factory_major 2\n", "no factory_major"),
     ("war Germans Germans\n", "two different powers"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..scenario import Canal, Scenario, UnitType
 from ..state import State, Unit
+from ..words import possessive
 from .properties import prop
 
 
@@ -324,10 +325,10 @@ class G40Rules:
         if kind == "allowed":
             outside = next((p for p in path[1:] if p not in names), None)
             if outside:
-                raise RuleViolation(f"{power} units may not enter {outside}: they move only within "
+                raise RuleViolation(f"{possessive(power, the=True)} units may not enter {outside}: they move only within "
                                     f"{', '.join(sorted(names))}", "BG-03")
         elif path[-1] in names:
-            raise RuleViolation(f"{power} units may not end a move in {path[-1]} (a limit the map's rules set "
+            raise RuleViolation(f"{possessive(power, the=True)} units may not end a move in {path[-1]} (a limit the map's rules set "
                                 f"for {power})", "BG-03")
 
     def air_passable(self, state: State, power: str, place: str) -> bool:

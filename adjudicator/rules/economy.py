@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..notation.orders import Buy, Place
 from ..state import State
+from ..words import possessive
 from .base import G40Rules, RuleViolation
 from .politics import pay_objectives
 
@@ -16,7 +17,7 @@ def buy(rules: G40Rules, state: State, mover: str, order: Buy) -> dict:
         host = next((h for h in rules.scenario.turn_players() if (power, "purchase") in rules.scenario.guests_of(h)),
                     None)
         raise RuleViolation(f"{mover} cannot buy for {power}: {power} buys in "
-                            + (f"the {host} turn" if host else "its own turn"), "BG-01")
+                            + (f"{possessive(host, the=True)} turn" if host else "its own turn"), "BG-01")
     prices = {}
     for rule in rules.scenario.frontier_of(power, rules.frontier(state, power)):
         if len(rule.results) == 1:
@@ -26,7 +27,7 @@ def buy(rules: G40Rules, state: State, mover: str, order: Buy) -> dict:
     total = 0
     for uc in order.units:
         if uc.unit not in prices:
-            raise RuleViolation(f"{power} cannot buy {uc.unit}: it is not on {power}'s purchase list "
+            raise RuleViolation(f"{power} cannot buy {uc.unit}: it is not on {possessive(power, the=True)} purchase list "
                                 f"({', '.join(sorted(prices)) or 'empty'})", "BG-33")
         total += prices[uc.unit] * uc.count
     if total > state.treasury.get(power, 0):
@@ -135,7 +136,7 @@ def _check_deck(rules: G40Rules, state: State, power: str, where: str, order: Pl
     need = sum((rules.ut(uc.unit).carrier_cost or 1) * uc.count for uc in planes)
     if need > room:
         kinds = "new carriers" + (" or carriers already there" if old_ok else "")
-        raise RuleViolation(f"new aircraft are placed at sea only onto {power}'s {kinds} with room; "
+        raise RuleViolation(f"new aircraft are placed at sea only onto {possessive(power, the=True)} {kinds} with room; "
                             f"{where} has room for {max(room, 0)}, not {need}", "BG-15")
 
 

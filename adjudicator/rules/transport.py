@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..scenario import UnitType
 from ..state import State, Unit, count_types
+from ..words import possessive
 from .base import G40Rules, RuleViolation
 
 
@@ -100,7 +101,7 @@ class Legs:
             need = self.rules.ut(u).transport_cost
             boat = next((b for b in boats if need and room[b.id] >= need), None)
             if boat is None:
-                raise RuleViolation(f"no room for the {u.type} on {power}'s transports in {zone}", "BG-09")
+                raise RuleViolation(f"no room for the {u.type} on {possessive(power, the=True)} transports in {zone}", "BG-09")
             room[boat.id] -= need
             seats[u.id] = boat
         return seats

@@ -7,6 +7,7 @@ the modules beside it (neutrals, France's escalation, declarations of war, victo
 
 from adjudicator.rules.base import G40Rules, RuleViolation
 from adjudicator.state import State, Unit
+from adjudicator.words import possessive
 
 from . import bombers, declarations, france, neutrals, objectives, straits, victory
 
@@ -126,8 +127,8 @@ class AltUniverseRules(G40Rules):
             china = next((p for p in path[1:] if state.original_owners.get(p) == "Chinese"
                           and self.is_friendly_land(state, power, p)), None)
             if china:
-                raise RuleViolation(f"{power} units may enter Chinese territories such as {china} only while "
-                                    f"{power} are at war with Japan", "AU-37")
+                raise RuleViolation(f"{possessive(power, the=True)} units may enter Chinese territories such as {china} only "
+                                    f"while at war with Japan", "AU-37")
         dest = path[-1]
         if power == "Americans" and self.is_water(dest) and not neutrals.at_war_with_axis(self, state, power) \
                 and dest not in US_NEUTRAL_ZONES \
@@ -313,12 +314,12 @@ class AltUniverseRules(G40Rules):
             self._check_neutral_france(state, units, path, phase)
         elif neutrals.side(self, power) == "Allies":
             if phase == "combat_move" and state.owners.get(path[0]) == france.FRANCE:
-                raise RuleViolation(f"{power} units in neutral France move out of it only in the non-combat move",
+                raise RuleViolation(f"{possessive(power, the=True)} units in neutral France move out of it only in the non-combat move",
                                     "AU-61")
             french = next((p for p in path[1:] if state.owners.get(p) == france.FRANCE), None)
             why = french and france.allied_entry(self, state, power, phase, units)
             if why:
-                raise RuleViolation(f"{power} units may not enter French {french}: {why}",
+                raise RuleViolation(f"{possessive(power, the=True)} units may not enter French {french}: {why}",
                                     "AU-65" if state.spent.get("france:closed") else "AU-61")
 
     def _check_neutral_france(self, state: State, units: list[Unit], path: list[str], phase: str) -> None:
@@ -414,6 +415,7 @@ class AltUniverseRules(G40Rules):
 RULES = AltUniverseRules
 NEEDS_MAP = True
 RULE_VERSIONS = {"beta-1.3": "G40_Alt_Universe_v2.0.8_beta-1.3", "beta-1.1": "G40_Alt_Universe_v2.0.4_beta-1.1"}
+MAP_TITLE = "G40 Alt Universe"          # the TripleA map holding those game XMLs, as TripleA names it
 DEFAULT_VERSION = "beta-1.3"
 # Optional rules a group may agree at game start (`new --option NAME`): name -> (the rule versions that have it,
 # what it changes). The rules read the choice from the state (State.switches "option:NAME").

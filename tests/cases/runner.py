@@ -33,10 +33,11 @@ A case file is TOML with `[[case]]` tables:
 
 from __future__ import annotations
 
-import os
 import tomllib
 from functools import cache
 from pathlib import Path
+
+import pytest
 
 from adjudicator.dice import FixedRoller
 from adjudicator.errors import OrderError
@@ -46,9 +47,10 @@ from adjudicator.notation import parse_submission
 from adjudicator.rules import turn
 from adjudicator.state import State, Unit, pair_key
 from adjudicator.triplea import load_scenario
+from conftest import maps_folder, missing_shared
 
 HERE = Path(__file__).parent
-MAPS = Path(os.environ.get("ADJUDICATOR_TEST_MAPS") or HERE.parents[2] / "shared" / "triplea")
+MAPS = maps_folder()
 
 
 def load_cases() -> list[dict]:
@@ -63,7 +65,10 @@ def load_cases() -> list[dict]:
 @cache
 def map_scenario(game_stem: str):
     """A TripleA game of the shared test maps, by its file stem."""
-    return load_scenario(next(MAPS.glob(f"*/map/games/{game_stem}.xml")))
+    found = next(MAPS.glob(f"*/map/games/{game_stem}.xml"), None)
+    if found is None:
+        pytest.fail(missing_shared(f"the test map {game_stem}.xml", MAPS))
+    return load_scenario(found)
 
 
 def position(case: dict):
