@@ -404,3 +404,11 @@ def test_the_readme_worked_example_runs_as_written(tmp_path, monkeypatch):
         for start, end, text in reversed(edits):
             readme = readme[:start] + text + readme[end:]
         README.write_text(readme, encoding="utf-8")
+
+
+def test_a_maps_path_that_names_a_map_folder_itself_finds_its_games(cli, tmp_path, maps_dir, monkeypatch):
+    monkeypatch.setenv("ADJUDICATOR_MAPS_PATH", str(maps_dir / "pacific"))
+    listed = cli.json("maps")
+    assert [(m["map"], m["searched"]) for m in listed["maps"]] == [("pacific", str(maps_dir / "pacific"))]
+    assert listed["searched"][0]["maps"] == 1
+    cli("new", tmp_path / "p.db", "--game", "g40", "--map", "pacific")
