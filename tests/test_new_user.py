@@ -426,3 +426,17 @@ def test_a_dotenv_in_a_parent_folder_names_files_relative_to_itself(cli, tmp_pat
     assert (tmp_path / "games" / "kursk.db").exists()
     assert cli.json("status")["game"] == "kursk"
     assert cli.json("maps")["searched"][0]["folder"] == str(tmp_path / "maps")
+
+
+def test_orders_typed_at_a_terminal_are_asked_for(demo_db, tmp_path):
+    import pty
+    main, terminal = pty.openpty()
+    env = {**os.environ, "ADJUDICATOR_KEYS_DIR": str(tmp_path / "keys")}
+    process = subprocess.Popen([sys.executable, "-m", "adjudicator", "submit", str(demo_db), "--power", "Germans"],
+                               stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    os.write(main, b"end\n\x04")
+    out, err = process.communicate(timeout=60)
+    os.close(main)
+    os.close(terminal)
+    assert "reading the orders from the keyboard" in err and "Ctrl-D" in err
+    assert process.returncode == 0 and "1 order(s) of Germans accepted" in out
