@@ -214,6 +214,9 @@ def _read_lines(file: str, what: str) -> str:
     """Orders or corrections as text; over the size limit, a rejected submission (exit 1) like any bad order."""
     from .inputs import TooLarge, read
     from .notation.text import MAX_BYTES
+    if file == "-" and sys.stdin.isatty():        # a new user who left out FILE is not left facing a silent prompt
+        typer.echo(f"reading the {what} from the keyboard: type or paste them, then press Ctrl-D "
+                   f"(Ctrl-Z then Enter on Windows); or give a file", err=True)
     try:
         return read(file, what, MAX_BYTES)
     except TooLarge as exc:

@@ -539,8 +539,8 @@ def rolls(engine, turn_index: int | None = None) -> list[dict]:
             if turn_index not in played:
                 so_far = (f"the turns played so far are {played[0]} to {played[-1]}" if played
                           else "nothing has been adjudicated yet")
-                why = "turns are numbered from 1" if turn_index < 1 else "it has not been played"
-                raise AdjudicatorError(f"no dice of turn {turn_index}: {why}; {so_far}")
+                why = "turns are numbered from 1; " if turn_index < 1 else "it has not been played; " if played else ""
+                raise AdjudicatorError(f"no dice of turn {turn_index}: {why}{so_far}")
             q = q.where(DiceGroupRow.turn_index == turn_index)
         seeds = {r.turn_index: r for r in s.exec(select(RevealedSeed).where(RevealedSeed.game_id == game.id))}
         orders = dict(s.exec(select(Step.id, Submission.sha256).join(Submission, Step.submission_id == Submission.id)

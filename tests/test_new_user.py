@@ -404,3 +404,39 @@ def test_the_readme_worked_example_runs_as_written(tmp_path, monkeypatch):
         for start, end, text in reversed(edits):
             readme = readme[:start] + text + readme[end:]
         README.write_text(readme, encoding="utf-8")
+
+
+def test_a_maps_path_that_names_a_map_folder_itself_finds_its_games(cli, tmp_path, maps_dir, monkeypatch):
+    monkeypatch.setenv("ADJUDICATOR_MAPS_PATH", str(maps_dir / "pacific"))
+    listed = cli.json("maps")
+    assert [(m["map"], m["searched"]) for m in listed["maps"]] == [("pacific", str(maps_dir / "pacific"))]
+    assert listed["searched"][0]["maps"] == 1
+    cli("new", tmp_path / "p.db", "--game", "g40", "--map", "pacific")
+
+
+def test_a_dotenv_in_a_parent_folder_names_files_relative_to_itself(cli, tmp_path, monkeypatch):
+    for key in ("ADJUDICATOR_DB", "ADJUDICATOR_MAPS_PATH"):
+        monkeypatch.setenv(key, "unset below")          # recorded, so the values .env loads are undone after
+        monkeypatch.delenv(key)
+    (tmp_path / ".env").write_text("ADJUDICATOR_DB=games/kursk.db\nADJUDICATOR_MAPS_PATH=maps\n")
+    (tmp_path / "games").mkdir()
+    (tmp_path / "players" / "hans").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "players" / "hans")
+    cli("new", "--game", "demo", "--id", "kursk")
+    assert (tmp_path / "games" / "kursk.db").exists()
+    assert cli.json("status")["game"] == "kursk"
+    assert cli.json("maps")["searched"][0]["folder"] == str(tmp_path / "maps")
+
+
+def test_orders_typed_at_a_terminal_are_asked_for(demo_db, tmp_path):
+    import pty
+    main, terminal = pty.openpty()
+    env = {**os.environ, "ADJUDICATOR_KEYS_DIR": str(tmp_path / "keys")}
+    process = subprocess.Popen([sys.executable, "-m", "adjudicator", "submit", str(demo_db), "--power", "Germans"],
+                               stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    os.write(main, b"end\n\x04")
+    out, err = process.communicate(timeout=60)
+    os.close(main)
+    os.close(terminal)
+    assert "reading the orders from the keyboard" in err and "Ctrl-D" in err
+    assert process.returncode == 0 and "1 order(s) of Germans accepted" in out

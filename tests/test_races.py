@@ -82,8 +82,8 @@ def test_adjudicate_racing_submissions_keeps_the_adjudicated_turn(game, tmp_path
     commands = [["adjudicate", str(game)]] * 3 + [submit(game, "Russians", f"standing{k % 3}.txt") for k in range(8)]
     commands += [submit(game, "Russians", "Russians.txt")] * 2
     outcomes = race(commands, tmp_path / "run")
-    assert_clean(outcomes, {0: (), 1: ("nothing to adjudicate", "already locked", "it is Germans's turn",
-                                       "it is Germans' turn", "turn"), 2: (BUSY,)})
+    assert_clean(outcomes, {0: (), 1: ("nothing to adjudicate", "already locked", "it is the Germans' turn",
+                                       "turn"), 2: (BUSY,)})
     played = sum(o.code == 0 for o in outcomes if o.args[0] == "adjudicate")
     russians = sum(o.code == 0 for o in outcomes if o.args[-1].endswith("Russians.txt"))
     # The Germans' turn is played once; the Russians' only if their orders got in before another adjudicate.

@@ -67,16 +67,17 @@ def list_maps(search_dirs: list[Path]) -> tuple[list[dict], list[Path]]:
     """Every game XML in the map folders of `search_dirs`, in search order, each with the name that picks it in
     `find_map` (its file stem or `<info>` name where one is unique to it, else its file name or path), its `<info>` and
     where it was found; and the zipped maps seen there, which TripleA unpacks but the adjudicator cannot read."""
-    games = [game for folder in _map_folders(search_dirs) for game in _games_in(folder)]
+    where = [(d, game) for d in search_dirs for folder in _map_folders([d]) for game in _games_in(folder)]
+    games = [game for _, game in where]
     def picks(name: str) -> bool:
         if name.endswith(".xml"):
             return sum(_normal(name.removesuffix(".xml")) == _normal(game.xml.stem) for game in games) == 1
         return sum(_normal(name) in game.keys() for game in games) == 1
     found = []
-    for game in games:
+    for d, game in where:
         names = [game.xml.stem] + ([game.info[0]] if game.info and game.info[0] else []) + [game.xml.name]
         found.append({"map": next((n for n in names if picks(n)), str(game.xml)), "xml": str(game.xml),
-                      "folder": str(game.folder), "searched": str(game.folder.parent),
+                      "folder": str(game.folder), "searched": str(d),
                       "name": game.info[0] if game.info else None, "version": game.info[1] if game.info else None})
     zipped = [child for d in search_dirs if d.is_dir() for child in sorted(d.iterdir())
               if child.is_file() and child.suffix.lower() == ".zip"]
@@ -126,8 +127,17 @@ def searched(search_dirs: list[Path]) -> str:
 
 
 def _map_folders(search_dirs: list[Path]) -> list[Path]:
-    """Direct sub-folders of the search dirs; zipped maps are skipped, TripleA can unpack them."""
-    return [child for d in search_dirs if d.is_dir() for child in sorted(d.iterdir()) if child.is_dir()]
+    """Direct sub-folders of the search dirs; zipped maps are skipped, TripleA can unpack them. A search dir that
+    is itself a map folder counts as one: hosts point ADJUDICATOR_MAPS_PATH at a map as often as at its parent."""
+    folders = []
+    for d in search_dirs:
+        if not d.is_dir():
+            continue
+        if any((d / sub).is_dir() for sub in _GAME_FOLDERS):
+            folders.append(d)
+        else:
+            folders += [child for child in sorted(d.iterdir()) if child.is_dir()]
+    return folders
 
 
 def _games_in(folder: Path) -> list[_Game]:
