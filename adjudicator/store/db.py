@@ -112,13 +112,20 @@ def busy_timeout() -> float:
     return seconds
 
 
-def engine_for(db: str):
+def check_url(db: str) -> str:
+    """SQLAlchemy's URL of `DB`, refused before any work when its scheme is not ours or its driver is missing."""
     url = url_of(db)
+    if not url.startswith("sqlite"):
+        _driver()
+    return url
+
+
+def engine_for(db: str):
+    url = check_url(db)
     sqlite = url.startswith("sqlite")
     if sqlite:
         connect_args = {"timeout": busy_timeout()}
     else:
-        _driver()
         connect_args = {} if "connect_timeout=" in url else {"connect_timeout": CONNECT_TIMEOUT}
     try:
         engine = create_engine(url, connect_args=connect_args)
@@ -297,7 +304,7 @@ def choose(engine, db: str, game_id: str | None = None):
     if not ids:
         raise StoreError(f"{name} holds no game yet: create one with `adjudicator new {name} --game NAME --id ID`")
     raise StoreError(f"{name} holds {len(ids)} games ({_listed(ids)}): say which with --id GAME "
-                     f"(`adjudicator games {name}` lists them)")
+                     "(`adjudicator games DB` lists them, with whose turn it is)")
 
 
 def _listed(ids: list, most: int = 20) -> str:

@@ -30,6 +30,7 @@ def copy_game(src: str, dst: str, game_id: str | None = None) -> dict:
     if db.is_file_db(dst) and Path(dst).exists():
         raise StoreError(f"{dst} already exists: a copy goes into a new file, or into a league's database by its URL "
                          "(nothing was changed)")
+    db.check_url(dst)
     source = db.choose(db.open_existing(src), src, game_id)
     try:
         with db.transaction(source, read_only=True) as s:
