@@ -43,7 +43,8 @@ class Server:
 
     def __init__(self):
         self.bin = binaries()
-        self.folder = Path(tempfile.mkdtemp(prefix="adj-pg-"))        # short: a socket path has ~100 bytes
+        # short, since a socket's path has at most ~100 bytes, and where the postgres user can reach it
+        self.folder = Path(tempfile.mkdtemp(prefix="adj-pg-", dir="/tmp" if os.path.isdir("/tmp") else None))
         self.user = None
         if os.geteuid() == 0:
             try:
