@@ -131,10 +131,11 @@ class Journal:
         return {g.label: g for rows in self.groups.values() for g in rows if g.turn_index == turn}
 
 
-def audit(db_arg: str, progress: Callable[[int, int], None] | None = None, anchor: str | None = None) -> AuditResult:
-    """Replay the game in `db_arg` and compare; the result names the first mismatch, if any. `anchor` (64 hex
-    digits) is the one players saw when the game began."""
-    journal = read_journal(db_arg)
+def audit(db_arg: str, progress: Callable[[int, int], None] | None = None, anchor: str | None = None,
+          game_id: str | None = None) -> AuditResult:
+    """Replay the game in `db_arg` (the one `game_id` names, in a league) and compare; the result names the first
+    mismatch, if any. `anchor` (64 hex digits) is the one players saw when the game began."""
+    journal = read_journal(db_arg, game_id)
     replay = Replay(journal, progress or (lambda done, total: None))
     try:
         if anchor is not None and anchor != journal.game.anchor:
@@ -150,8 +151,8 @@ def audit(db_arg: str, progress: Callable[[int, int], None] | None = None, ancho
     return replay.result
 
 
-def read_journal(db_arg: str) -> Journal:
-    engine = db.open_existing(db_arg)
+def read_journal(db_arg: str, game_id: str | None = None) -> Journal:
+    engine = db.choose(db.open_existing(db_arg), db_arg, game_id)
     try:
         with db.transaction(engine, read_only=True) as s:
             game = db.the_game(s, setup=True)

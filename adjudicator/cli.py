@@ -22,6 +22,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="Adjudicate Axis & Allies turns from text orders, with dice anyone can recheck.")
 
 DB_HELP = "Game database: a SQLite file path or a database URL (default: ADJUDICATOR_DB)."
+ID_HELP = "The game, in a database that holds several (a league): its id (default: the database's only game)."
 JSON_HELP = "Print machine-readable JSON."
 
 
@@ -106,9 +107,11 @@ def _db_and_file(first: Optional[str], second: Optional[str], what: str, command
     return _db(first), "-"
 
 
-def _engine(db: Optional[str], write: bool = False):
-    from .store.db import open_existing
-    return open_existing(_db(db), upgrade=write)
+def _engine(db: Optional[str], write: bool = False, game_id: Optional[str] = None):
+    """The engine of the game a command works on (`--id`, else the database's only game)."""
+    from .store.db import choose, open_existing
+    name = _db(db)
+    return choose(open_existing(name, upgrade=write), name, game_id)
 
 
 def _print_json(value) -> None:
@@ -127,14 +130,14 @@ def _fail(exc: AdjudicatorError, as_json: bool = False) -> None:
 
 
 @app.command()
-def new(db: Optional[str] = typer.Argument(None, help="Where to create the game database: a new file, or a database URL (default: ADJUDICATOR_DB)."),
+def new(db: Optional[str] = typer.Argument(None, help="Where to create the game: a new file, or a league's database URL (postgresql://…) (default: ADJUDICATOR_DB)."),
         game: str = typer.Option(..., "--game", help="demo, g40, g40-alt-universe (expanded-global, apone-europe, allies-vs-axis to come)."),
         map_: Optional[str] = typer.Option(None, "--map", help="A TripleA game XML path, or a map/game name found on ADJUDICATOR_MAPS_PATH."),
         rules: Optional[str] = typer.Option(None, "--rules", help="Rule version, e.g. beta-1.3 or beta-1.1 for g40-alt-universe."),
         player: list[str] = typer.Option([], "--player", help="POWER=CONTACT (mail address or forum name); repeatable."),
         seed: Optional[str] = typer.Option(None, "--seed", help="Test dice: the chain secret as 64 hex digits. Reports say so."),
         dice: str = typer.Option("normal", "--dice", help="normal, or strict (opponents add salts before dice are rolled)."),
-        game_id: Optional[str] = typer.Option(None, "--id", help="The game's id as printed in reports (default: file name + random)."),
+        game_id: Optional[str] = typer.Option(None, "--id", help="The game's id as printed in reports (default: file name + random); a league's database takes a game under an id it does not hold yet."),
         salt_from: list[str] = typer.Option([], "--salt-from", help="Strict dice: a power whose salt every other power's turn awaits; repeatable (default: every power that takes turns)."),
         option: list[str] = typer.Option([], "--option", help="An optional rule the players agreed at the start, e.g. war-time-production-5 for g40-alt-universe (Beta-1.3); repeatable."),
         topic: Optional[str] = typer.Option(None, "--topic", help="The forum topic (NodeBB) that `post` replies to: its number or address."),
@@ -156,13 +159,14 @@ def new(db: Optional[str] = typer.Argument(None, help="Where to create the game 
                        dice_mode=dice, game_id=game_id, salt_from=salt_from, options=option)
         if topic is not None:
             from .delivery.deliver import set_topic
-            out["topic"] = set_topic(_engine(db, write=True), topic)
+            out["topic"] = set_topic(_engine(db, write=True, game_id=out["game"]), topic)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
         _print_json(out)
         return
-    typer.echo(f"created game {out['game']} ({out['title']}, rules {game}{' ' + out['rules'] if out['rules'] else ''}) in {db}")
+    from .store.db import shown
+    typer.echo(f"created game {out['game']} ({out['title']}, rules {game}{' ' + out['rules'] if out['rules'] else ''}) in {shown(db)}")
     typer.echo(f"powers in turn order: {', '.join(out['powers'])}")
     if out["options"]:
         typer.echo(f"optional rules: {', '.join(out['options'])}")
@@ -188,6 +192,7 @@ def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
            file: Optional[str] = typer.Argument(None, help="File with the orders, or - for standard input (the default)."),
            power: str = typer.Option(..., "--power", help="The power the orders are for."),
            dry_run: bool = typer.Option(False, "--dry-run", help="Check and show how the orders were understood; store nothing."),
+           game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Check a power's orders against the game and lock them (exit 0 accepted, 1 rejected).
 
@@ -196,7 +201,7 @@ def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         db, file = _db_and_file(db, file, "orders", "submit")
         text = _read_lines(file, "orders")
         from .game import submit as do_submit
-        out = do_submit(_engine(db, write=not dry_run), power, text, dry_run=dry_run)
+        out = do_submit(_engine(db, write=not dry_run, game_id=game_id), power, text, dry_run=dry_run)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -228,6 +233,7 @@ def edit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
          file: Optional[str] = typer.Argument(None, help="File with the corrections, or - for standard input (the default)."),
          reason: str = typer.Option(..., "--reason", help="Why: printed with the corrections in the next report."),
          dry_run: bool = typer.Option(False, "--dry-run", help="Check the corrections; change nothing."),
+         game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Correct the game as the host (add/remove POWER UNITS PLACE, owner PLACE POWER, pus POWER N,
     damage PLACE FACILITY N, war/peace POWER POWER): journalled, audited, reported (exit 0 done, 1 refused).
@@ -237,7 +243,7 @@ def edit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         db, file = _db_and_file(db, file, "corrections", "edit")
         text = _read_lines(file, "corrections")
         from .game import edit as do_edit
-        out = do_edit(_engine(db, write=not dry_run), text, reason, dry_run=dry_run)
+        out = do_edit(_engine(db, write=not dry_run, game_id=game_id), text, reason, dry_run=dry_run)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -255,6 +261,7 @@ def adjudicate(db: Optional[str] = typer.Argument(None, help=DB_HELP),
                without_salts: bool = typer.Option(False, "--without-salts", help="Strict dice: roll without the salts still awaited (after the agreed deadline); the report names them."),
                to_forum: bool = typer.Option(False, "--post", help="Then reply to the game's forum topic with the report (as `post`)."),
                to_mail: bool = typer.Option(False, "--mail", help="Then mail the report to the players (as `mail`)."),
+               game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
                as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Resolve the locked orders phase by phase and print the report (exit 1 if there is nothing to do).
 
@@ -263,7 +270,7 @@ def adjudicate(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     try:
         from .game import adjudicate as do_adjudicate
         settings = _settings()                      # loads .env, where the delivery settings may be
-        engine = _engine(db, write=True)
+        engine = _engine(db, write=True, game_id=game_id)
         if to_forum or to_mail:
             from .delivery import deliver
             if to_forum:
@@ -310,11 +317,12 @@ def _delivered(step: str, out: dict) -> str:
 
 @app.command()
 def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+           game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Where the game stands: whose turn, treasuries, and (with --json) every territory and unit."""
     try:
         from .game import status as do_status
-        out = do_status(_engine(db))
+        out = do_status(_engine(db, game_id=game_id))
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -342,13 +350,14 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
 def report(db: Optional[str] = typer.Argument(None, help=DB_HELP),
            turn: Optional[int] = typer.Option(None, "--turn", help="Turn index (default: the latest)."),
            fmt: str = typer.Option("markdown", "--format", help="markdown, bbcode or text."),
+           game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Print the report of a turn, ready to post."""
     try:
         from .report import render
         from .store.db import transaction
         settings = _settings()
-        with transaction(_engine(db)) as s:
+        with transaction(_engine(db, game_id=game_id)) as s:
             text = render(s, turn, fmt, settings.templates_dir)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
@@ -361,11 +370,12 @@ def report(db: Optional[str] = typer.Argument(None, help=DB_HELP),
 @app.command()
 def rolls(db: Optional[str] = typer.Argument(None, help=DB_HELP),
           turn: Optional[int] = typer.Option(None, "--turn", help="Only this turn index."),
+          game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Every dice group: turn, label, sides, values, and the units they belong to."""
     try:
         from .game import rolls as do_rolls
-        out = do_rolls(_engine(db), turn)
+        out = do_rolls(_engine(db, game_id=game_id), turn)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -383,11 +393,12 @@ def map_(db: Optional[str] = typer.Argument(None, help=DB_HELP),
          turn: Optional[int] = typer.Option(None, "--turn", help="Draw the position after this turn index (default: the position now)."),
          region: str = typer.Option("all", "--region", help="all, or battles: only where the turn's battles and bombing raids were."),
          width: Optional[int] = typer.Option(None, "--width", help="Width of the picture in pixels (default: 2000 for the whole map, less for a battle region)."),
+         game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Draw the position as a PNG for a forum post: owners' colours and unit counts, on the map's own art."""
     try:
         from .picture import save
-        result = save(_engine(db), out, turn, region, width)
+        result = save(_engine(db, game_id=game_id), out, turn, region, width)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -399,6 +410,7 @@ def map_(db: Optional[str] = typer.Argument(None, help=DB_HELP),
 @app.command()
 def audit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
           anchor: Optional[str] = typer.Option(None, "--anchor", help="The game's anchor as published at its start: the game must still have it."),
+          game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Replay the whole game from its setup and journal: exit 0 iff every seed, roll, state hash and report replays.
 
@@ -407,7 +419,7 @@ def audit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         from .audit import audit as do_audit
         expected = _anchor(anchor)
         with _progress("replaying the journal") as advance:
-            result = do_audit(_db(db), progress=advance, anchor=expected)
+            result = do_audit(_db(db), progress=advance, anchor=expected, game_id=game_id)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -471,6 +483,7 @@ def post(db: Optional[str] = typer.Argument(None, help=DB_HELP),
          turn: Optional[int] = typer.Option(None, "--turn", help="Turn index (default: the latest played)."),
          topic: Optional[str] = typer.Option(None, "--topic", help="The forum topic to reply to (its number or address); remembered for later posts."),
          picture: bool = typer.Option(True, "--picture/--no-picture", help="Upload and link the map picture (needs ADJUDICATOR_NODEBB_USER and _PASSWORD)."),
+         game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Reply to the game's NodeBB topic with a turn's report (ADJUDICATOR_NODEBB_URL, ADJUDICATOR_NODEBB_TOKEN).
 
@@ -480,25 +493,26 @@ def post(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         if topic is not None:
             deliver.set_topic(engine, topic)
         return deliver.post(engine, turn, picture=picture)
-    _deliver("post", db, send, as_json)
+    _deliver("post", db, send, as_json, game_id)
 
 
 @app.command()
 def mail(db: Optional[str] = typer.Argument(None, help=DB_HELP),
          turn: Optional[int] = typer.Option(None, "--turn", help="Turn index (default: the latest played)."),
          picture: bool = typer.Option(True, "--picture/--no-picture", help="Attach the map picture."),
+         game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Mail a turn's report to every player's address (given at `new --player POWER=ADDRESS`) over SMTP
     (ADJUDICATOR_SMTP_HOST, _PORT, _USER, _PASSWORD, _FROM, _SECURITY); never mails an address twice."""
-    _deliver("mail", db, lambda deliver, engine: deliver.mail(engine, turn, picture=picture), as_json)
+    _deliver("mail", db, lambda deliver, engine: deliver.mail(engine, turn, picture=picture), as_json, game_id)
 
 
-def _deliver(step: str, db: Optional[str], send, as_json: bool) -> None:
+def _deliver(step: str, db: Optional[str], send, as_json: bool, game_id: Optional[str] = None) -> None:
     """Run `post` or `mail` (settings from the environment and .env) and say what went out."""
     try:
         from .delivery import deliver
         _settings()
-        out = send(deliver, _engine(db, write=True))
+        out = send(deliver, _engine(db, write=True, game_id=game_id))
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -547,6 +561,76 @@ def maps(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
                    f"folders (<map>/map/games/*.xml) in a folder and add it to ADJUDICATOR_MAPS_PATH (in the "
                    f"environment or .env; several folders separated by '{os.pathsep}'). `new --map PATH` also takes "
                    "a game XML from anywhere.")
+
+
+@app.command()
+def games(db: Optional[str] = typer.Argument(None, help="A game database (default: ADJUDICATOR_DB); with none, the games `new --game` takes."),
+          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """List the games of a database (a league's many, a file's one): id, game, round, whose turn, what it awaits.
+
+    Given no database (and no ADJUDICATOR_DB), list the games one can create: names, rule versions, options."""
+    try:
+        from . import league
+        name = db or _settings().database
+        out = league.list_games(name) if name else league.game_names()
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json(out)
+    elif name:
+        _print_games(out)
+    else:
+        _print_names(out)
+
+
+def _print_games(out: dict) -> None:
+    games = out["games"]
+    typer.echo(f"{len(games)} game{'s' if len(games) != 1 else ''} in {out['database']}")
+    if not games:
+        return
+    rows = [("id", "game", "round", "turn", "awaiting", "title")]
+    rows += [(g["game"], g["name"] + (f" {g['rules']}" if g["rules"] else ""), str(g["round"]),
+              f"{g['power']}, {g['phase'].replace('_', ' ')} ({g['turn_index']})", g["awaiting"], g["title"])
+             for g in games]
+    widths = [max(len(r[k]) for r in rows) for k in range(5)]
+    for r in rows:
+        typer.echo("  ".join(v.ljust(w) for v, w in zip(r, widths)) + "  " + r[5])
+
+
+def _print_names(out: dict) -> None:
+    for g in out["games"]:
+        if not g["playable"]:
+            typer.echo(f"{g['name']}: not playable yet")
+            continue
+        versions = (f"rules {', '.join(g['rules'])} (default {g['default_rules']})" if g["rules"] else "")
+        where = "on a TripleA map (--map)" if g["needs_map"] else "its own scenario (no --map)"
+        typer.echo(f"{g['name']}: {g['title']}; {where}" + (f"; {versions}" if versions else ""))
+        for option, what in g["options"].items():
+            typer.echo(f"    --option {option}: {what}")
+
+
+@app.command()
+def copy(src: str = typer.Argument(..., help="The database the game is in: a SQLite file or a league's URL."),
+         dst: str = typer.Argument(..., help="Where the copy goes: a new SQLite file, or a league's URL (postgresql://…)."),
+         game_id: Optional[str] = typer.Option(None, "--id", help="The game to copy, when SRC holds several (default: its only game)."),
+         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Copy one whole game, its journal and state, into another database: a file into a league, or back out.
+
+    The copy keeps the game's id (its dice are made with it), so its key file serves it, and `audit` passes on it.
+    The destination is written in one transaction; an id the league holds already is refused."""
+    try:
+        from .store.transfer import copy_game
+        out = copy_game(src, dst, game_id)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json(out)
+        return
+    rows = out["rows"]
+    typer.echo(f"copied game {out['game']} from {out['from']} to {out['to']}: {rows.get('submission', 0)} submission(s), "
+               f"{rows.get('step', 0)} step(s), {rows.get('dice_group', 0)} dice group(s), "
+               f"{sum(rows.values())} rows in all")
+    typer.echo(f"state hash {out['state_hash']}; the source still holds the game: play on in one of them")
 
 
 @app.command()

@@ -18,7 +18,7 @@ from .config import load_settings
 from .errors import ConfigError
 from .report import FORMATS
 from .game import adjudicate, new_game, status, submit
-from .store.db import open_existing
+from .store.db import for_game, open_existing, shown
 
 DEMO_SEED = hashlib.sha256(b"adjudicator demo").hexdigest()
 
@@ -71,9 +71,9 @@ def run_demo(db_path: str | None, fmt: str, seed: str | None) -> Iterator[str]:
         settings = replace(settings, keys_dir=work / "keys") if db_path is None else settings
         created = new_game(db, "demo", settings, seed_hex=seed or DEMO_SEED, game_id="demo")
         yield (f"# adjudicator demo — {created['title']}\n\n"
-               f"Created game `{created['game']}` in {'a temporary file' if db_path is None else db}; "
+               f"Created game `{created['game']}` in {'a temporary file' if db_path is None else shown(db)}; "
                f"powers {', '.join(created['powers'])}; dice anchor `{created['anchor']}` (test dice).\n")
-        engine = open_existing(db)
+        engine = for_game(open_existing(db), created["game"])         # a league may hold other games
         for power in created["powers"]:
             accepted = submit(engine, power, SCRIPT[power])
             yield f"## {power} submit\n\n```\n{SCRIPT[power]}```\nAccepted as:\n\n```\n" + "\n".join(accepted["orders"]) + "\n```\n"

@@ -94,6 +94,29 @@ def cli() -> Cli:
     return Cli()
 
 
+@pytest.fixture(scope="session")
+def pg_server():
+    """A PostgreSQL server of the test session's own (tests/pgserver.py). Where none can be started the tests that
+    need it fail, saying what to install: CI installs the server, so a league test never passes unrun."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.fail("the league tests need the PostgreSQL driver: pip install '.[test,postgres]'")
+    from pgserver import Server, Unavailable
+    try:
+        server = Server()
+    except Unavailable as exc:
+        pytest.fail(str(exc))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def league(pg_server) -> str:
+    """The URL of a new, empty database on the test server: a league of the test's own."""
+    return pg_server.url(pg_server.create_database())
+
+
 @pytest.fixture
 def demo_db(cli, tmp_path) -> Path:
     db = tmp_path / "demo.db"

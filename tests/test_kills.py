@@ -2,19 +2,20 @@
 absent or whole, `status` and `audit` work, and the state is exactly the one before or the one after
 (issue: integrity, a crash mid-command).
 
-CI kills each command at 8 moments; `pytest tests/test_kills.py --kill-moments 50` is the stress run."""
+Each runs on a SQLite file and on a game of a league's PostgreSQL database (beside another game), there at half
+as many moments. CI kills each command at 8 moments; `pytest tests/test_kills.py --kill-moments 50` is the stress run."""
 
 from __future__ import annotations
 
 import json
 import random
 import shutil
-import sqlite3
 import time
 
 import pytest
 
 from adjudicator.demo import SCRIPT
+from backends import BACKENDS, NEIGHBOUR, Target, new_args, target
 from processes import killed, run
 
 TEST_SEED = "00" * 31 + "01"
@@ -31,20 +32,19 @@ def moments(full: float, seed: int, count: int) -> list[float]:
     return sorted(rng.uniform(0.3 * full, 1.05 * full) for _ in range(count))
 
 
-def state(db) -> dict:
-    r = run("status", db, "--json")
+def state(g) -> dict:
+    r = run("status", *g.args, "--json")
     assert r.code == 0 and "Traceback" not in r.err, r.err
     return json.loads(r.out)
 
 
-def audit_passes(db) -> None:
-    r = run("audit", db)
+def audit_passes(g) -> None:
+    r = run("audit", *g.args)
     assert r.code == 0, r.out + r.err
 
 
-def rows(db, table: str) -> int:
-    with sqlite3.connect(db) as con:
-        return con.execute(f"select count(*) from {table}").fetchone()[0]
+def rows(g, table: str) -> int:
+    return g.count(table)
 
 
 def test_new_killed_leaves_no_game_or_a_whole_one_and_no_orphan_key(tmp_path, kill_moments):
@@ -72,41 +72,57 @@ def test_new_killed_leaves_no_game_or_a_whole_one_and_no_orphan_key(tmp_path, ki
         assert len(list(keys.glob(f"g{k}.*.key"))) == 1
 
 
-@pytest.fixture
-def game(tmp_path):
-    db = tmp_path / "kill.db"
-    assert run("new", db, "--game", "demo", "--seed", TEST_SEED, "--id", "kill").code == 0
+def test_new_killed_in_a_league_leaves_no_game_or_a_whole_one(request, tmp_path, kill_moments):
+    """In a league `new` is one transaction, committed once the key is written: killed, it leaves the game whole
+    with its key, or no game (and maybe a key no game uses, which `new` cannot tell from another database's key of
+    the same id, so it stays), and never disturbs the league's other game."""
+    league = target(request, tmp_path, "probe", "postgresql")
+    keys = tmp_path / "keys"
+    full = timed("new", *new_args(league), "--game", "demo")
+    for k, after in enumerate(moments(full, 1, league.fewer(kill_moments))):
+        g = Target(league.db, f"g{k}", tmp_path, league.league)        # every game into the one league
+        killed(["new", *new_args(g), "--game", "demo"], after)
+        if g.sql("select count(*) from game where id = :game") == [(0,)]:
+            assert run("new", *new_args(g), "--game", "demo").code == 0
+        st = state(g)
+        assert st["game"] == f"g{k}" and st["turn_index"] == 1
+        audit_passes(g)
+        assert (keys / f"g{k}.{st['anchor'][:16]}.key").exists()
+        assert {p.name.split(".")[0] for p in keys.iterdir()} <= {NEIGHBOUR, "probe", *(f"g{i}" for i in range(k + 1))}
+    assert len(league.sql("select id from game")) == league.fewer(kill_moments) + 2       # and the neighbour
+
+
+@pytest.fixture(params=BACKENDS)
+def game(request, tmp_path):
+    g = target(request, tmp_path, "kill")
+    assert run("new", *new_args(g), "--game", "demo", "--seed", TEST_SEED).code == 0
     (tmp_path / "Germans.txt").write_text(SCRIPT["Germans"])
-    return db
+    return g
 
 
 def test_submit_killed_stores_the_orders_whole_or_not_at_all(game, tmp_path, kill_moments):
     orders = tmp_path / "Germans.txt"
-    probe = tmp_path / "probe.db"
-    shutil.copy(game, probe)
-    full = timed("submit", probe, "--power", "Germans", orders)
+    probe = game.clone("probe")
+    full = timed("submit", *probe.args, "--power", "Germans", orders)
     before = state(game)["state_hash"]
-    for k, after in enumerate(moments(full, 2, kill_moments)):
-        copy = tmp_path / f"k{k}.db"
-        shutil.copy(game, copy)
-        killed(["submit", copy, "--power", "Germans", orders], after)
+    for k, after in enumerate(moments(full, 2, game.fewer(kill_moments))):
+        copy = game.clone(f"k{k}")
+        killed(["submit", *copy.args, "--power", "Germans", orders], after)
         assert state(copy)["state_hash"] == before
         assert rows(copy, "submission") in (0, 1)
         audit_passes(copy)
         if rows(copy, "submission") == 0:
-            assert run("submit", copy, "--power", "Germans", orders).code == 0
+            assert run("submit", *copy.args, "--power", "Germans", orders).code == 0
 
 
 def test_adjudicate_killed_plays_the_turn_whole_or_not_at_all(game, tmp_path, kill_moments):
-    assert run("submit", game, "--power", "Germans", tmp_path / "Germans.txt").code == 0
-    probe = tmp_path / "probe.db"
-    shutil.copy(game, probe)
-    full = timed("adjudicate", probe)
+    assert run("submit", *game.args, "--power", "Germans", tmp_path / "Germans.txt").code == 0
+    probe = game.clone("probe")
+    full = timed("adjudicate", *probe.args)
     before, after_hash = state(game)["state_hash"], state(probe)["state_hash"]
-    for k, after in enumerate(moments(full, 3, kill_moments)):
-        copy = tmp_path / f"k{k}.db"
-        shutil.copy(game, copy)
-        killed(["adjudicate", copy], after)
+    for k, after in enumerate(moments(full, 3, game.fewer(kill_moments))):
+        copy = game.clone(f"k{k}")
+        killed(["adjudicate", *copy.args], after)
         st = state(copy)
         assert st["state_hash"] in (before, after_hash)
         played = st["state_hash"] == after_hash

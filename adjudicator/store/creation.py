@@ -3,7 +3,9 @@
 A file database is built under a temporary name in the same folder and linked into place only once it is
 complete and its dice key is on disk, so a game never exists without its key. A `new` killed between the key
 and the link leaves a temporary file and a key without a game: the next `new` of the same path removes both.
-A server database is filled in one transaction, committed after its key is written.
+A server database (a league's) is filled in one transaction, committed after its key is written; an id the
+league already holds is refused. `copy` builds a new file the same way, under a suffix of its own (a copy makes no
+key, so what a killed copy left is removed without touching any key).
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from sqlmodel import Session
 from ..errors import ConfigError, StoreError
 from ..keys import KeyStore
 from . import db
+from .models import Game
 
 SUFFIX = ".adjudicator-new"
+COPY_SUFFIX = ".adjudicator-copy"
 
 
 def write(db_arg: str, fill: Callable[[Session], None], keystore: KeyStore, game_id: str, secret: bytes) -> bytes:
@@ -31,9 +35,28 @@ def write(db_arg: str, fill: Callable[[Session], None], keystore: KeyStore, game
         return _write_server(db_arg, fill, keystore, game_id, secret)
     target = Path(db_arg)
     _sweep(target, keystore)
-    temp = target.with_name(f".{target.name}.{os.getpid()}{SUFFIX}")
+    made: list[bytes] = []
+    try:
+        _build(target, fill, SUFFIX, lambda: made.append(keystore.create(game_id, secret)))
+    except BaseException:
+        if made:
+            keystore.delete(game_id, made[0])
+        raise
+    return made[0]
+
+
+def write_copy(db_arg: str, fill: Callable[[Session], None]) -> None:
+    """Create the new database file `db_arg` holding what `fill` writes (a game copied from elsewhere)."""
+    db.check_new(db_arg)
+    target = Path(db_arg)
+    _sweep(target, None, COPY_SUFFIX)
+    _build(target, fill, COPY_SUFFIX)
+
+
+def _build(target: Path, fill: Callable[[Session], None], suffix: str, before_link: Callable[[], None] = lambda: None) -> None:
+    """Fill a database under a temporary name beside `target`, and link it into place once it is whole."""
+    temp = target.with_name(f".{target.name}.{os.getpid()}{suffix}")
     _remove(temp)
-    anchor = None
     try:
         try:
             engine = db.create(str(temp))
@@ -45,22 +68,20 @@ def write(db_arg: str, fill: Callable[[Session], None], keystore: KeyStore, game
                 s.commit()
         finally:
             engine.dispose()
-        anchor = keystore.create(game_id, secret)
+        before_link()
         _link(temp, target)
-    except BaseException:
-        if anchor is not None:
-            keystore.delete(game_id, anchor)
-        raise
     finally:
         _remove(temp)
-    return anchor
 
 
 def _write_server(db_arg: str, fill, keystore: KeyStore, game_id: str, secret: bytes) -> bytes:
-    engine = db.create(db_arg)
+    engine = db.for_game(db.create(db_arg), game_id)
     anchor = None
     try:
         with db.transaction(engine, write=True) as s:
+            if s.get(Game, game_id) is not None:
+                raise StoreError(f"{db.shown(db_arg)} already holds a game with the id {game_id}: choose another --id "
+                                 "(nothing was changed)")
             fill(s)
             s.flush()
             anchor = keystore.create(game_id, secret)
@@ -91,16 +112,16 @@ def _remove(temp: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def _sweep(target: Path, keystore: KeyStore) -> None:
-    """Remove what an earlier `new` of this path, killed before it finished, left behind: its temporary file,
-    and its key when no game came of it."""
+def _sweep(target: Path, keystore: KeyStore | None, suffix: str = SUFFIX) -> None:
+    """Remove what an earlier `new` (or `copy`, with no keystore) of this path, killed before it finished, left
+    behind: its temporary file, and the key of a `new` when no game came of it."""
     if os.name != "posix":
         return
-    for temp in target.parent.glob(f".{target.name}.*{SUFFIX}"):
-        pid = temp.name[len(target.name) + 2:-len(SUFFIX)]
+    for temp in target.parent.glob(f".{target.name}.*{suffix}"):
+        pid = temp.name[len(target.name) + 2:-len(suffix)]
         if not pid.isdigit() or _alive(int(pid)):
             continue
-        if not target.exists():
+        if keystore is not None and not target.exists():
             made = _game_of(temp)
             if made:
                 try:

@@ -2,12 +2,16 @@
 
 `DB` on the command line is a SQLite file path or a database URL. A path that is not a SQLite file, a SQLite
 file that is not an adjudicator game, one of an unknown schema, or one damaged on disk each gives a StoreError a
-host can act on, never a traceback.
+host can act on, never a traceback. A `postgresql://` URL is a league: one database holding many games, through
+the same tables (the driver, psycopg 3, is the optional extra `adjudicator[postgres]`). A command works on one
+game of it: `choose` binds the engine to that game's id (an execution option that travels with the engine, so
+no service needs another argument), and `the_game` reads it.
 
 Commands race: two players submit at once, a host adjudicates while a standing order comes in. Every command
 runs in one `transaction`; one that writes takes the game's write lock before its first read, so what it read
-to decide is still true when it writes (SQLite `BEGIN IMMEDIATE`, a row lock on a server database). The others
-wait up to ADJUDICATOR_BUSY_TIMEOUT seconds, then give up with a message saying so, having changed nothing.
+to decide is still true when it writes (SQLite `BEGIN IMMEDIATE`; on a server, a lock on the game's own row, so
+the games of a league never wait for each other). The others wait up to ADJUDICATOR_BUSY_TIMEOUT seconds, then
+give up with a message saying so, having changed nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from weakref import WeakKeyDictionary
 
 from sqlalchemy import bindparam, event, inspect, text
 from sqlalchemy import select as sql_select
-from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import defer
 from sqlmodel import Session, SQLModel, create_engine, delete, select
 
@@ -36,12 +41,64 @@ BUSY = ("another command is working on this game (a submission or an adjudicatio
         "try again in a moment")
 
 
+DRIVER_HINT = "install the driver: pip install 'adjudicator[postgres]'"
+CONNECT_TIMEOUT = 10     # seconds to reach a database server, unless its URL says otherwise (connect_timeout=)
+GAME_OPTION = "adjudicator_game"          # the engine's execution option naming the game a command works on
+_POSTGRES = ("postgresql", "postgres", "postgresql+psycopg")
+# SQLSTATEs of a server that gave up waiting for a lock, or undid a transaction that lost a race
+_BUSY_STATES = {"55P03", "40001", "40P01"}
+
+
 def url_of(db: str) -> str:
-    return db if "://" in db else f"sqlite:///{Path(db)}"
+    """SQLAlchemy's URL of `DB`: a path is a SQLite file; postgresql:// (or postgres://) goes through psycopg 3."""
+    if "://" not in db:
+        return f"sqlite:///{Path(db)}"
+    scheme, rest = db.split("://", 1)
+    if scheme.lower() in _POSTGRES:
+        return f"postgresql+psycopg://{rest}"
+    if scheme.lower() == "sqlite":
+        return db
+    raise StoreError(f"{shown(db)}: a game database is a SQLite file path or a postgresql:// URL, not {scheme}://")
 
 
 def is_file_db(db: str) -> bool:
     return "://" not in db
+
+
+def shown(db: str) -> str:
+    """`DB` as messages print it: a URL without its password."""
+    if "://" not in db:
+        return db
+    try:
+        url = make_url(db)
+    except (ArgumentError, ValueError):
+        return db.split("://", 1)[0] + "://…"
+    if url.password is None and "password" not in url.query:
+        return db
+    if "password" in url.query:
+        url = url.update_query_dict({"password": "***"})
+    return url.render_as_string(hide_password=True)
+
+
+def _secretless(text: str, db: str) -> str:
+    """A driver's message with the URL's password taken out, should the driver ever repeat it."""
+    try:
+        url = make_url(db) if "://" in db else None
+    except (ArgumentError, ValueError):
+        return text
+    for secret in (url.password, url.query.get("password")) if url else ():
+        if isinstance(secret, str) and secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+def for_game(engine, game_id: str):
+    """The engine of a command that works on the game `game_id` (see `choose`)."""
+    return engine.execution_options(**{GAME_OPTION: game_id})
+
+
+def chosen(engine) -> str | None:
+    return engine.get_execution_options().get(GAME_OPTION)
 
 
 def busy_timeout() -> float:
@@ -57,10 +114,25 @@ def busy_timeout() -> float:
     return seconds
 
 
-def engine_for(db: str):
+def check_url(db: str) -> str:
+    """SQLAlchemy's URL of `DB`, refused before any work when its scheme is not ours or its driver is missing."""
     url = url_of(db)
+    if not url.startswith("sqlite"):
+        _driver()
+    return url
+
+
+def engine_for(db: str):
+    url = check_url(db)
     sqlite = url.startswith("sqlite")
-    engine = create_engine(url, connect_args={"timeout": busy_timeout()} if sqlite else {})
+    if sqlite:
+        connect_args = {"timeout": busy_timeout()}
+    else:
+        connect_args = {} if "connect_timeout=" in url else {"connect_timeout": CONNECT_TIMEOUT}
+    try:
+        engine = create_engine(url, connect_args=connect_args)
+    except (ArgumentError, ValueError) as exc:
+        raise StoreError(f"{shown(db)} is not a database URL a driver takes ({_secretless(str(exc), db)})") from None
     if sqlite:
         @event.listens_for(engine, "connect")
         def _pragmas(conn, _record):
@@ -84,7 +156,14 @@ def transaction(engine, write: bool = False, read_only: bool = False) -> Iterato
                 conn.exec_driver_sql("PRAGMA query_only = ON")
             conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
         elif write:
-            s.exec(select(Game.id).with_for_update())
+            # read committed, the row lock first: each statement after it sees every commit made before it
+            s.connection().exec_driver_sql(f"SET LOCAL lock_timeout = {max(1, round(busy_timeout() * 1000))}")
+            game_id = chosen(engine)
+            lock = select(Game.id).with_for_update()
+            s.exec(lock.where(Game.id == game_id) if game_id is not None else lock)
+        else:
+            s.connection().exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
+                                           + (", READ ONLY" if read_only else ""))
         yield s
 
 
@@ -95,12 +174,26 @@ def guard() -> Iterator[None]:
         yield
     except IntegrityError:
         raise StoreError(BUSY) from None
-    except OperationalError as exc:
-        if any(word in _reason(exc).lower() for word in ("locked", "busy")):
+    except (OperationalError, InterfaceError) as exc:
+        state = getattr(getattr(exc, "orig", None), "sqlstate", None)
+        if state in _BUSY_STATES or any(word in _reason(exc).lower() for word in ("locked", "busy")):
             raise StoreError(BUSY) from None
+        if _server_failed(exc):
+            raise StoreError(f"the connection to the database server failed ({_reason(exc)}): the command's "
+                             "transaction was not committed unless it was committing; see where the game stands "
+                             "with `status`, then try again") from None
         raise StoreError(damaged(exc)) from None
     except (DatabaseError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise StoreError(damaged(exc)) from None
+
+
+def _server_failed(exc: Exception) -> bool:
+    """A server database that could not be reached, or went away (no SQLSTATE, or class 08 or 57)."""
+    orig = getattr(exc, "orig", None)
+    if not type(orig).__module__.startswith("psycopg"):
+        return False
+    state = getattr(orig, "sqlstate", None)
+    return state is None or state[:2] in ("08", "57")
 
 
 def damaged(exc: Exception) -> str:
@@ -109,7 +202,8 @@ def damaged(exc: Exception) -> str:
 
 
 def check_new(db: str) -> None:
-    """Refuse to make a game over an existing file, or in a folder that is not there."""
+    """Refuse to make a game over an existing file, or in a folder that is not there. (A database URL is a league:
+    a game is added to it, under an id it does not hold yet.)"""
     if is_file_db(db):
         path = Path(db)
         if path.exists():
@@ -119,17 +213,47 @@ def check_new(db: str) -> None:
 
 
 def create(db: str):
-    """A new, empty game database at `db`; refuses to touch an existing file."""
+    """The database a new game goes into: a new file, refused over an existing one; at a URL, the league's database,
+    given the tables and the schema version when it has none yet, and otherwise opened (and upgraded) as it is."""
     check_new(db)
     engine = engine_for(db)
     try:
-        SQLModel.metadata.create_all(engine)
-        with Session(engine) as s:
-            s.add(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
-            s.commit()
+        reach(engine, db)
+        tables = set(inspect(engine).get_table_names())
+        if tables & {"meta", "game"}:
+            engine.dispose()
+            return open_existing(db, upgrade=True)
+        with engine.begin() as conn:
+            if engine.dialect.name == "postgresql":     # two first games of a league at once: one makes the tables
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7316052104)")
+            SQLModel.metadata.create_all(conn)
+            if conn.execute(select(Meta.key).where(Meta.key == "schema_version")).first() is None:
+                conn.execute(Meta.__table__.insert(), {"key": "schema_version", "value": str(SCHEMA_VERSION)})
     except (OperationalError, DatabaseError) as exc:
-        raise StoreError(f"cannot create a game database at {db}: {_reason(exc)}") from None
+        raise StoreError(f"cannot create a game database at {shown(db)}: {_secretless(_reason(exc), db)}") from None
     return engine
+
+
+def reach(engine, db: str) -> None:
+    """Connect once to a server database, so that a server down, a wrong host or a refused login is said as such."""
+    if engine.dialect.name == "sqlite":
+        return
+    try:
+        with engine.connect():
+            pass
+    except (OperationalError, InterfaceError, DatabaseError) as exc:
+        reason = " ".join(_secretless(_reason(exc), db).split()).rstrip(".")
+        raise StoreError(f"cannot connect to the database {shown(db)}: {reason} — check that the server runs, and "
+                         "the URL's host, port, database, user and password (nothing was changed)") from None
+
+
+def _driver() -> None:
+    """psycopg 3, the PostgreSQL driver: an optional extra, named when it is missing."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError as exc:
+        raise StoreError(f"a postgresql:// database needs the PostgreSQL driver psycopg, which cannot be loaded "
+                         f"({exc}): {DRIVER_HINT}") from None
 
 
 def open_existing(db: str, upgrade: bool = False):
@@ -145,23 +269,49 @@ def open_existing(db: str, upgrade: bool = False):
             if fh.read(16) != b"SQLite format 3\x00":
                 raise StoreError(f"{db} is not a SQLite database (is it the right file? a game database is made by `adjudicator new`)")
     engine = engine_for(db)
+    name = shown(db)
+    reach(engine, db)
     try:
         tables = set(inspect(engine).get_table_names())
         if "meta" not in tables or "game" not in tables:
-            raise StoreError(f"{db} is a database, but not an adjudicator game (no game tables in it)")
+            raise StoreError(f"{name} is a database, but not an adjudicator game (no game tables in it)")
         with transaction(engine) as s:
             meta = s.connection().execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
-            version = _schema_version(db, meta[0] if meta else None)
+            version = _schema_version(name, meta[0] if meta else None)
         missing = sorted(t for t in set(SQLModel.metadata.tables) - tables if models.SINCE.get(t, 1) <= version)
         if missing:
-            raise StoreError(f"{db} is a damaged game database: the table(s) {', '.join(missing)} are missing. "
+            raise StoreError(f"{name} is a damaged game database: the table(s) {', '.join(missing)} are missing. "
                              "Restore it from a copy")
         if version < SCHEMA_VERSION and upgrade:
-            _upgrade(db, engine)
+            _upgrade(name, engine)
     except (OperationalError, DatabaseError, UnicodeDecodeError) as exc:
-        raise StoreError(f"{db} cannot be read as a game database: {_reason(exc)}. "
+        raise StoreError(f"{name} cannot be read as a game database: {_secretless(_reason(exc), db)}. "
                          "If it was damaged, restore it from a copy (or from a posted report and `audit`).") from None
     return engine
+
+
+def choose(engine, db: str, game_id: str | None = None):
+    """The engine bound to the game a command works on: the one `--id` names, else the database's only game.
+    Several games and no `--id`, or an id the database does not hold, are refused with the ids it holds."""
+    name = shown(db)
+    with transaction(engine) as s:
+        ids = list(s.exec(select(Game.id).order_by(Game.id)))
+    if game_id is not None:
+        if game_id not in ids:
+            held = f"its games are {_listed(ids)}" if ids else "it holds no game yet"
+            raise StoreError(f"{name} holds no game with the id {game_id!r}: {held} (nothing was changed)")
+        return for_game(engine, game_id)
+    if len(ids) == 1:
+        return for_game(engine, ids[0]) if isinstance(ids[0], str) else engine
+    if not ids:
+        raise StoreError(f"{name} holds no game yet: create one with `adjudicator new {name} --game NAME --id ID`")
+    raise StoreError(f"{name} holds {len(ids)} games ({_listed(ids)}): say which with --id GAME "
+                     "(`adjudicator games DB` lists them, with whose turn it is)")
+
+
+def _listed(ids: list, most: int = 20) -> str:
+    shown_ids = ", ".join(map(str, ids[:most]))
+    return shown_ids + (f" and {len(ids) - most} more" if len(ids) > most else "")
 
 
 def _schema_version(db: str, value: str | None) -> int:
@@ -204,17 +354,24 @@ def _reason(exc: Exception) -> str:
 
 
 def the_game(session: Session, setup: bool = False) -> Game:
-    """The one game of a per-game database file (a shared database picks by id elsewhere). Its scenario and
+    """The game the session's engine was bound to (`choose`), else the database's only game. Its scenario and
     initial state (a map's are a megabyte of text, fixed at `new`) are read only when first used, or at once
     with `setup` (for a game used after its session ends)."""
-    query = select(Game) if setup else select(Game).options(defer(Game.scenario), defer(Game.initial_state))
-    games = session.exec(query).all()
-    if not games:
-        raise StoreError("the database holds no game")
-    if len(games) > 1:
-        raise StoreError(f"the database holds {len(games)} games; this command needs a single-game database")
-    check_game(games[0])
-    return games[0]
+    lazy = [] if setup else [defer(Game.scenario), defer(Game.initial_state)]
+    game_id = chosen(session.get_bind())
+    if game_id is not None:
+        game = session.get(Game, game_id, options=lazy)
+        if game is None:
+            raise StoreError(f"the database holds no game with the id {game_id!r} (any more)")
+    else:
+        games = session.exec(select(Game).options(*lazy).limit(2)).all()
+        if not games:
+            raise StoreError("the database holds no game")
+        if len(games) > 1:
+            raise StoreError("the database holds several games: say which with --id GAME")
+        game = games[0]
+    check_game(game)
+    return game
 
 
 MAX_CHAIN = 1 << 20        # the longest dice chain `verify` walks (verify.MAX_TURN)
@@ -433,4 +590,4 @@ def locked_submission(session: Session, game: Game) -> Submission | None:
                                                  Submission.status == "locked").order_by(Submission.seq)).first()
 
 
-__all__ = ["create", "open_existing", "the_game", "load_state", "save_state", "locked_submission", "models"]
+__all__ = ["create", "open_existing", "choose", "the_game", "load_state", "save_state", "locked_submission", "models"]
