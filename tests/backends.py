@@ -40,10 +40,11 @@ class Target:
     def name(self) -> str:
         return make_url(self.db).database if self.league else Path(self.db).name
 
-    def fewer(self, n: int) -> int:
-        """How many processes race, or kill moments are tried, on this backend: in a league half as many (at least
-        two), since what is under test there is the server's row lock, not the load; the suite stays quick."""
-        return n if self.league is None else max(2, (n + 1) // 2)
+    def fewer(self, n: int, share: int = 2) -> int:
+        """How many processes race, or kill moments are tried, on this backend: in a league a `share` of them (at
+        least two), since what is under test there is the server's transactions and row lock, which do not depend
+        on the load; the suite stays quick."""
+        return n if self.league is None else max(2, -(-n // share))
 
     def sql(self, statement: str) -> list[tuple]:
         """Rows of `statement`, where `:game` is the game's id."""

@@ -2,7 +2,7 @@
 absent or whole, `status` and `audit` work, and the state is exactly the one before or the one after
 (issue: integrity, a crash mid-command).
 
-Each runs on a SQLite file and on a game of a league's PostgreSQL database (beside another game), there at half
+Each runs on a SQLite file and on a game of a league's PostgreSQL database (beside another game), there at a third
 as many moments. CI kills each command at 8 moments; `pytest tests/test_kills.py --kill-moments 50` is the stress run."""
 
 from __future__ import annotations
@@ -55,14 +55,15 @@ def test_new_killed_leaves_no_game_or_a_whole_one_and_no_orphan_key(tmp_path, ki
     for k, after in enumerate(moments(full, 1, kill_moments)):
         db = tmp_path / f"g{k}.db"
         killed(["new", db, "--game", "demo", "--id", f"g{k}"], after)
+        g = Target(str(db), f"g{k}", tmp_path)
         if db.exists():
-            st = state(db)
+            st = state(g)
             assert st["game"] == f"g{k}" and st["turn_index"] == 1
-            audit_passes(db)
+            audit_passes(g)
         else:
             # Whatever the killed `new` left is gone once `new` of the same path runs again.
             assert run("new", db, "--game", "demo", "--id", f"g{k}").code == 0
-            audit_passes(db)
+            audit_passes(g)
         leftovers = [p for p in tmp_path.iterdir() if p.name.startswith(f".g{k}.db")]
         # Killed between linking the finished file into place and unlinking its temporary name, `new` leaves
         # that name as a second link to the game itself: clutter, not damage.
@@ -79,7 +80,7 @@ def test_new_killed_in_a_league_leaves_no_game_or_a_whole_one(request, tmp_path,
     league = target(request, tmp_path, "probe", "postgresql")
     keys = tmp_path / "keys"
     full = timed("new", *new_args(league), "--game", "demo")
-    for k, after in enumerate(moments(full, 1, league.fewer(kill_moments))):
+    for k, after in enumerate(moments(full, 1, league.fewer(kill_moments, 3))):
         g = Target(league.db, f"g{k}", tmp_path, league.league)        # every game into the one league
         killed(["new", *new_args(g), "--game", "demo"], after)
         if g.sql("select count(*) from game where id = :game") == [(0,)]:
@@ -89,7 +90,7 @@ def test_new_killed_in_a_league_leaves_no_game_or_a_whole_one(request, tmp_path,
         audit_passes(g)
         assert (keys / f"g{k}.{st['anchor'][:16]}.key").exists()
         assert {p.name.split(".")[0] for p in keys.iterdir()} <= {NEIGHBOUR, "probe", *(f"g{i}" for i in range(k + 1))}
-    assert len(league.sql("select id from game")) == league.fewer(kill_moments) + 2       # and the neighbour
+    assert len(league.sql("select id from game")) == league.fewer(kill_moments, 3) + 2       # and the neighbour
 
 
 @pytest.fixture(params=BACKENDS)
@@ -105,7 +106,7 @@ def test_submit_killed_stores_the_orders_whole_or_not_at_all(game, tmp_path, kil
     probe = game.clone("probe")
     full = timed("submit", *probe.args, "--power", "Germans", orders)
     before = state(game)["state_hash"]
-    for k, after in enumerate(moments(full, 2, game.fewer(kill_moments))):
+    for k, after in enumerate(moments(full, 2, game.fewer(kill_moments, 3))):
         copy = game.clone(f"k{k}")
         killed(["submit", *copy.args, "--power", "Germans", orders], after)
         assert state(copy)["state_hash"] == before
@@ -120,7 +121,7 @@ def test_adjudicate_killed_plays_the_turn_whole_or_not_at_all(game, tmp_path, ki
     probe = game.clone("probe")
     full = timed("adjudicate", *probe.args)
     before, after_hash = state(game)["state_hash"], state(probe)["state_hash"]
-    for k, after in enumerate(moments(full, 3, game.fewer(kill_moments))):
+    for k, after in enumerate(moments(full, 3, game.fewer(kill_moments, 3))):
         copy = game.clone(f"k{k}")
         killed(["adjudicate", *copy.args], after)
         st = state(copy)

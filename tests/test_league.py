@@ -190,3 +190,16 @@ def test_a_league_that_cannot_be_chosen_from_is_refused_before_anything_is_read(
     cli("new", league, "--game", "demo", "--id", "only")
     assert cli.json("status", league)["game"] == "only"              # the only game needs no --id
     assert json.loads(cli("games", league, "--json").output)["games"][0]["game"] == "only"
+
+
+def test_a_game_file_of_an_older_schema_joins_a_league(cli, league, demo_db, orders):
+    play(cli, demo_db, orders, "Germans")
+    with sqlite3.connect(demo_db) as con:          # as schema 1 wrote it: no snapshots, map art, deliveries
+        con.executescript("drop index ux_submission_game_seq; drop index ux_step_game_seq; "
+                          "drop table snapshot; drop table map_art; drop table delivery; drop table game_setting; "
+                          "update meta set value = '1' where key = 'schema_version';")
+    out = cli.json("copy", demo_db, league)
+    assert "snapshot" not in out["rows"] and out["rows"]["step"] > 0
+    assert cli.json("audit", league)["state_hash"] == cli.json("audit", demo_db)["state_hash"] == out["state_hash"]
+    play(cli, league, orders, "Russians")
+    assert cli.json("audit", league)["ok"]

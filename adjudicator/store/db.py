@@ -179,8 +179,8 @@ def guard() -> Iterator[None]:
         if state in _BUSY_STATES or any(word in _reason(exc).lower() for word in ("locked", "busy")):
             raise StoreError(BUSY) from None
         if _server_failed(exc):
-            raise StoreError(f"the connection to the database server failed ({_reason(exc)}): the command's "
-                             "transaction was not committed unless it was committing; see where the game stands "
+            raise StoreError(f"the connection to the database server failed ({' '.join(_reason(exc).split())}): "
+                             "the server undoes a command cut off before it committed; see where the game stands "
                              "with `status`, then try again") from None
         raise StoreError(damaged(exc)) from None
     except (DatabaseError, UnicodeDecodeError, json.JSONDecodeError) as exc:
