@@ -21,7 +21,6 @@ from sqlmodel import Session
 from ..errors import ConfigError, StoreError
 from ..keys import KeyStore
 from . import db
-from .models import Game
 
 SUFFIX = ".adjudicator-new"
 COPY_SUFFIX = ".adjudicator-copy"
@@ -79,9 +78,7 @@ def _write_server(db_arg: str, fill, keystore: KeyStore, game_id: str, secret: b
     anchor = None
     try:
         with db.transaction(engine, write=True) as s:
-            if s.get(Game, game_id) is not None:
-                raise StoreError(f"{db.shown(db_arg)} already holds a game with the id {game_id}: choose another --id "
-                                 "(nothing was changed)")
+            db.check_free_id(s, db_arg, game_id, ": choose another --id (nothing was changed)")
             fill(s)
             s.flush()
             anchor = keystore.create(game_id, secret)

@@ -451,20 +451,22 @@ _COMMITTED: "WeakKeyDictionary[object, dict[str, Stored]]" = WeakKeyDictionary()
 def load_state(session: Session, game: Game) -> State:
     engine = session.get_bind()
     known = _COMMITTED.get(engine, {}).get(game.id)
-    if known is None or not game.state_hash or known.hash != game.state_hash:
-        try:
-            known = _load_rows(session, game)
-        except (ValueError, KeyError, TypeError) as exc:
-            raise StoreError(f"the stored state of game {game.id} is damaged ({type(exc).__name__}: {exc}); "
-                             "restore the database from a copy (it was changed outside the adjudicator)") from None
-        if game.state_hash:          # read with the game row in one transaction: they belong together
-            _COMMITTED.setdefault(engine, {})[game.id] = known
-    session.info[("stored", game.id)] = known
     try:
+        if known is None or not game.state_hash or known.hash != game.state_hash:
+            known = _load_rows(session, game)
+            if game.state_hash:          # read with the game row in one transaction: they belong together
+                _COMMITTED.setdefault(engine, {})[game.id] = known
+        session.info[("stored", game.id)] = known
         return known.state(game)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise StoreError(f"the stored state of game {game.id} is damaged ({type(exc).__name__}: {exc}); "
                          "restore the database from a copy (it was changed outside the adjudicator)") from None
+
+
+def check_free_id(session: Session, db_arg: str, game_id: str, advice: str) -> None:
+    """Refuse to add a game under an id the (league's) database holds already."""
+    if session.get(Game, game_id) is not None:
+        raise StoreError(f"{shown(db_arg)} already holds a game with the id {game_id}{advice}")
 
 
 def _load_rows(session: Session, game: Game) -> Stored:

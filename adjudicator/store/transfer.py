@@ -54,9 +54,7 @@ def copy_game(src: str, dst: str, game_id: str | None = None) -> dict:
         engine = db.for_game(db.create(dst), gid)
         try:
             with db.transaction(engine, write=True) as s:
-                if s.get(Game, gid) is not None:
-                    raise StoreError(f"{db.shown(dst)} already holds a game with the id {gid}; a copy keeps its id "
-                                     "(its dice are made with it), so nothing was copied")
+                db.check_free_id(s, dst, gid, "; a copy keeps its id (its dice are made with it), so nothing was copied")
                 fill(s)
                 s.commit()
         finally:
