@@ -24,7 +24,7 @@ from .notation import Lexicon, parse_submission
 from .notation.orders import STANDING, Intercept, OrderOfLoss, Salt, Scramble, Submerge
 from . import salts as salts_mod
 from .rules import turn
-from .rules.base import G40Rules
+from .rules.core import RulesCore
 from .scenario import Scenario
 from .state import State
 from .store import creation, db
@@ -37,7 +37,7 @@ class Setup:
     """What a game fixed at `new` and never changes: its scenario, rules and the names players may use."""
 
     scenario: Scenario
-    rules: G40Rules
+    rules: RulesCore
     setup_hash: str                 # Game.setup_hash(): what the reports print
     _lexicon: Lexicon | None = field(default=None, repr=False)
 
@@ -62,7 +62,7 @@ class Loaded:
         return self.setup.scenario
 
     @property
-    def rules(self) -> G40Rules:
+    def rules(self) -> RulesCore:
         return self.setup.rules
 
     @property
@@ -70,7 +70,7 @@ class Loaded:
         return self.setup.lexicon
 
 
-def rules_for(name: str, scenario: Scenario, rules_version: str) -> G40Rules:
+def rules_for(name: str, scenario: Scenario, rules_version: str) -> RulesCore:
     from .games import game_module
     return game_module(name).RULES(scenario, rules_version)
 
@@ -162,6 +162,7 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
              game_id: str | None = None, salt_from: list[str] | None = None, options: list[str] | None = None) -> dict:
     scenario, version, xml = load_scenario(name, map_arg, rules_version, settings)
     chosen = game_options(name, version, options or [])
+    scenario = _seat(name, scenario, players or {}, chosen)
     if dice_mode not in ("normal", "strict"):
         raise ConfigError(f"--dice takes normal or strict, not {dice_mode!r}")
     salters = _check_salters(salt_from or [], scenario, dice_mode)
@@ -173,6 +174,7 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
     check_game_id(gid)
     state = State.initial(scenario)
     state.switches.update(chosen)
+    rules_for(name, scenario, version).begin(state)
     order = scenario.turn_players()
     contacts = _check_players(players or {}, scenario)
     keystore = KeyStore(settings.keys_dir)
@@ -193,6 +195,17 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
             "powers": order, "round": state.round, "power": state.power, "phase": state.phase,
             "dice": dice_mode, "salts_from": salters, "options": sorted(o.removeprefix("option:") for o in chosen),
             "map_art": sorted(art)}
+
+
+def _seat(name: str, scenario: Scenario, players: dict[str, str], options: dict[str, bool]) -> Scenario:
+    """A game whose powers are those the players chose (Allies vs. Axis: 2 to 4 of its 4) makes its scenario from
+    the `--player` powers and the options (its `seat`, which refuses a table it cannot play); others keep theirs."""
+    from .games import game_module
+    seat = getattr(game_module(name), "seat", None)
+    if seat is None:
+        return scenario
+    return seat(scenario, [resolve_power(Lexicon.from_scenario(scenario), given, "--player", scenario) for given in players],
+                sorted(o.removeprefix("option:") for o in options))
 
 
 def _fill(s: Session, game: Game, state: State, order: list[str], contacts: dict[str, str],
@@ -268,14 +281,14 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
             errors.append(OrderError(ILLEGAL, f"{possessive(power, the=True)} orders for this turn are already locked; "
                                      "they are adjudicated next (`adjudicate`)"))
         if turn_orders and not blocked:
-            errors += turn.check(g.rules, g.state, turn_orders, sub.ended)
-        errors += turn.check_standing(g.rules, power, [o for o in sub.orders if isinstance(o, STANDING) and not o.phase])
+            errors += g.rules.check(g.state, turn_orders, sub.ended)
+        errors += g.rules.check_standing(power, [o for o in sub.orders if isinstance(o, STANDING) and not o.phase])
         if not sub.orders and not errors:
             errors.append(OrderError("invalid", "the submission holds no orders"))
         if errors:
             raise SubmissionRejected(sorted(errors, key=lambda e: (e.line, e.column)))
         summary = {"game": g.game.id, "power": power, "orders": [o.canonical() for o in sub.orders],
-                   "covers": turn.covered_phases(g.rules, g.state, turn_orders, sub.ended) if turn_orders else [],
+                   "covers": g.rules.covered_phases(g.state, turn_orders, sub.ended) if turn_orders else [],
                    "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "dry_run": dry_run}
         if dry_run:
             return summary
@@ -313,6 +326,9 @@ def edit(engine, text: str, reason: str, dry_run: bool = False) -> dict:
         raise ConfigError(problem)
     with db.transaction(engine, write=not dry_run) as s:
         g = open_game(s)
+        if not g.rules.takes_corrections:
+            raise ConfigError(f"the {g.game.name} game takes no host corrections: its position is not units and "
+                              "owners that `edit` could change")
         result = parse_submission(text, g.lexicon, verbs=edit_verbs())
         errors = list(result.errors)
         if db.locked_submission(s, g.game) is not None:
@@ -435,7 +451,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         orders = turn.turn_orders(parsed.submission.orders)
         if parsed.errors:
             raise StoreError(f"the locked submission {sub.seq} no longer parses; the database was changed by hand?")
-        results = turn.play(g.rules, g.state, orders, parsed.submission.ended, roller)
+        results = g.rules.play(g.state, orders, parsed.submission.ended, roller)
         if salt_event and results:
             results[0].events.insert(0, salt_event)
         _add_steps(s, g, sub.id, results, turn_index, round_, power)
@@ -447,7 +463,8 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         s.add(sub)
         db.save_state(s, g.game, g.state, state_hash=results[-1].state_hash if results else None)
         db.save_snapshot(s, g.game, turn_index, g.state, {
-            "income": {p: g.rules.income(g.state, p)[0] for p in g.scenario.turn_players()}, "victory": _victory(g)})
+            "income": {p: g.rules.income(g.state, p)[0] for p in g.scenario.turn_players()}, "victory": _victory(g),
+            **({"board": lines} if (lines := g.rules.position_lines(g.state)) else {})})
         s.flush()
         text = report.store_report(s, turn_index, fmt, settings.templates_dir if settings else None)
         s.commit()
@@ -504,7 +521,7 @@ def status(engine) -> dict:
                 "anchor": g.game.anchor, "setup_hash": g.setup.setup_hash, "dice": g.game.dice_mode, "test_seed": g.game.test_seed,
                 "options": sorted(k.removeprefix("option:") for k in st.switches if k.startswith("option:")),
                 "awaiting": _awaiting(s, g), "victory": _victory(g),
-                "powers": powers, "territories": territories, "state_hash": st.hash()}
+                "powers": powers, "territories": territories, "state_hash": st.hash(), **g.rules.status_fields(st)}
 
 
 def _awaiting(s: Session, g: Loaded) -> str:

@@ -23,7 +23,7 @@ from .words import capitalised, possessive
 FORMATS = ("markdown", "bbcode", "text")
 PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purchase": "Purchase", "politics": "Politics",
                 "combat_move": "Combat move", "battle": "Battles", "noncombat_move": "Non-combat move",
-                "place": "Mobilize new units", "end_turn": "End of turn"}
+                "place": "Mobilize new units", "end_turn": "End of turn", "spin": "Spin", "actions": "Actions"}
 
 
 @lru_cache(maxsize=4)
@@ -140,7 +140,10 @@ def describe(event: dict) -> list[str]:
 
 
 def victory_phrase(event: dict) -> str:
-    """A game's victory condition: a hold begun or kept (players must see it coming), broken, or won."""
+    """A game's victory condition: a hold begun or kept (players must see it coming), broken, or won; a game
+    whose end is not a hold words its event itself ("text")."""
+    if "text" in event:
+        return event["text"]
     n, side, rule, counted = event["cities"], event["side"], event["rule"], event["counted"]
     held = f"{n} cit{'y' if n == 1 else 'ies'}"
     begun = f"the turn of the {event['power']} in round {event['round']}"
@@ -358,16 +361,17 @@ def _battle_ools(event: dict, sources: dict) -> dict[str, str]:
 
 
 def _standings(snapshot: dict | None, scenario_powers: list[str]) -> dict:
-    """The treasury table and victory standing after the turn, from the turn's snapshot."""
+    """The treasury table, the game's own picture of the position ("board") and the victory standing after the
+    turn, from the turn's snapshot."""
     if not snapshot:
-        return {"table": [], "victory": []}
+        return {"table": [], "victory": [], "board": []}
     income = snapshot.get("income", {})
     powers = [p for p in scenario_powers if p in snapshot["treasury"]] or sorted(snapshot["treasury"])
     table = [{"power": p, "treasury": snapshot["treasury"][p], "income": income.get(p, "")} for p in powers
              if p in income or not income]
     victory = snapshot.get("victory", {})
     lines = [victory["winner"]["text"]] if victory.get("winner") else [h["text"] for h in victory.get("holds", [])]
-    return {"table": table, "victory": lines}
+    return {"table": table, "victory": lines, "board": snapshot.get("board", [])}
 
 
 def turn_context(session: Session, turn_index: int | None) -> dict:
@@ -398,7 +402,8 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
     for st in mine:
         mine_events = events[st.id]
         game_over += [victory_phrase(e) for e in mine_events if e["type"] == "victory"]
-        phases.append({"phase": st.phase, "title": PHASE_TITLES.get(st.phase, st.phase), "code": False,
+        title = setup.rules.phase_titles.get(st.phase) or PHASE_TITLES.get(st.phase, st.phase)
+        phases.append({"phase": st.phase, "title": title, "code": False,
                        "lines": [line for e in mine_events if e["type"] != "battle" for line in describe(e)],
                        "battles": [battle_view(e, _battle_ools(e, sources[st.id])) for e in mine_events if e["type"] == "battle"],
                        "state_hash": st.state_hash})

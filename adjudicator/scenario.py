@@ -11,8 +11,10 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-# The phases of one power's turn, in play order. Games map their own steps onto these names.
-PHASES = ("purchase", "politics", "combat_move", "battle", "noncombat_move", "place", "end_turn")
+# The phases of one power's turn, in play order. Games map their own steps onto these names: the G40 family's
+# first, then a board game's (spin the spinner, then act on the space landed on).
+G40_PHASES = ("purchase", "politics", "combat_move", "battle", "noncombat_move", "place", "end_turn")
+PHASES = G40_PHASES + ("spin", "actions")
 
 @dataclass
 class UnitType:

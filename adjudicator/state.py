@@ -53,6 +53,8 @@ class State:
     spent: dict[str, int] = field(default_factory=dict)       # objective or trigger -> times it has paid or fired
     relations_at_start: dict[tuple[str, str], str | None] = field(default_factory=dict)  # pair -> its type when
                                         # this turn began, for the pairs a declaration or trigger changed during it
+    board: dict = field(default_factory=dict)  # a board game's own position (tokens, pools, decks, prices), for a
+                                               # game whose position is not units on territories
 
     # -- construction -------------------------------------------------------------------------------
 
@@ -147,6 +149,7 @@ class State:
             **({"spent": dict(sorted(self.spent.items()))} if self.spent else {}),
             **({"relations_at_start": [[a, b, t] for (a, b), t in sorted(self.relations_at_start.items())]}
                if self.relations_at_start else {}),
+            **({"board": self.board} if self.board else {}),
         }
 
     @classmethod
@@ -162,6 +165,7 @@ class State:
             next_unit_id=d["next_unit_id"],
             switches=dict(d.get("switches", {})), spent=dict(d.get("spent", {})),
             relations_at_start={pair_key(a, b): t for a, b, t in d.get("relations_at_start", [])},
+            board=d.get("board", {}),
         )
 
     def canonical(self) -> str:

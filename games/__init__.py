@@ -17,7 +17,7 @@ GAMES: dict[str, str | None] = {
     "g40-alt-universe": "g40_alt_universe",
     "expanded-global": None,
     "apone-europe": None,
-    "allies-vs-axis": None,
+    "allies-vs-axis": "allies_vs_axis",
 }
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.errors import MapError
-from adjudicator.scenario import PHASES, Scenario
+from adjudicator.scenario import G40_PHASES, PHASES, Scenario
 from adjudicator.triplea import find_map, load_scenario
 
 G40AU_208 = "g40_alt_universe/map/games/G40_Alt_Universe_v2.0.8_beta-1.3.xml"
@@ -203,8 +203,8 @@ def test_g40au_territories(g40au: Scenario):
 
 def test_g40au_players_and_politics(g40au: Scenario):
     assert g40au.turn_players() == G40AU_MAJORS
-    assert g40au.phases_of("Germans") == list(PHASES)
-    assert g40au.phases_of("Chinese") == list(PHASES)      # no airborne step, but that one is not played
+    assert g40au.phases_of("Germans") == list(G40_PHASES)
+    assert g40au.phases_of("Chinese") == list(G40_PHASES)      # no airborne step, but that one is not played
     assert [p.name for p in g40au.players if p.optional] == ["Independent_Neutral", "Pro_Axis", "Pro_Allies",
                                                              "Neutral_League"]
     assert g40au.player("Germans").alliances == ["Axis"]

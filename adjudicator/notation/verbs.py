@@ -77,9 +77,17 @@ class VerbRegistry:
         return new
 
     @classmethod
+    def core(cls) -> VerbRegistry:
+        """The orders every game has, whatever its own verbs: `salt` (strict dice) and `end`."""
+        reg = cls()
+        reg.register("salt", phase="", order=Salt, usage="salt TEXT", parse=_salt)
+        reg.register("end", phase="", order=End, usage="end", parse=lambda _: {})
+        return reg
+
+    @classmethod
     def g40(cls) -> VerbRegistry:
         """The orders of the G40 family (NOTATION.md), a fresh registry a game may add to."""
-        reg = cls()
+        reg = cls.core()
         reg.register("buy", phase="purchase", order=Buy, usage="buy [POWER] UNITS", parse=_buy, aliases=("purchase",))
         reg.register("repair", phase="purchase", order=Repair, usage="repair N PLACE [FACILITY]", parse=_repair)
         reg.register("war", phase="politics", order=War, usage="war POWER", parse=_war)
@@ -96,8 +104,6 @@ class VerbRegistry:
         reg.register("scramble", phase="", order=Scramble, usage="scramble PLACE > SEAZONE [max N]", parse=_scramble)
         reg.register("submerge", phase="", order=Submerge, usage="submerge always|never", parse=_always_or_never)
         reg.register("intercept", phase="", order=Intercept, usage="intercept always|never", parse=_always_or_never)
-        reg.register("salt", phase="", order=Salt, usage="salt TEXT", parse=_salt)
-        reg.register("end", phase="", order=End, usage="end", parse=lambda _: {})
         return reg
 
 

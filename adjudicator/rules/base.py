@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..scenario import Canal, Scenario, UnitType
 from ..state import State, Unit
 from ..words import possessive
+from .core import RulesCore
 from .properties import prop
 
 
@@ -21,7 +22,7 @@ class RuleViolation(Exception):
         self.rule = rule
 
 
-class G40Rules:
+class G40Rules(RulesCore):
     """Base rules of A&A Global 1940 2nd edition, played on any map that provides the data."""
 
     name = "g40"
@@ -31,9 +32,26 @@ class G40Rules:
     no_income = "capital held by the enemy: no income"      # the income line of a power that cannot collect
 
     def __init__(self, scenario: Scenario, rules_version: str = ""):
-        self.scenario = scenario
-        self.rules_version = rules_version
+        super().__init__(scenario, rules_version)
         self._props: dict[str, bool] = {}
+
+    # -- the engine's interface (core.RulesCore): a turn is played phase by phase by turn.py ----------
+
+    def covered_phases(self, state: State, orders: list, ended: bool) -> list[str]:
+        from . import turn
+        return turn.covered_phases(self, state, orders, ended)
+
+    def check(self, state: State, orders: list, ended: bool) -> list:
+        from . import turn
+        return turn.check(self, state, orders, ended)
+
+    def play(self, state: State, orders: list, ended: bool, roller) -> list:
+        from . import turn
+        return turn.play(self, state, orders, ended, roller)
+
+    def check_standing(self, power: str, orders: list) -> list:
+        from . import turn
+        return turn.check_standing(self, power, orders)
 
     def prop(self, name: str) -> bool:
         """A rule switch of the map (rules/properties.py); a game whose rulebook differs overrides this."""
@@ -365,11 +383,6 @@ class G40Rules:
         return capital is None or state.owners.get(capital) == power
 
     # -- hooks a game overrides ---------------------------------------------------------------------
-
-    def lexicon(self):
-        """The names players may use: the map's names and the 1940-family aliases; a game adds its own."""
-        from ..notation import Lexicon
-        return Lexicon.from_scenario(self.scenario)
 
     def verbs(self):
         """The order verbs of this game: the G40 family's; a game registers its own on top (NOTATION.md)."""

@@ -435,6 +435,7 @@ class Stored:
             next_unit_id=extra.get("next_unit_id", 1),
             switches=extra.get("switches", {}), spent=extra.get("spent", {}),
             relations_at_start={pair_key(a, b): t for a, b, t in extra.get("relations_at_start", [])},
+            board=extra.get("board", {}),
         )
 
 
@@ -521,7 +522,8 @@ def save_state(session: Session, game: Game, state: State, turn_order: list[str]
     game.extra = json.dumps({"purchases": state.purchases, "standing": state.standing, "conquered": state.conquered,
                              "battles": state.battles, "next_unit_id": state.next_unit_id,
                              "switches": state.switches, "spent": state.spent,
-                             "relations_at_start": [[a, b, t] for (a, b), t in state.relations_at_start.items()]},
+                             "relations_at_start": [[a, b, t] for (a, b), t in state.relations_at_start.items()],
+                             **({"board": state.board} if state.board else {})},
                             sort_keys=True)
     game.state_hash = new.hash
     session.add(game)

@@ -1,0 +1,75 @@
+"""The seam between the engine and a game's rules: all that game.py, the reports and `audit` ask of a rule set.
+
+The G40 family implements it on the map's units and properties (base.G40Rules, which plays its turns through
+turn.py); a game that shares no mechanics with it (Allies vs. Axis, a board game) implements it on its own.
+Everything else — store, dice, journal, notation core, reports, audit, delivery — is the same for both.
+"""
+
+from __future__ import annotations
+
+from ..errors import OrderError
+from ..scenario import Scenario
+from ..state import State
+
+
+class RulesCore:
+    """A rule set as the engine sees it. A method that raises NotImplementedError must be given by the game."""
+
+    name = ""
+    title = ""
+    phase_titles: dict[str, str] = {}      # the report's heading of a phase, where the game names it its own way
+    takes_corrections = True               # whether `edit` (the host's corrections of units and owners) applies
+
+    def __init__(self, scenario: Scenario, rules_version: str = ""):
+        self.scenario = scenario
+        self.rules_version = rules_version
+
+    def begin(self, state: State) -> None:
+        """Set up, in a new game's first state (its options already in `state.switches`), what State.initial does
+        not read from the scenario; the map's setup is all the G40 family needs."""
+
+    def lexicon(self):
+        """The names players may use for this game's units, places and powers."""
+        from ..notation import Lexicon
+        return Lexicon.from_scenario(self.scenario)
+
+    def verbs(self):
+        """The order verbs of this game (notation.VerbRegistry)."""
+        raise NotImplementedError
+
+    def covered_phases(self, state: State, orders: list, ended: bool) -> list[str]:
+        """The phases of the mover's turn, from the cursor, that a submission of `orders` covers."""
+        raise NotImplementedError
+
+    def check(self, state: State, orders: list, ended: bool) -> list[OrderError]:
+        """Every rules error of the mover's turn orders, without dice and without changing `state`."""
+        raise NotImplementedError
+
+    def play(self, state: State, orders: list, ended: bool, roller) -> list:
+        """Play the covered phases on `state` with `roller`'s dice: one turn.StepResult per phase played."""
+        raise NotImplementedError
+
+    def check_standing(self, power: str, orders: list) -> list[OrderError]:
+        """Standing orders the game cannot honour; a game without standing orders has none to check."""
+        return []
+
+    def income(self, state: State, power: str) -> tuple[int, list[dict]]:
+        """What `power` collects per turn, with the lines `status` shows."""
+        raise NotImplementedError
+
+    def enemies_of(self, state: State, power: str) -> list[str]:
+        raise NotImplementedError
+
+    def victory_status(self, state: State) -> dict:
+        """{"winner": the event of the win or None, "holds": events of conditions under way}; a winner event that
+        carries "text" is printed as it is."""
+        return {"winner": None, "holds": []}
+
+    def status_fields(self, state: State) -> dict:
+        """Fields of `status --json` that the game fills its own way (e.g. a board game's defend armies as the
+        territories' units), laid over the engine's."""
+        return {}
+
+    def position_lines(self, state: State) -> list[str]:
+        """The game's own picture of the position as fixed-width text, printed after the turn in its report."""
+        return []
