@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.errors import ConfigError
 from cases.runner import load_cases, position, run
 from conftest import missing_shared, shared_folder
 
@@ -16,8 +17,12 @@ LEDGER = shared_folder() / "rules" / "LEDGER.md"
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_case(case):
-    state, errors, events = run(case)
     expect = case["expect"]
+    if "refused" in expect:
+        with pytest.raises(ConfigError, match=re.escape(expect["refused"])):
+            run(case)
+        return
+    state, errors, events = run(case)
     if "error" in expect:
         assert errors, f"{case['id']}: expected a rejection under {expect['error']}, but the orders were accepted"
         assert any(e.rule == expect["error"] for e in errors), [e.render() for e in errors]
@@ -26,7 +31,7 @@ def test_case(case):
         return
     assert not errors, "\n".join(e.render() for e in errors)
     for place, owner in expect.get("owners", {}).items():
-        assert state.owners[place] == owner, f"{place} owned by {state.owners[place]}, expected {owner}"
+        assert state.owners.get(place, "") == owner, f"{place} owned by {state.owners.get(place)}, expected {owner}"
     for place, units in expect.get("units", {}).items():
         assert state.units_by_owner(place) == units, f"units in {place}"
     for place, damage in expect.get("damage", {}).items():
@@ -60,6 +65,8 @@ def test_case(case):
     for pair, kind in expect.get("relations", {}).items():
         a, b = pair.split(":")
         assert state.relationship(a, b) == kind, f"{a} and {b}: {state.relationship(a, b)}, expected {kind}"
+    if "board" in expect:
+        assert _contains(state.board, expect["board"]), f"board {state.board}, expected a part {expect['board']}"
     if "cursor" in expect:
         c = expect["cursor"]
         assert (state.round, state.power, state.phase) == (c["round"], c["power"], c["phase"])

@@ -18,7 +18,7 @@ from adjudicator.notation.orders import End, Submission
 from adjudicator.notation.parser import COLON, WORD, ParseFailure, Reader, Token, did_you_mean, tokenize
 from adjudicator.notation.text import MAX_LINE_CHARS, Line, clean_text, too_large
 from adjudicator.notation.verbs import VerbRegistry
-from adjudicator.scenario import PHASES
+from adjudicator.scenario import G40_PHASES
 
 HEADERS = ("game", "power", "round")
 
@@ -44,8 +44,9 @@ class ParseResult:
 
 def parse_submission(text: str, lexicon: Lexicon, start_phase: str = "purchase",
                      phases: Sequence[str] | None = None, verbs: VerbRegistry | None = None) -> ParseResult:
-    """Read `text` for a mover whose turn has `phases` (default: all of PHASES), starting at `start_phase`."""
-    phases = tuple(phases or PHASES)
+    """Read `text` for a mover whose turn has `phases` (default: the G40 family's, as the default verbs are), starting
+    at `start_phase`."""
+    phases = tuple(phases or G40_PHASES)
     if start_phase not in phases:
         raise ValueError(f"start phase {start_phase!r} is not one of {phases}")
     return _SubmissionReader(text, lexicon, phases, start_phase, verbs or _G40).read()

@@ -21,6 +21,10 @@ A case file is TOML with `[[case]]` tables:
     relationships [[a, b, type]] changes          standing {power = {ool = [...]}} standing orders
     orders   the mover's submission text           dice     {label = [values]}
     dice_default  the value of every die `dice` does not fix (6 makes every roll a miss)
+    setup "allies-vs-axis" (the board game): players [power, …] seated (default British and Germans), options,
+             power, phase ("spin" or "actions"), treasury, owners {space = power or "" for neutral}, and board
+             {key = value}: laid over the State.board of a new game, one level deep (e.g. pools = {British =
+             {infantry = 3}} replaces the British pool)
     [case.expect] error (ledger id of an expected rejection) | owners {place = power}
                   units {place = {power = {unit = n}}} | treasury {power = n} | events [type, ...]
                   void (number of void orders) | cursor {round, power, phase}
@@ -29,6 +33,8 @@ A case file is TOML with `[[case]]` tables:
                   relations {"A:B" = type}: relationships after the turn | at_war ["A:B", …]: at war after it
                   spent {key = n}: records after the turn (0: none), e.g. "france:level" = 2
                   switches {key = value}: switches and records after the turn ("": none) | absent [event type, …]
+                  board {...}: a part of State.board after the turn (compared as `match` compares events)
+                  refused "text": the game cannot be set up so (new's options or players): the error says text
 """
 
 from __future__ import annotations
@@ -73,6 +79,8 @@ def map_scenario(game_stem: str):
 
 def position(case: dict):
     module = game_module(case.get("setup", "demo"))
+    if hasattr(module, "seat"):
+        return _seated(case, module)
     if not module.NEEDS_MAP:
         scenario = module.scenario()
     else:
@@ -113,6 +121,33 @@ def position(case: dict):
     return scenario, rules, state
 
 
+def _seated(case: dict, module):
+    """A position of a game whose powers are the players seated (Allies vs. Axis), made as `new` makes it."""
+    options = game_options(case["setup"], "", case.get("options", []))
+    scenario = module.seat(module.scenario(), case.get("players", ["British", "Germans"]),
+                           [o.removeprefix("option:") for o in options])
+    rules = module.RULES(scenario, "")
+    state = State.initial(scenario)
+    state.switches.update(options)
+    rules.begin(state)
+    state.power = case.get("power", state.power)
+    state.turn_index = scenario.turn_players().index(state.power) + 1
+    state.phase = case.get("phase", state.phase)
+    state.round = case.get("round", 1)
+    state.treasury.update(case.get("treasury", {}))
+    for space, owner in case.get("owners", {}).items():
+        if owner:
+            state.owners[space] = owner
+        else:
+            state.owners.pop(space, None)
+    for key, value in case.get("board", {}).items():
+        if isinstance(value, dict) and isinstance(state.board.get(key), dict):
+            state.board[key].update(value)
+        else:
+            state.board[key] = value
+    return scenario, rules, state
+
+
 def _edit(rules, state: State, text: str) -> None:
     """Build a position with the host's correction lines, as `adjudicator edit` reads them."""
     from adjudicator import corrections
@@ -143,7 +178,7 @@ def run(case: dict) -> tuple[State, list[OrderError], list[dict]]:
     if parsed.errors:
         return state, list(parsed.errors), []
     orders = turn.turn_orders(parsed.submission.orders)
-    errors = turn.check(rules, state, orders, parsed.submission.ended)
+    errors = rules.check(state, orders, parsed.submission.ended)
     if errors:
         return state, errors, []
     fixed = {k: list(v) for k, v in case.get("dice", {}).items()}
@@ -151,5 +186,5 @@ def run(case: dict) -> tuple[State, list[OrderError], list[dict]]:
         roller = FixedRoller(lambda label, sides, count: fixed.get(label) or [case["dice_default"]] * count)
     else:
         roller = FixedRoller(fixed)
-    steps = turn.play(rules, state, orders, parsed.submission.ended, roller)
+    steps = rules.play(state, orders, parsed.submission.ended, roller)
     return state, [], [e for s in steps for e in s.events]
