@@ -107,3 +107,13 @@ def test_an_imprisoned_player_must_answer_the_ransom(cli):
     report = cli("adjudicate", "av.db").output
     assert "refuse the ransom and stay imprisoned in Germany" in report
     assert cli.json("status", "av.db")["power"] == "Germans"
+
+
+def test_every_ruling_a_case_names_is_in_the_rulings():
+    import re
+    import tomllib
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    headings = set(re.findall(r"^## (\S+)$", (root / "games" / "allies_vs_axis" / "RULINGS.md").read_text(), re.M))
+    named = {c["ruling"] for c in tomllib.loads((root / "tests" / "cases" / "av.toml").read_text())["case"] if "ruling" in c}
+    assert named and named <= headings, named - headings
