@@ -117,3 +117,31 @@ def test_every_ruling_a_case_names_is_in_the_rulings():
     headings = set(re.findall(r"^## (\S+)$", (root / "games" / "allies_vs_axis" / "RULINGS.md").read_text(), re.M))
     named = {c["ruling"] for c in tomllib.loads((root / "tests" / "cases" / "av.toml").read_text())["case"] if "ruling" in c}
     assert named and named <= headings, named - headings
+
+
+def test_the_players_examples_read_as_documented():
+    """docs/allies-vs-axis.md: an ```orders block reads without errors, an ```orders-rejected block gives the errors
+    of the ```output block after it; every order of the table is documented as it is written."""
+    import re
+    from pathlib import Path
+    from adjudicator.games import game_module
+    from adjudicator.notation import parse_submission
+    module = game_module("allies-vs-axis")
+    rules = module.RULES(module.scenario(), "")
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "allies-vs-axis.md").read_text()
+    blocks = re.findall(r"^```([\w-]+)\n(.*?)^```$", doc, re.M | re.S)
+
+    def read(text):
+        return parse_submission(text, rules.lexicon(), start_phase="spin", phases=["spin", "actions"], verbs=rules.verbs())
+    accepted = [text for info, text in blocks if info == "orders"]
+    assert len(accepted) >= 6
+    for text in accepted:
+        result = read(text)
+        assert result.errors == [] and result.submission.orders, "\n".join(e.render() for e in result.errors)
+    rejected = [(text, out) for (info, text), (after, out) in zip(blocks, blocks[1:]) if info == "orders-rejected"]
+    assert rejected and all(after == "output" for (info, _), (after, _) in zip(blocks, blocks[1:]) if info == "orders-rejected")
+    for text, output in rejected:
+        assert "\n".join(e.render() for e in read(text).errors) == output.rstrip("\n")
+    table = doc.replace("\\|", "|")
+    for verb in rules.verbs().verbs():
+        assert verb.usage in table or verb.name in ("salt", "end"), verb.usage

@@ -41,7 +41,8 @@ def scenario(powers: tuple[str, ...] = TURN_ORDER, mode: str = "normal") -> Scen
     for space in data["spaces"]:
         side = space.get("side")
         if side:
-            holder = next((p for p in TURN_ORDER if p in powers and sides[p] == side), None)
+            holder = space.get("prefer") if space.get("prefer") in powers else next(
+                (p for p in TURN_ORDER if p in powers and sides[p] == side), None)
             if holder:
                 owners[space["name"]] = holder
     start = data["modes"][mode]["start"]

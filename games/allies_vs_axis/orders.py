@@ -63,7 +63,7 @@ def verbs(card_names: list[str]) -> VerbRegistry:
     add("recruit", "actions", "recruit UNITS", lambda r: {"units": r.units()})
     add("defend", "actions", "defend UNITS PLACE", _defend)
     add("card", "actions", "card NAME [TARGET]", lambda r: _card(r, card_names))
-    reg.register("if", phase=None, order=AvOrder, usage="if spin N[, N…]: ORDER | if land KIND|PLACE: ORDER",
+    reg.register("if", phase=None, order=AvOrder, usage="if spin N[, N…]: ORDER",
                  parse=lambda r: _conditional(r, reg))
     return reg
 
