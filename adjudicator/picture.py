@@ -328,9 +328,12 @@ SEED = 1940                 # the layout's seed: the same game always gets the s
 
 
 def _schematic(scenario: Scenario) -> Geometry:
-    """Territories laid out from the connection graph, as boxes of BOX size around their centres."""
+    """Territories laid out from the connection graph (or where the game places them: a board game's spaces, each
+    with its option "centre" "x,y"), as boxes of BOX size around their centres."""
     names = [t.name for t in scenario.territories if not t.hidden]
-    points = _layout(names, scenario.connections)
+    placed = {t.name: t.options.get("centre") for t in scenario.territories if not t.hidden}
+    points = ({n: tuple(float(v) for v in c[0].split(",")) for n, c in placed.items()} if all(placed.values())
+              else _layout(names, scenario.connections))
     lengths = [math.dist(points[a], points[b]) for a, b in scenario.connections if a in points and b in points]
     unit = SPAN / statistics.median(lengths) if lengths else SPAN
     points = _separate({n: (x * unit, y * unit) for n, (x, y) in points.items()})

@@ -83,6 +83,8 @@ def test_a_scripted_game_adjudicates_reports_audits_and_verifies(cli, tmp_path):
     for fmt in ("markdown", "bbcode"):
         (tmp_path / f"post.{fmt}").write_text(cli("report", "av.db", "--format", fmt).output)
         cli("verify", f"post.{fmt}")
+    drawn = cli("map", "av.db", "-o", "board.png").output
+    assert "schematic" in drawn and (tmp_path / "board.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     audit = cli("audit", "av.db")
     assert "OK: every revealed seed" in audit.output
     final = cli.json("status", "av.db")

@@ -49,7 +49,9 @@ def scenario(powers: tuple[str, ...] = TURN_ORDER, mode: str = "normal") -> Scen
     return Scenario(
         name="Allies vs. Axis", version="2.0", source="embedded:allies-vs-axis",
         territories=[Territory(s["name"], production=s.get("yields", {}).get("money", 0),
-                               original_owner=owners.get(s["name"]), capital=s.get("power")) for s in data["spaces"]],
+                               original_owner=owners.get(s["name"]), capital=s.get("power"),
+                               options={"centre": [_square(i, len(data["spaces"]))]})
+                     for i, s in enumerate(data["spaces"])],
         connections=[(a["name"], b["name"]) for a, b in zip(data["spaces"], data["spaces"][1:] + data["spaces"][:1])],
         players=[Player(p, alliances=[sides[p]]) for p in powers],
         unit_types=[UnitType(u, attack=n, defense=n, cost=data["recruit"][u]) for u, n in data["units"].items()],
@@ -57,6 +59,15 @@ def scenario(powers: tuple[str, ...] = TURN_ORDER, mode: str = "normal") -> Scen
         sequence=[Step(f"{p}{phase.capitalize()}", phase, p) for p in powers for phase in ("spin", "actions")],
         properties={"board": json.dumps(data, sort_keys=True)},
     )
+
+
+def _square(i: int, n: int) -> str:
+    """Where space i (from 0) is drawn: the board's square, clockwise from the bottom-left corner (RULINGS.md
+    "board"), as "x,y" for the map picture."""
+    side = n // 4
+    k, along = divmod(i, side)
+    x, y = [(0, side - along), (along, 0), (side, along), (side - along, side)][k]
+    return f"{x},{y}"
 
 
 def seat(table: Scenario, chosen: list[str], options: list[str]) -> Scenario:
