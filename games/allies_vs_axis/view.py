@@ -6,8 +6,6 @@ from adjudicator.state import State
 
 from . import army
 
-SHORT = {"infantry": "inf", "tank": "tank", "aircraft": "air", "battleship": "bb"}
-
 
 def position_lines(rules, state: State) -> list[str]:
     board = state.board
