@@ -68,7 +68,7 @@ def test_new_by_map_name_on_the_maps_path(cli, tmp_path, maps_dir, monkeypatch):
 
 @pytest.mark.parametrize("args, fragment", [
     (["--game", "chess"], "unknown game"),
-    (["--game", "allies-vs-axis"], "not playable yet"),
+    (["--game", "expanded-global"], "not playable yet"),
     (["--game", "g40", "--map", "no/such/file.xml"], "no/such/file.xml"),
     (["--game", "g40"], "give --map"),
     (["--game", "demo", "--seed", "xyz"], "--seed"),

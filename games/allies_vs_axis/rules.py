@@ -91,6 +91,10 @@ class AvRules(RulesCore):
         """AV-23, AV-28, AV-30: battleships take no part where there is no seaport."""
         return army.UNITS if self.seaport(space) else army.UNITS[:3]
 
+    def natural_ally(self, space: str) -> bool:
+        """AV-06: a Main Territory no player chose (one taken from its player is a territory like any other)."""
+        return self.kind(space) == "main" and self.scenario.territory(space).capital not in self.powers
+
     def land_kind(self, state: State, power: str, space: str) -> str:
         """What the space is to `power` now, as `if land KIND:` names it (orders.LAND_KINDS)."""
         kind = self.kind(space)
@@ -98,7 +102,7 @@ class AvRules(RulesCore):
             return kind
         owner = state.owners.get(space)
         if owner is None:
-            return {"territory": "neutral", "secret": "secret", "main": "ally"}[kind]
+            return "secret" if kind == "secret" else "ally" if self.natural_ally(space) else "neutral"
         if owner == power:
             return "own"
         return "opponent" if self.opponents(state, power, owner) else "friendly"

@@ -173,7 +173,7 @@ def _land(rules, state: State, power: str, roller) -> list[dict]:
         return []
     if rules.kind(here) == "secret":
         return [note(f"{here} is a secret base of {state.owners[here]}: armies cannot reach it.", "AV-18")]
-    if rules.kind(here) == "main" and state.owners[here] != rules.scenario.territory(here).capital:
+    if rules.natural_ally(here):
         return [note(f"{here} is a Natural Ally of {state.owners[here]}: no army can touch it.", "AV-20")]
     return _penalty(rules, state, power, here)
 
@@ -274,8 +274,7 @@ def _treaty(rules, state: State, power: str, here: str) -> dict:
         _pay(state, power, price, f"a secret base in {here}", "AV-16")
         text, rule = f"set up a secret base in {here} for $M {price}", "AV-16"
     elif kind == "ally":
-        natural = rules.scenario.territory(here).capital or next(
-            p for p, spec in rules.data["powers"].items() if spec["main"] == here)
+        natural = rules.scenario.territory(here).capital
         if rules.mode(state) != "world-ruler" and rules.side(natural) != rules.side(power):
             raise RuleViolation(f"{here} is a Natural Ally of the {rules.side(natural)} only", "AV-19")
         price = rules.price("natural_ally")
@@ -301,7 +300,7 @@ def _invade(rules, state: State, power: str, here: str, o) -> dict:
         rule = "AV-15"
     elif kind == "opponent" and rules.kind(here) == "secret":
         raise RuleViolation(f"{here} is a secret base: armies cannot reach it, only Espionage can", "AV-18")
-    elif kind == "opponent" and rules.kind(here) == "main" and state.owners[here] != rules.scenario.territory(here).capital:
+    elif kind == "opponent" and rules.natural_ally(here):
         raise RuleViolation(f"{here} is a Natural Ally: no army can invade it", "AV-20")
     elif kind == "opponent":
         allowed = rules.allowed_units(here)
@@ -338,8 +337,7 @@ def _defend(rules, state: State, power: str, here: str, o) -> dict:
     """AV-22, AV-23: units from the pool into the defend army of the own territory landed on."""
     if o.place != here:
         raise RuleViolation(f"a defend army is built where the token lands; it is on {here}, not {o.place}", "AV-22")
-    if state.owners.get(here) != power or rules.kind(here) not in ("territory", "main") or \
-            (rules.kind(here) == "main" and rules.scenario.territory(here).capital != power):
+    if state.owners.get(here) != power or rules.kind(here) not in ("territory", "main") or rules.natural_ally(here):
         raise RuleViolation(f"{here} is not a territory of {power} that holds a defend army", "AV-22")
     units = _army(o.units)
     if set(units) - set(rules.allowed_units(here)):
