@@ -28,7 +28,7 @@ from .rules.base import G40Rules
 from .scenario import Scenario
 from .state import State
 from .store import creation, db
-from .store.models import DiceGroupRow, Game, MapArt, Power, RevealedSeed, Step, Submission
+from .store.models import Game, Power, Submission
 from .words import possessive
 
 
@@ -197,6 +197,7 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
 
 def _fill(s: Session, game: Game, state: State, order: list[str], contacts: dict[str, str],
           art: dict[str, bytes]) -> None:
+    from .store.journal import MapArt
     s.add(game)
     s.flush()
     db.save_state(s, game, state, turn_order=order, contacts=contacts)
@@ -397,6 +398,7 @@ def _add_steps(s: Session, g: Loaded, submission_id: int | None, results: list, 
                power: str) -> None:
     """The steps of one command and their dice groups, numbered on from the journal's last (one flush: the
     groups need the steps' row ids)."""
+    from .store.journal import DiceGroupRow, Step
     first = _next_seq(s, Step, g.game.id)
     steps = [Step(game_id=g.game.id, seq=first + k, submission_id=submission_id, turn_index=turn_index,
                   round=round_, power=power, phase=r.phase, events=json.dumps(r.events, sort_keys=True),
@@ -418,6 +420,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
     `dice_source` gives a turn's roller and the seed to reveal when the turn is over: by default the host's
     key file (HostDice). `audit` passes one built from the journal, so that a replay runs this very code.
     """
+    from .store.journal import RevealedSeed
     report.check_format(fmt)
     with db.transaction(engine, write=True) as s:
         g = open_game(s)
@@ -531,6 +534,7 @@ def _victory(g: Loaded) -> dict:
 def rolls(engine, turn_index: int | None = None) -> list[dict]:
     """Every dice group, or those of one turn; a turn not played yet is an error (as `report --turn`), not an
     empty list that reads as "no dice were rolled"."""
+    from .store.journal import DiceGroupRow, RevealedSeed, Step
     with db.transaction(engine) as s:
         game = db.the_game(s)
         q = select(DiceGroupRow).where(DiceGroupRow.game_id == game.id)

@@ -164,7 +164,7 @@ def battles(db: str) -> tuple[int, int]:
     """How many battles the game's journal holds, and in how many power-turns."""
     from sqlmodel import select
     from adjudicator.store.db import open_existing, transaction
-    from adjudicator.store.models import Step
+    from adjudicator.store.journal import Step
     engine = open_existing(db)
     with transaction(engine) as s:
         per_turn: dict[int, int] = {}
@@ -256,9 +256,11 @@ def main() -> None:
         figures.update(audit_s=round(audit, 3), audit_ratio=round(audit / floor, 2), audited_turns=len(result["turns"]),
                        audited_dice=sum(t["dice"] for t in result["turns"]))
         orders = Path(work) / "orders.txt"
-        orders.write_text("end\n")
+        orders.write_text("end\n")             # the whole turn of the power to move, checked phase by phase
+        mover = json.loads(subprocess.run(cli + ["status", str(db), "--json"], env=env, capture_output=True,
+                                          text=True).stdout)["power"]
         for name, args in (("status", ["status", str(db)]), ("report", ["report", str(db)]),
-                           ("dry_run", ["submit", str(db), str(orders), "--power", result["turns"][-1]["power"], "--dry-run"])):
+                           ("dry_run", ["submit", str(db), str(orders), "--power", mover, "--dry-run"])):
             spent = best(cli + args, env)
             figures[f"{name}_s"] = round(spent, 3)
             figures[f"{name}_ratio"] = round(spent / floor, 2)
