@@ -10,7 +10,7 @@ commands a player runs most. Prints one JSON line of figures.
 - `store_free`: `verify` and `--help` import no part of the store (nor SQLAlchemy).
 
 Each time is the best of several runs, with byte-code caching on (as an installed package has it). The map comes
-from ADJUDICATOR_MAPS_PATH or ../shared/triplea. Run `python benchmarks/bench_game.py [ROUNDS]` from the
+from ADJUDICATOR_MAPS_PATH, else the test maps (benchmarks/shared.py). Run `python benchmarks/bench_game.py [ROUNDS]` from the
 repository root; the played game is kept in benchmarks/.cache (delete it after changing the rules).
 """
 
@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))          # runnable from a checkout without instal
 
 from adjudicator.config import Settings  # noqa: E402
 from adjudicator.errors import SubmissionRejected  # noqa: E402
+from shared import test_maps  # noqa: E402
 
 SEED = "cd" * 32
 GAME = "g40-alt-universe"
@@ -41,7 +42,7 @@ RUNS = 5
 
 def maps_path() -> list[Path]:
     given = [Path(p) for p in os.environ.get("ADJUDICATOR_MAPS_PATH", "").split(os.pathsep) if p.strip()]
-    return given or [ROOT.parent / "shared" / "triplea"]
+    return given or [test_maps()]
 
 
 # -- the scripted game ------------------------------------------------------------------------------------
