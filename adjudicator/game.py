@@ -492,6 +492,7 @@ def status(engine) -> dict:
                               "contact": contacts.get(p.name, ""),
                               "pending_purchases": st.purchases.get(p.name, {})}
         territories = {}
+        victory = _victory(g)
         by_place = st.by_place()
         for t in g.scenario.territories:
             here = by_place.get(t.name, [])
@@ -506,12 +507,11 @@ def status(engine) -> dict:
                 "round": st.round, "power": st.power, "phase": st.phase, "turn_index": st.turn_index,
                 "anchor": g.game.anchor, "setup_hash": g.setup.setup_hash, "dice": g.game.dice_mode, "test_seed": g.game.test_seed,
                 "options": sorted(k.removeprefix("option:") for k in st.switches if k.startswith("option:")),
-                "awaiting": _awaiting(s, g), "victory": _victory(g),
+                "awaiting": _awaiting(s, g, victory["winner"]), "victory": victory,
                 "powers": powers, "territories": territories, "state_hash": st.hash()}
 
 
-def _awaiting(s: Session, g: Loaded) -> str:
-    winner = g.rules.victory_status(g.state)["winner"]
+def _awaiting(s: Session, g: Loaded, winner: dict | None) -> str:
     if winner:
         return f"nothing: the game is over, the {winner['side']} won"
     if db.locked_submission(s, g.game) is None:
