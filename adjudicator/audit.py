@@ -33,7 +33,8 @@ from .errors import AdjudicatorError, StoreError, SubmissionRejected
 from .scenario import Scenario
 from .state import State
 from .store import db
-from .store.models import DiceGroupRow, Game, Report, RevealedSeed, Step, Submission
+from .store.journal import DiceGroupRow, Report, RevealedSeed, Step
+from .store.models import Game, Submission
 
 
 class Mismatch(Exception):

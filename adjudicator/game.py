@@ -28,7 +28,7 @@ from .rules.core import RulesCore
 from .scenario import Scenario
 from .state import State
 from .store import creation, db
-from .store.models import DiceGroupRow, Game, MapArt, Power, RevealedSeed, Step, Submission
+from .store.models import Game, Power, Submission
 from .words import possessive
 
 
@@ -210,6 +210,7 @@ def _seat(name: str, scenario: Scenario, players: dict[str, str], options: dict[
 
 def _fill(s: Session, game: Game, state: State, order: list[str], contacts: dict[str, str],
           art: dict[str, bytes]) -> None:
+    from .store.journal import MapArt
     s.add(game)
     s.flush()
     db.save_state(s, game, state, turn_order=order, contacts=contacts)
@@ -413,6 +414,7 @@ def _add_steps(s: Session, g: Loaded, submission_id: int | None, results: list, 
                power: str) -> None:
     """The steps of one command and their dice groups, numbered on from the journal's last (one flush: the
     groups need the steps' row ids)."""
+    from .store.journal import DiceGroupRow, Step
     first = _next_seq(s, Step, g.game.id)
     steps = [Step(game_id=g.game.id, seq=first + k, submission_id=submission_id, turn_index=turn_index,
                   round=round_, power=power, phase=r.phase, events=json.dumps(r.events, sort_keys=True),
@@ -434,6 +436,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
     `dice_source` gives a turn's roller and the seed to reveal when the turn is over: by default the host's
     key file (HostDice). `audit` passes one built from the journal, so that a replay runs this very code.
     """
+    from .store.journal import RevealedSeed
     report.check_format(fmt)
     with db.transaction(engine, write=True) as s:
         g = open_game(s)
@@ -506,6 +509,7 @@ def status(engine) -> dict:
                               "contact": contacts.get(p.name, ""),
                               "pending_purchases": st.purchases.get(p.name, {})}
         territories = {}
+        victory = _victory(g)
         by_place = st.by_place()
         for t in g.scenario.territories:
             here = by_place.get(t.name, [])
@@ -520,12 +524,11 @@ def status(engine) -> dict:
                 "round": st.round, "power": st.power, "phase": st.phase, "turn_index": st.turn_index,
                 "anchor": g.game.anchor, "setup_hash": g.setup.setup_hash, "dice": g.game.dice_mode, "test_seed": g.game.test_seed,
                 "options": sorted(k.removeprefix("option:") for k in st.switches if k.startswith("option:")),
-                "awaiting": _awaiting(s, g), "victory": _victory(g),
+                "awaiting": _awaiting(s, g, victory["winner"]), "victory": victory,
                 "powers": powers, "territories": territories, "state_hash": st.hash(), **g.rules.status_fields(st)}
 
 
-def _awaiting(s: Session, g: Loaded) -> str:
-    winner = g.rules.victory_status(g.state)["winner"]
+def _awaiting(s: Session, g: Loaded, winner: dict | None) -> str:
     if winner:
         return f"nothing: the game is over, the {winner['side']} won"
     if db.locked_submission(s, g.game) is None:
@@ -548,6 +551,7 @@ def _victory(g: Loaded) -> dict:
 def rolls(engine, turn_index: int | None = None) -> list[dict]:
     """Every dice group, or those of one turn; a turn not played yet is an error (as `report --turn`), not an
     empty list that reads as "no dice were rolled"."""
+    from .store.journal import DiceGroupRow, RevealedSeed, Step
     with db.transaction(engine) as s:
         game = db.the_game(s)
         q = select(DiceGroupRow).where(DiceGroupRow.game_id == game.id)

@@ -12,7 +12,8 @@ import json
 from sqlmodel import func, select
 
 from .store import db
-from .store.models import Game, Power, Snapshot, Step, Submission
+from .store.journal import Snapshot, Step
+from .store.models import Game, Power, Submission
 
 
 def list_games(db_arg: str) -> dict:

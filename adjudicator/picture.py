@@ -32,7 +32,8 @@ from .game import setup_of
 from .notation.lexicon import UNIT_ALIASES
 from .scenario import PHASES, Scenario
 from .store import db
-from .store.models import Game, MapArt, Snapshot, Step
+from .store.journal import MapArt, Snapshot, Step
+from .store.models import Game
 
 REGIONS = ("all", "battles")
 MIN_WIDTH, MAX_WIDTH = 400, 8000

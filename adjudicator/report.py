@@ -13,11 +13,12 @@ from pathlib import Path
 
 from importlib.resources import files
 
-from sqlmodel import Session, func, or_, select
+from sqlalchemy import bindparam
+from sqlalchemy import text as sql_text
+from sqlmodel import Session
 
 from .errors import AdjudicatorError, StoreError
 from .store import db
-from .store.models import DiceGroupRow, Power, Report, RevealedSeed, Step, Submission
 from .words import capitalised, possessive
 
 FORMATS = ("markdown", "bbcode", "text")
@@ -35,7 +36,26 @@ def environment(templates_dir: Path | None = None):
     loaders = [FileSystemLoader(str(templates_dir))] if templates_dir else []
     loaders.append(FileSystemLoader(str(files("adjudicator.templates"))))
     return Environment(loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                       keep_trailing_newline=True)
+                       keep_trailing_newline=True, bytecode_cache=_bytecode_cache())
+
+
+def _bytecode_cache():
+    """Compiled templates kept between commands, as Python keeps byte-code: compiling them costs a `report` more
+    than reading its game. Jinja's own per-user folder in the temporary directory (private to the user, and
+    checked for it); a cache that cannot be made or written only costs the compile, never the report."""
+    from jinja2 import FileSystemBytecodeCache
+
+    class QuietCache(FileSystemBytecodeCache):
+        def dump_bytecode(self, bucket) -> None:
+            try:
+                super().dump_bytecode(bucket)
+            except OSError:
+                pass
+
+    try:
+        return QuietCache()
+    except (OSError, RuntimeError):
+        return None
 
 
 def units_phrase(units: dict[str, int]) -> str:
@@ -314,7 +334,7 @@ def ool_phrase(power: str, role: str, battle: str | None, standing: str | None) 
     return ", ".join(chosen)
 
 
-def _orders_understood(setup, turn_subs: list[Submission]) -> list[str]:
+def _orders_understood(setup, turn_subs: list) -> list[str]:
     """The turn's orders as the adjudicator read them: each locked submission parsed again, in canonical form."""
     if not turn_subs:
         return []
@@ -327,7 +347,7 @@ def _orders_understood(setup, turn_subs: list[Submission]) -> list[str]:
     return lines
 
 
-def _ool_sources(steps: list[Step], events: dict[int, list[dict]], mine: list[Step]) -> dict[int, dict[str, dict[str, str]]]:
+def _ool_sources(steps: list, events: dict[int, list[dict]], mine: list) -> dict[int, dict[str, dict[str, str]]]:
     """For each step of the turn, the orders of loss in force: "standing" by power, "battle" (this turn's) by place."""
     standing: dict[str, str] = {}
     battle: dict[str, str] = {}
@@ -374,27 +394,37 @@ def _standings(snapshot: dict | None, scenario_powers: list[str]) -> dict:
     return {"table": table, "victory": lines, "board": snapshot.get("board", [])}
 
 
+def _rows(session: Session, sql: str, **params) -> list:
+    """Rows of a plain SQL read, named as the ORM's objects are (`step.phase`): a report reads the journal
+    through the ORM's tables only at a cost in start-up (store/journal.py), and it writes nothing."""
+    statement = sql_text(sql)
+    if "ids" in params:
+        statement = statement.bindparams(bindparam("ids", expanding=True))
+    return session.connection().execute(statement, params).all()
+
+
 def turn_context(session: Session, turn_index: int | None) -> dict:
     from .game import setup_of              # game imports this module
     game = db.the_game(session)
     setup = setup_of(session, game)
-    played = Step.game_id == game.id, Step.phase != "standing"
-    first, last = session.exec(select(func.min(Step.turn_index), func.max(Step.turn_index)).where(*played)).one()
+    first, last = _rows(session, "SELECT min(turn_index), max(turn_index) FROM step "
+                                 "WHERE game_id = :game AND phase != 'standing'", game=game.id)[0]
     if last is None:
         raise AdjudicatorError("nothing has been adjudicated yet: there is no report to show")
     if turn_index is None:
         turn_index = last
     # the turn's steps, and the standing orders filed before them (the orders of loss in force in its battles)
-    steps = list(session.exec(select(Step).where(Step.game_id == game.id, or_(Step.turn_index == turn_index,
-                                                                              Step.phase == "standing")).order_by(Step.seq)))
+    steps = _rows(session, "SELECT * FROM step WHERE game_id = :game AND (turn_index = :turn OR phase = 'standing') "
+                           "ORDER BY seq", game=game.id, turn=turn_index)
     mine = [s for s in steps if s.turn_index == turn_index and s.phase != "standing"]
     if not mine:
         raise AdjudicatorError(f"no report for turn {turn_index}: the turns played so far are {first} to {last}")
-    groups = list(session.exec(select(DiceGroupRow).where(DiceGroupRow.game_id == game.id, DiceGroupRow.turn_index == turn_index)
-                               .order_by(DiceGroupRow.id)))
-    seed = session.get(RevealedSeed, (game.id, turn_index))
+    groups = _rows(session, "SELECT * FROM dice_group WHERE game_id = :game AND turn_index = :turn ORDER BY id",
+                   game=game.id, turn=turn_index)
+    seed = next(iter(_rows(session, "SELECT seed, salts FROM revealedseed WHERE game_id = :game AND turn_index = :turn",
+                           game=game.id, turn=turn_index)), None)
     ids = list(dict.fromkeys(st.submission_id for st in mine if st.submission_id is not None))
-    subs = {sub.id: sub for sub in session.exec(select(Submission).where(Submission.id.in_(ids)))} if ids else {}
+    subs = {sub.id: sub for sub in _rows(session, "SELECT * FROM submission WHERE id IN :ids", ids=ids)} if ids else {}
     turn_subs = [subs[i] for i in ids if i in subs and subs[i].kind == "turn"]
     events = {st.id: json.loads(st.events) for st in steps}
     sources = _ool_sources(steps, events, mine)
@@ -412,7 +442,7 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
         phases.insert(0, {"phase": "orders", "title": "Orders as understood", "code": True, "battles": [], "state_hash": "",
                           "lines": understood})
     snapshot = db.load_snapshot(session, game, turn_index)
-    powers = [p.name for p in session.exec(select(Power).where(Power.game_id == game.id).order_by(Power.turn_order))]
+    powers = [p.name for p in _rows(session, "SELECT name FROM power WHERE game_id = :game ORDER BY turn_order", game=game.id)]
     awaiting = None
     if snapshot and snapshot["turn_index"] == turn_index:
         awaiting = (f"Next: orders from the {snapshot['power']} for their "
@@ -564,6 +594,7 @@ def store_report(session: Session, turn_index: int, fmt: str = "markdown", templ
     """Render the Markdown report of a turn with the built-in templates and keep it in the journal, where `audit`
     compares it with the replay's (a host's own templates change only what is printed); return the report in
     `fmt` with the host's templates, from the same context."""
+    from .store.journal import Report
     ctx = context(session, turn_index)
     text = render_context(ctx, "markdown")
     session.add(Report(game_id=db.the_game(session).id, turn_index=turn_index, format="markdown", text=text))

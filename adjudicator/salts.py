@@ -15,7 +15,7 @@ from .errors import ILLEGAL, ConfigError, NothingToDo, OrderError
 from .notation import parse_submission
 from .notation.orders import Salt
 from .store import db
-from .store.models import Step, Submission
+from .store.models import Submission
 
 if TYPE_CHECKING:
     from .game import Loaded
@@ -89,6 +89,7 @@ def turn_salts(s: Session, g: Loaded) -> list[tuple[str, str]]:
 
 def turn_started(s: Session, g: Loaded) -> bool:
     """Whether a part of the current power-turn was adjudicated: from then on its dice key is fixed."""
+    from .store.journal import Step
     return s.exec(select(Step.id).where(Step.game_id == g.game.id, Step.turn_index == g.state.turn_index,
                                         Step.phase != "standing")).first() is not None
 

@@ -10,7 +10,7 @@ commands a player runs most. Prints one JSON line of figures.
 - `store_free`: `verify` and `--help` import no part of the store (nor SQLAlchemy).
 
 Each time is the best of several runs, with byte-code caching on (as an installed package has it). The map comes
-from ADJUDICATOR_MAPS_PATH or ../shared/triplea. Run `python benchmarks/bench_game.py [ROUNDS]` from the
+from ADJUDICATOR_MAPS_PATH, else the test maps (benchmarks/shared.py). Run `python benchmarks/bench_game.py [ROUNDS]` from the
 repository root; the played game is kept in benchmarks/.cache (delete it after changing the rules).
 """
 
@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))          # runnable from a checkout without instal
 
 from adjudicator.config import Settings  # noqa: E402
 from adjudicator.errors import SubmissionRejected  # noqa: E402
+from shared import test_maps  # noqa: E402
 
 SEED = "cd" * 32
 GAME = "g40-alt-universe"
@@ -41,7 +42,7 @@ RUNS = 5
 
 def maps_path() -> list[Path]:
     given = [Path(p) for p in os.environ.get("ADJUDICATOR_MAPS_PATH", "").split(os.pathsep) if p.strip()]
-    return given or [ROOT.parent / "shared" / "triplea"]
+    return given or [test_maps()]
 
 
 # -- the scripted game ------------------------------------------------------------------------------------
@@ -164,7 +165,7 @@ def battles(db: str) -> tuple[int, int]:
     """How many battles the game's journal holds, and in how many power-turns."""
     from sqlmodel import select
     from adjudicator.store.db import open_existing, transaction
-    from adjudicator.store.models import Step
+    from adjudicator.store.journal import Step
     engine = open_existing(db)
     with transaction(engine) as s:
         per_turn: dict[int, int] = {}
@@ -256,9 +257,11 @@ def main() -> None:
         figures.update(audit_s=round(audit, 3), audit_ratio=round(audit / floor, 2), audited_turns=len(result["turns"]),
                        audited_dice=sum(t["dice"] for t in result["turns"]))
         orders = Path(work) / "orders.txt"
-        orders.write_text("end\n")
+        orders.write_text("end\n")             # the whole turn of the power to move, checked phase by phase
+        mover = json.loads(subprocess.run(cli + ["status", str(db), "--json"], env=env, capture_output=True,
+                                          text=True).stdout)["power"]
         for name, args in (("status", ["status", str(db)]), ("report", ["report", str(db)]),
-                           ("dry_run", ["submit", str(db), str(orders), "--power", result["turns"][-1]["power"], "--dry-run"])):
+                           ("dry_run", ["submit", str(db), str(orders), "--power", mover, "--dry-run"])):
             spent = best(cli + args, env)
             figures[f"{name}_s"] = round(spent, 3)
             figures[f"{name}_ratio"] = round(spent / floor, 2)

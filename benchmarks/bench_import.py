@@ -2,12 +2,11 @@
 that `new` and the tests that load maps stay quick).
 
 Run with `python benchmarks/bench_import.py` from the repository root, with ../shared beside it (or
-ADJUDICATOR_TEST_MAPS naming the maps folder).
+ADJUDICATOR_SHARED naming the shared folder, or ADJUDICATOR_TEST_MAPS the maps folder).
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -16,8 +15,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from adjudicator.triplea import load_scenario  # noqa: E402
+from shared import test_maps  # noqa: E402
 
-MAPS = Path(os.environ.get("ADJUDICATOR_TEST_MAPS") or Path(__file__).resolve().parents[2] / "shared" / "triplea")
+MAPS = test_maps()
 
 
 def main() -> None:

@@ -8,7 +8,6 @@ Run from the repository root: `.venv/bin/python benchmarks/bench_sea_battle.py [
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
 import time
@@ -19,9 +18,9 @@ from adjudicator.rules.base import G40Rules
 from adjudicator.rules.combat import Battle, BattleOrders
 from adjudicator.state import State, Unit
 from adjudicator.triplea import load_scenario
+from shared import test_maps
 
 TARGET_MS = 20.0
-ROOT = Path(__file__).resolve().parents[1]
 XML = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
 ZONE = "110 Sea Zone"
 ATTACK = {"battleship": 2, "cruiser": 2, "destroyer": 4, "submarine": 4, "carrier": 1, "fighter": 6, "tactical_bomber": 3}
@@ -43,7 +42,7 @@ def position(scenario) -> State:
 
 
 def main() -> int:
-    maps = Path(sys.argv[1] if len(sys.argv) > 1 else os.environ.get("ADJUDICATOR_TEST_MAPS") or ROOT.parent / "shared" / "triplea")
+    maps = Path(sys.argv[1]) if len(sys.argv) > 1 else test_maps()
     scenario = load_scenario(maps / XML)
     rules = G40Rules(scenario)
     base = position(scenario)

@@ -70,3 +70,10 @@ def test_what_a_declaration_changed_this_turn_is_kept_with_the_state(demo_db):
     with Session(engine) as s:
         assert open_game(s).state.to_dict() == state.to_dict()
     engine.dispose()
+
+
+def test_the_table_list_names_every_table():
+    """`open_existing` checks a database for the tables of models.TABLES without defining the journal's
+    (store/journal.py); a table added to the schema but not to that list would go unchecked."""
+    from adjudicator.store import models
+    assert set(models.metadata().tables) == set(models.TABLES)

@@ -16,7 +16,8 @@ from sqlmodel import Session, select
 from .. import report
 from ..errors import AdjudicatorError, ConfigError, DeliveryError
 from ..store import db
-from ..store.models import Delivery, GameSetting, Power, Step
+from ..store.journal import Delivery, Step
+from ..store.models import GameSetting, Power
 
 POST_MARGIN = 400          # characters kept free under the forum's limit for the picture's link
 TOPIC = "nodebb_topic"

@@ -29,7 +29,7 @@ from sqlalchemy import select as sql_select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import defer
-from sqlmodel import Session, SQLModel, create_engine, delete, select
+from sqlmodel import Session, create_engine, delete, select
 
 from ..errors import ConfigError, StoreError
 from ..state import State, Unit, pair_key
@@ -226,7 +226,7 @@ def create(db: str):
         with engine.begin() as conn:
             if engine.dialect.name == "postgresql":     # two first games of a league at once: one makes the tables
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7316052104)")
-            SQLModel.metadata.create_all(conn)
+            models.metadata().create_all(conn)
             if conn.execute(select(Meta.key).where(Meta.key == "schema_version")).first() is None:
                 conn.execute(Meta.__table__.insert(), {"key": "schema_version", "value": str(SCHEMA_VERSION)})
     except (OperationalError, DatabaseError) as exc:
@@ -278,7 +278,7 @@ def open_existing(db: str, upgrade: bool = False):
         with transaction(engine) as s:
             meta = s.connection().execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
             version = _schema_version(name, meta[0] if meta else None)
-        missing = sorted(t for t in set(SQLModel.metadata.tables) - tables if models.SINCE.get(t, 1) <= version)
+        missing = sorted(t for t, since in models.TABLES.items() if t not in tables and since <= version)
         if missing:
             raise StoreError(f"{name} is a damaged game database: the table(s) {', '.join(missing)} are missing. "
                              "Restore it from a copy")
@@ -295,7 +295,7 @@ def choose(engine, db: str, game_id: str | None = None):
     Several games and no `--id`, or an id the database does not hold, are refused with the ids it holds."""
     name = shown(db)
     with transaction(engine) as s:
-        ids = list(s.exec(select(Game.id).order_by(Game.id)))
+        ids = list(s.connection().execute(text("SELECT id FROM game ORDER BY id")).scalars())
     if game_id is not None:
         if game_id not in ids:
             held = f"its games are {_listed(ids)}" if ids else "it holds no game yet"
@@ -330,10 +330,11 @@ def _upgrade(db: str, engine) -> None:
     no snapshot of its past turns, and no map art)."""
     try:
         with transaction(engine, write=True) as s:
-            for name in models.SINCE:
-                SQLModel.metadata.tables[name].create(s.connection(), checkfirst=True)
-            for table in (models.Submission, models.Step):
-                for index in table.__table__.indexes:
+            metadata = models.metadata()
+            for name in (t for t, since in models.TABLES.items() if since > 1):
+                metadata.tables[name].create(s.connection(), checkfirst=True)
+            for name in ("submission", "step"):
+                for index in metadata.tables[name].indexes:
                     if index.unique:
                         index.create(s.connection(), checkfirst=True)
             s.merge(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
@@ -574,7 +575,8 @@ def position(state: State) -> dict:
 def save_snapshot(session: Session, game: Game, turn_index: int, state: State, extra: dict | None = None) -> None:
     """Keep the position after an adjudication of turn `turn_index` (a later one of the same turn replaces it),
     with what the rules make of it (`extra`: income, victory standing)."""
-    row = session.get(models.Snapshot, (game.id, turn_index)) or models.Snapshot(game_id=game.id, turn_index=turn_index, data="")
+    from .journal import Snapshot
+    row = session.get(Snapshot, (game.id, turn_index)) or Snapshot(game_id=game.id, turn_index=turn_index, data="")
     row.data = json.dumps({**position(state), **(extra or {})}, sort_keys=True)
     session.add(row)
 
@@ -583,7 +585,8 @@ def load_snapshot(session: Session, game: Game, turn_index: int) -> dict | None:
     """The position kept after turn `turn_index`, or None for a turn adjudicated before snapshots were kept."""
     if not has_table(session, "snapshot"):
         return None
-    row = session.get(models.Snapshot, (game.id, turn_index))
+    row = session.connection().execute(text("SELECT data FROM snapshot WHERE game_id = :game AND turn_index = :turn"),
+                                       {"game": game.id, "turn": turn_index}).first()
     return json.loads(row.data) if row else None
 
 

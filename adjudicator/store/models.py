@@ -1,4 +1,5 @@
-"""SQLModel tables: the current state (what `status` reads) and the append-only journal (what `audit` replays)."""
+"""SQLModel tables of the current state (what `status` reads) and of the submissions; the rest of the journal
+is in `journal`, defined only by the commands that write or replay it."""
 
 from __future__ import annotations
 
@@ -7,11 +8,15 @@ import json
 from datetime import datetime, timezone
 from typing import Optional
 
-from sqlalchemy import Index, LargeBinary
-from sqlmodel import Column, Field, SQLModel
+from sqlalchemy import Index
+from sqlmodel import Field, SQLModel
 
 SCHEMA_VERSION = 3        # 2: submission and step numbers unique within a game; 3: snapshots, map art, deliveries
-SINCE = {"snapshot": 3, "map_art": 3, "delivery": 3, "game_setting": 3}    # tables younger than schema 1
+# Every table of a game database, with the schema version that brought it: what `open_existing` checks a
+# database for without defining the journal's tables (tests/test_store.py keeps it equal to the metadata).
+TABLES = {"meta": 1, "game": 1, "power": 1, "territoryowner": 1, "unit": 1, "relationship": 1, "submission": 1,
+          "step": 1, "dice_group": 1, "revealedseed": 1, "report": 1,
+          "snapshot": 3, "map_art": 3, "delivery": 3, "game_setting": 3}
 
 
 def now() -> str:
@@ -88,7 +93,7 @@ class Relationship(SQLModel, table=True):
     type: str
 
 
-# -- journal (append-only) ------------------------------------------------------------------------
+# -- the journal (append-only): its submissions ------------------------------------------------------
 
 class Submission(SQLModel, table=True):
     __table_args__ = (Index("ux_submission_game_seq", "game_id", "seq", unique=True),)
@@ -106,86 +111,15 @@ class Submission(SQLModel, table=True):
     created_at: str = Field(default_factory=now)
 
 
-class Step(SQLModel, table=True):
-    __table_args__ = (Index("ux_step_game_seq", "game_id", "seq", unique=True),)
-    id: Optional[int] = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True)
-    seq: int
-    submission_id: Optional[int] = Field(default=None, foreign_key="submission.id")
-    turn_index: int
-    round: int
-    power: str
-    phase: str
-    events: str                                # JSON list of report events
-    state_hash: str
-
-
-class DiceGroupRow(SQLModel, table=True):
-    __tablename__ = "dice_group"
-    id: Optional[int] = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True)
-    step_id: int = Field(foreign_key="step.id")
-    turn_index: int
-    label: str
-    sides: int
-    count: int
-    dice: str                                  # JSON list of values
-    units: str                                 # JSON list: the unit each value belongs to
-
-
-class RevealedSeed(SQLModel, table=True):
-    game_id: str = Field(foreign_key="game.id", primary_key=True)
-    turn_index: int = Field(primary_key=True)
-    seed: str                                  # s_i, hex; stored only once turn i is over
-    salts: str = "[]"                          # strict mode: the salts folded into the key, in order
-
-
-class Report(SQLModel, table=True):
-    id: Optional[int] = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True)
-    turn_index: int
-    format: str
-    text: str
-    created_at: str = Field(default_factory=now)
-
-
-class Snapshot(SQLModel, table=True):
-    """The public position after the last adjudication of a turn: what the report's treasury table and the map
-    picture of a past turn show, without replaying the journal. Derived from the state, whose hash is audited;
-    `audit` does not compare the snapshot itself yet."""
-    game_id: str = Field(foreign_key="game.id", primary_key=True)
-    turn_index: int = Field(primary_key=True)
-    data: str                                  # JSON: round, power, phase, treasury, owners, units [[place, owner, type, n]]
-
-
-# -- what the game carries besides its rules (none of it is hashed or replayed) -------------------
-
-class MapArt(SQLModel, table=True):
-    """The map's own pictures and outlines, copied at `new` (a game never reads its map folder again)."""
-    __tablename__ = "map_art"
-    game_id: str = Field(foreign_key="game.id", primary_key=True)
-    name: str = Field(primary_key=True)        # e.g. "base.png", "polygons.json", "centers.json", "colours.json"
-    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-
-
-class Delivery(SQLModel, table=True):
-    """One report part posted to a forum or one mail sent: remembered so that a retry never posts it twice."""
-    id: Optional[int] = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True)
-    turn_index: int
-    step: int                                  # the last step of the turn the report covers (a turn played in two
-                                               # adjudications has two reports)
-    channel: str                               # "nodebb" or "mail"
-    part: int                                  # 1-based part of the report (mail: 1)
-    parts: int                                 # how many parts the report was split into
-    target: str                                # the topic id, or the mail address
-    ref: str = ""                              # the post id, or the Message-ID
-    created_at: str = Field(default_factory=now)
-
-
 class GameSetting(SQLModel, table=True):
     """Settings of a game that are not rules, e.g. the forum topic its reports go to."""
     __tablename__ = "game_setting"
     game_id: str = Field(foreign_key="game.id", primary_key=True)
     key: str = Field(primary_key=True)
     value: str
+
+
+def metadata():
+    """Every table's definition, for what creates, upgrades or copies a whole database."""
+    from . import journal  # noqa: F401  (defines its tables on import)
+    return SQLModel.metadata

@@ -16,11 +16,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from sqlalchemy import inspect
-from sqlmodel import Session, SQLModel
+from sqlmodel import Session
 
 from ..errors import StoreError
 from . import creation, db
-from .models import Game
+from .models import Game, metadata
 
 SKIPPED = {"meta"}           # the database's own rows, not a game's
 
@@ -68,7 +68,7 @@ def _read(s: Session, gid: str) -> dict[str, list[dict]]:
     conn = s.connection()
     present = set(inspect(conn).get_table_names())
     out: dict[str, list[dict]] = {}
-    for table in SQLModel.metadata.sorted_tables:
+    for table in metadata().sorted_tables:
         if table.name in SKIPPED or table.name not in present:       # an older schema lacks the younger tables
             continue
         owner = table.c.id if table.name == "game" else table.c.game_id
@@ -81,7 +81,7 @@ def _write(s: Session, rows: dict[str, list[dict]]) -> None:
     """Insert the rows, parents first; ids the destination numbers are renumbered, and the references to them."""
     conn = s.connection()
     renumbered: dict[str, dict[int, int]] = {}
-    for table in SQLModel.metadata.sorted_tables:
+    for table in metadata().sorted_tables:
         found = [dict(row) for row in rows.get(table.name, [])]
         if not found:
             continue

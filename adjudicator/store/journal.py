@@ -1,0 +1,89 @@
+"""SQLModel tables of the journal besides its submissions (steps, dice, seeds, reports), and of what a game
+carries besides its rules. Defined on first use: a SQLModel table costs some 5 ms to define, and `status`,
+`submit --dry-run` and `report` read none of them through the ORM (issue 13's start-up targets)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from sqlalchemy import Index, LargeBinary
+from sqlmodel import Column, Field, SQLModel
+
+from .models import now
+
+
+class Step(SQLModel, table=True):
+    __table_args__ = (Index("ux_step_game_seq", "game_id", "seq", unique=True),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    seq: int
+    submission_id: Optional[int] = Field(default=None, foreign_key="submission.id")
+    turn_index: int
+    round: int
+    power: str
+    phase: str
+    events: str                                # JSON list of report events
+    state_hash: str
+
+
+class DiceGroupRow(SQLModel, table=True):
+    __tablename__ = "dice_group"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    step_id: int = Field(foreign_key="step.id")
+    turn_index: int
+    label: str
+    sides: int
+    count: int
+    dice: str                                  # JSON list of values
+    units: str                                 # JSON list: the unit each value belongs to
+
+
+class RevealedSeed(SQLModel, table=True):
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    turn_index: int = Field(primary_key=True)
+    seed: str                                  # s_i, hex; stored only once turn i is over
+    salts: str = "[]"                          # strict mode: the salts folded into the key, in order
+
+
+class Report(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    turn_index: int
+    format: str
+    text: str
+    created_at: str = Field(default_factory=now)
+
+
+class Snapshot(SQLModel, table=True):
+    """The public position after the last adjudication of a turn: what the report's treasury table and the map
+    picture of a past turn show, without replaying the journal. Derived from the state, whose hash is audited;
+    `audit` does not compare the snapshot itself yet."""
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    turn_index: int = Field(primary_key=True)
+    data: str                                  # JSON: round, power, phase, treasury, owners, units [[place, owner, type, n]]
+
+
+# -- what the game carries besides its rules (none of it is hashed or replayed) -------------------
+
+class MapArt(SQLModel, table=True):
+    """The map's own pictures and outlines, copied at `new` (a game never reads its map folder again)."""
+    __tablename__ = "map_art"
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    name: str = Field(primary_key=True)        # e.g. "base.png", "polygons.json", "centers.json", "colours.json"
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class Delivery(SQLModel, table=True):
+    """One report part posted to a forum or one mail sent: remembered so that a retry never posts it twice."""
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    turn_index: int
+    step: int                                  # the last step of the turn the report covers (a turn played in two
+                                               # adjudications has two reports)
+    channel: str                               # "nodebb" or "mail"
+    part: int                                  # 1-based part of the report (mail: 1)
+    parts: int                                 # how many parts the report was split into
+    target: str                                # the topic id, or the mail address
+    ref: str = ""                              # the post id, or the Message-ID
+    created_at: str = Field(default_factory=now)
