@@ -265,7 +265,7 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         power = resolve_power(g.lexicon, power_arg, "--power", g.scenario)
         _refuse_when_over(g)
         mover = power == g.state.power
-        result = parse_submission(text, g.lexicon, start_phase=g.state.phase if mover else "purchase",
+        result = parse_submission(text, g.lexicon, start_phase=g.state.phase if mover else None,
                                   phases=g.scenario.phases_of(power) or None, verbs=g.rules.verbs())
         sub = result.submission
         errors = list(result.errors) + _header_errors(g, sub, power)

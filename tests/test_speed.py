@@ -72,6 +72,26 @@ def test_a_save_leaves_the_rows_a_fresh_write_would(tmp_path):
     other.dispose()
 
 
+def test_a_territory_left_without_owner_keeps_its_original_owner(tmp_path):
+    """A board game removes the owner of a knocked-out player's territories (Allies vs. Axis): the original
+    owner must survive the save, or the state read back hashes differently and the game no longer audits."""
+    played, engine, _ = _loaded(tmp_path)
+    with transaction(engine, write=True) as s:
+        g = open_game(s)
+        place = next(t for t in g.state.original_owners if t in g.state.owners)
+        del g.state.owners[place]
+        db.save_state(s, g.game, g.state)
+        s.commit()
+        expected, original = g.state.hash(), g.state.original_owners[place]
+    other = open_existing(str(played))                           # another process: reads the tables
+    with transaction(other) as s:
+        state = open_game(s).state
+    assert (place not in state.owners, state.original_owners[place]) == (True, original)
+    assert state.hash() == expected
+    engine.dispose()
+    other.dispose()
+
+
 def test_a_game_changed_by_another_process_is_read_again(tmp_path):
     played = play(tmp_path)
     settings = Settings(database=None, maps_path=[], keys_dir=tmp_path / "keys", templates_dir=None)

@@ -42,11 +42,13 @@ class ParseResult:
     errors: list[OrderError]        # every error of the submission, in text order
 
 
-def parse_submission(text: str, lexicon: Lexicon, start_phase: str = "purchase",
+def parse_submission(text: str, lexicon: Lexicon, start_phase: str | None = None,
                      phases: Sequence[str] | None = None, verbs: VerbRegistry | None = None) -> ParseResult:
     """Read `text` for a mover whose turn has `phases` (default: the G40 family's, as the default verbs are), starting
-    at `start_phase`."""
+    at `start_phase` (default: the turn's first phase, where a power that is not on the move files its standing
+    orders and salts)."""
     phases = tuple(phases or G40_PHASES)
+    start_phase = start_phase or phases[0]
     if start_phase not in phases:
         raise ValueError(f"start phase {start_phase!r} is not one of {phases}")
     return _SubmissionReader(text, lexicon, phases, start_phase, verbs or _G40).read()

@@ -408,7 +408,7 @@ class Stored:
 
     hash: str
     units: dict[int, tuple]                      # id -> (type, owner, place, damage, moved, flags JSON, carried_by)
-    owners: dict[str, tuple[str, str]]           # territory -> (owner, original owner or "")
+    owners: dict[str, tuple[str, str]]           # territory -> (owner or "" when it has none now, original owner or "")
     relationships: dict[tuple[str, str], str]
     treasury: dict[str, int]
 
@@ -418,7 +418,8 @@ class Stored:
         return cls(state_hash,
                    {u.id: (u.type, u.owner, u.place, u.damage, u.moved, _flags(u.flags), u.carried_by)
                     for u in sorted(state.units, key=lambda u: u.id)},
-                   {t: (o, originals.get(t, "")) for t, o in sorted(state.owners.items())},
+                   {t: (state.owners.get(t, ""), originals.get(t, ""))
+                    for t in sorted(state.owners.keys() | originals.keys())},
                    dict(sorted(state.relationships.items())), dict(sorted(state.treasury.items())))
 
     def state(self, game: Game) -> State:
@@ -426,7 +427,7 @@ class Stored:
         return State(
             round=game.round, power=game.power, phase=game.phase, turn_index=game.turn_index,
             treasury=dict(self.treasury),
-            owners={t: o for t, (o, _) in self.owners.items()},
+            owners={t: o for t, (o, _) in self.owners.items() if o},
             original_owners={t: orig for t, (_, orig) in self.owners.items() if orig},
             units=[Unit(i, t, o, p, d, m, json.loads(f) if f != "{}" else {}, c)
                    for i, (t, o, p, d, m, f, c) in self.units.items()],
