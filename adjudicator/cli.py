@@ -455,10 +455,11 @@ def verify(report_file: str = typer.Argument(..., help="The report as posted or 
         from .inputs import read
         from .verify import MAX_BYTES, check, summary
         text = read(report_file, "report", MAX_BYTES)
-        blocks = check(text, _anchor(anchor))
+        expected = _anchor(anchor)
+        blocks = check(text, expected)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
-    code, lines = summary(blocks)
+    code, lines = summary(blocks, expected)
     if as_json:
         _print_json({"ok": code == 0, "exit": code, "blocks": [b.to_dict() for b in blocks]})
     else:
