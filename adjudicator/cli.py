@@ -60,6 +60,33 @@ def _settings():
     return load_settings()
 
 
+def _players(given: list[str], game: str, map_: Optional[str], rules: Optional[str]) -> dict[str, str]:
+    """The `--player POWER=CONTACT`s of `new` as a dict by the name given. Refused before anything is written: a
+    malformed one, an empty contact (nowhere to deliver), and one power given twice however it is spelled (`UK` and
+    `British`), which the dict would silently collapse to the last contact."""
+    players: dict[str, str] = {}
+    for p in given:
+        name, sep, contact = p.partition("=")
+        if not sep or not name.strip():
+            raise AdjudicatorError(f"--player takes POWER=CONTACT, not {p!r}")
+        if not contact.strip():
+            raise AdjudicatorError(f"--player {p}: the contact is empty; give the player's mail address or forum name")
+        players[name.strip()] = contact.strip()
+    if len(given) > 1:
+        from .game import load_scenario, resolve_power
+        from .notation import Lexicon
+        scenario = load_scenario(game, map_, rules, _settings())[0]
+        lexicon = Lexicon.from_scenario(scenario)
+        seen: dict[str, str] = {}
+        for p in given:
+            power = resolve_power(lexicon, p.partition("=")[0].strip(), "--player", scenario)
+            if power in seen:
+                raise AdjudicatorError(f"--player names {power} twice ({seen[power]} and {p}): each power is played by "
+                                       "one player; give it once")
+            seen[power] = p
+    return players
+
+
 def _db(db: Optional[str]) -> str:
     """The DB argument, or ADJUDICATOR_DB (environment or .env) when it was left out; a DB named on the command
     line always wins, and an empty one (an unset shell variable) is an error rather than the default."""
@@ -149,13 +176,7 @@ def new(db: Optional[str] = typer.Argument(None, help="Where to create the game:
         if topic is not None:
             from .delivery.deliver import topic_id
             topic_id(topic)                     # a bad topic is refused before anything is written
-        players = {}
-        for p in player:
-            name, sep, contact = p.partition("=")
-            if not sep or not name.strip():
-                raise AdjudicatorError(f"--player takes POWER=CONTACT, not {p!r}")
-            players[name.strip()] = contact.strip()
-        out = new_game(db, game, _settings(), map_arg=map_, rules_version=rules, players=players, seed_hex=seed,
+        out = new_game(db, game, _settings(), map_arg=map_, rules_version=rules, players=_players(player, game, map_, rules), seed_hex=seed,
                        dice_mode=dice, game_id=game_id, salt_from=salt_from, options=option)
         if topic is not None:
             from .delivery.deliver import set_topic
@@ -334,7 +355,8 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     winner = out["victory"]["winner"]
     for line in [winner] if winner else out["victory"]["holds"]:
         typer.echo(line["text"])
-    typer.echo(f"{'power':<22}{'PUs':>5}{'income':>8}  at war with")
+    money = out.get("currency", "PUs")          # a game with money of its own says so in its status fields
+    typer.echo(f"{'power':<22}{money:>5}{'income':>8}  at war with")
     for name, p in out["powers"].items():
         if p["turn_order"] is None:
             continue

@@ -18,6 +18,9 @@ NEW = ("new", "av.db", "--game", "allies-vs-axis", "--seed", TEST_SEED, "--id", 
     (("--player", "UK=a", "--player", "Germany=b", "--option", "world-ruler", "--option", "fierce-battles"), "one Free Mode"),
     (("--player", "UK=a", "--player", "Germany=b", "--map", "x.xml"), "drop --map"),
     (("--player", "UK=a", "--player", "Prussia=b"), "not a power of this game"),
+    (("--player", "UK=a", "--player", "UK=b"), "names British twice (UK=a and UK=b)"),
+    (("--player", "UK=a", "--player", "Germany=c", "--player", "Germans=d"), "names Germans twice"),
+    (("--player", "UK=", "--player", "Germany=b"), "--player UK=: the contact is empty"),
 ])
 def test_new_refuses_a_table_it_cannot_play_and_writes_nothing(cli, tmp_path, args, says):
     result = cli(*NEW, *args, code=2)

@@ -27,9 +27,10 @@ class AvOrder(Order):
     choice: str = ""                  # ransom: "pay" or "refuse"
     steps: int = 0
     condition: tuple = ()             # ("spin", (5, 6)) or ("land", "neutral" | a space's name)
+    word: str = ""                    # `treaty` as written (`base`, `ally`): the player reads back what they wrote
 
     def canonical(self) -> str:
-        body = self.action
+        body = self.word or self.action
         if self.units:
             body += f" {units_text(self.units)}"
         if self.auto:
@@ -58,7 +59,7 @@ def verbs(card_names: list[str]) -> VerbRegistry:
     add("ransom", "spin", "ransom pay|refuse", lambda r: {"choice": r.keyword("pay", "refuse")})
     add("spin", "spin", "spin", lambda r: {})
     add("step", "spin", "step +1|-1|+2|-2", _step)
-    add("treaty", "actions", "treaty", lambda r: {}, aliases=("base", "ally"))
+    add("treaty", "actions", "treaty", lambda r: {"word": r.tokens[r.pos - 1].text.casefold()}, aliases=("base", "ally"))
     add("invade", "actions", "invade UNITS", _invade)
     add("recruit", "actions", "recruit UNITS", lambda r: {"units": r.units()})
     add("defend", "actions", "defend UNITS PLACE", _defend)
