@@ -222,7 +222,8 @@ def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         db, file = _db_and_file(db, file, "orders", "submit")
         text = _read_lines(file, "orders")
         from .game import submit as do_submit
-        out = do_submit(_engine(db, write=not dry_run, game_id=game_id), power, text, dry_run=dry_run)
+        engine = _engine(db, write=not dry_run, game_id=game_id)
+        out = do_submit(engine, power, text, dry_run=dry_run)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -233,7 +234,17 @@ def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     for line in out["orders"]:
         typer.echo(f"  {line}")
     if out["covers"]:
-        typer.echo("covers: " + ", ".join(p.replace("_", " ") for p in out["covers"]))
+        typer.echo("covers: " + ", ".join(p.replace("_", " ") for p in out["covers"]) + _whole_turn(engine, out))
+
+
+def _whole_turn(engine, out: dict) -> str:
+    """Said when a post covers the power's last phase: its turn ends with it, and no later post adds to it (in
+    Allies vs. Axis, any action order makes a post the whole turn, `end` or not)."""
+    from .game import open_game
+    from .store.db import transaction
+    with transaction(engine) as s:
+        last = open_game(s).scenario.phases_of(out["power"])[-1]
+    return " (the whole turn: it ends when these are adjudicated)" if out["covers"][-1] == last else ""
 
 
 def _read_lines(file: str, what: str) -> str:

@@ -48,6 +48,17 @@ def condition_text(condition: tuple) -> str:
     return f"spin {', '.join(map(str, value))}" if kind == "spin" else f"land {value}"
 
 
+def meets(condition: tuple, spun: int | None, here: str, kind: str) -> bool:
+    """Whether an order's condition holds for a spin of `spun` that landed the token on `here`, a space that was
+    `kind` to the mover when it landed there (RULINGS.md "conditions")."""
+    if not condition:
+        return True
+    what, value = condition
+    if what == "spin":
+        return spun in value
+    return here == value or kind == value
+
+
 def verbs(card_names: list[str]) -> VerbRegistry:
     """The game's verbs on top of `salt` and `end`; `card` knows the names of the decks' cards."""
     reg = VerbRegistry.core()
@@ -63,6 +74,7 @@ def verbs(card_names: list[str]) -> VerbRegistry:
     add("invade", "actions", "invade UNITS", _invade)
     add("recruit", "actions", "recruit UNITS", lambda r: {"units": r.units()})
     add("defend", "actions", "defend UNITS PLACE", _defend)
+    add("withdraw", "actions", "withdraw UNITS PLACE", _defend)
     add("card", "actions", "card NAME [TARGET]", lambda r: _card(r, card_names))
     reg.register("if", phase=None, order=AvOrder, usage="if spin N[, N…]: ORDER",
                  parse=lambda r: _conditional(r, reg))
