@@ -444,18 +444,20 @@ def knock_out(rules, state: State, power: str, why: str, rule: str) -> list[dict
 
 
 def end_turn(rules, state: State) -> list[dict]:
-    """AV-47 end conditions for every player, the winner (AV-01, RULINGS.md "alliance-win"), then the next
+    """AV-47 end conditions for every player (Conqueror: RULINGS.md "conqueror-end"), the winner (AV-01, RULINGS.md "alliance-win"), then the next
     player who may play: frozen players lose that turn (AV-33)."""
     board = state.board
     events = []
     sudden = bool(state.switches.get("option:sudden-death"))
     for p in rules.in_game(state):
-        held = [s for s, o in state.owners.items() if o == p]
+        held = [s for s, o in state.owners.items() if o == p and rules.kind(s) in ("territory", "main")
+                and not rules.natural_ally(s)]                  # RULINGS.md "conqueror-end"
         if sudden and state.owners.get(rules.main_of(p)) != p:
             events += knock_out(rules, state, p, f"their Main Territory {rules.main_of(p)} is lost (Sudden Death)",
                                 "AV-47")
         elif not held:
-            events += knock_out(rules, state, p, "they hold no territory (Conqueror)", "AV-47")
+            events += knock_out(rules, state, p, "they hold no country: no general territory and no Main Territory "
+                                                 "of theirs (Conqueror)", "AV-47")
     left = rules.in_game(state)
     if board["winner"] is None:
         if rules.mode(state) == "world-ruler":
