@@ -34,7 +34,7 @@ def orders(rules, state: State, rnd: random.Random) -> str:
     from adjudicator.games.allies_vs_axis.turn import ransom_price
     me, board = state.power, state.board
     if me in board["prisons"]:
-        if state.treasury[me] < ransom_price(rules, state, me) or rnd.random() < 0.2:
+        if state.treasury[me] + rules.yields(state, me)["money"] < ransom_price(rules, state, me) or rnd.random() < 0.2:
             return "ransom refuse\n"
         lines = ["ransom pay", "spin"]
     else:
@@ -51,7 +51,7 @@ def orders(rules, state: State, rnd: random.Random) -> str:
         units = [f"{min(int(pool[u] * share), 200)} {u}" for u in rules.allowed_units(space) if int(pool[u] * share)]
         if units:
             lines.append(f"if land {space}: defend {', '.join(units)} {space}")
-    budget = int(state.treasury[me] * rnd.choice((0, 0.2, 0.4))) // 35
+    budget = min(int(state.treasury[me] * rnd.choice((0, 0.2, 0.4))) // 35, 200)
     if budget:
         lines.append(f"recruit {budget} tank")
     return "\n".join(lines + ["end"]) + "\n"
@@ -64,16 +64,25 @@ def play_one(n_players: int, options: list[str], seed: int) -> tuple[str | None,
     state.switches.update({f"option:{o}": True for o in options})
     rules.begin(state)
     rnd = random.Random(seed)
-    lexicon, verbs = rules.lexicon(), rules.verbs()
     while state.board["winner"] is None and state.round <= MAX_ROUNDS:
-        text = orders(rules, state, rnd)
-        parsed = parse_submission(text, lexicon, start_phase=state.phase, phases=scenario.phases_of(state.power),
-                                  verbs=verbs)
-        assert not parsed.errors, (text, [e.render() for e in parsed.errors])
+        parsed = _submitted(rules, state, orders(rules, state, rnd), scenario.phases_of(state.power))
         key = hashlib.sha256(f"balance|{seed}|{state.turn_index}".encode()).digest()
         rules.play(state, parsed.submission.orders, parsed.submission.ended, Roller(key, f"bench-{seed}", state.turn_index))
     winner = state.board["winner"]
     return (winner["side"] if winner else None), state.round, _ahead(rules, state)
+
+
+def _submitted(rules, state: State, text: str, phases: list[str]):
+    """The orders as `submit` takes them: the lines it refuses (a step the player cannot pay, more units than it can
+    have) are dropped, as a player told so would drop them, until the rest is accepted."""
+    lexicon, verbs = rules.lexicon(), rules.verbs()
+    while True:
+        parsed = parse_submission(text, lexicon, start_phase=state.phase, phases=phases, verbs=verbs)
+        assert not parsed.errors, (text, [e.render() for e in parsed.errors])
+        refused = {e.line for e in rules.check(state, parsed.submission.orders, parsed.submission.ended)}
+        if not refused:
+            return parsed
+        text = "\n".join(line for i, line in enumerate(text.splitlines(), 1) if i not in refused) + "\n"
 
 
 def _ahead(rules, state: State) -> str | None:

@@ -18,6 +18,9 @@ NEW = ("new", "av.db", "--game", "allies-vs-axis", "--seed", TEST_SEED, "--id", 
     (("--player", "UK=a", "--player", "Germany=b", "--option", "world-ruler", "--option", "fierce-battles"), "one Free Mode"),
     (("--player", "UK=a", "--player", "Germany=b", "--map", "x.xml"), "drop --map"),
     (("--player", "UK=a", "--player", "Prussia=b"), "not a power of this game"),
+    (("--player", "UK=a", "--player", "UK=b"), "names British twice (UK=a and UK=b)"),
+    (("--player", "UK=a", "--player", "Germany=c", "--player", "Germans=d"), "names Germans twice"),
+    (("--player", "UK=", "--player", "Germany=b"), "--player UK=: the contact is empty"),
 ])
 def test_new_refuses_a_table_it_cannot_play_and_writes_nothing(cli, tmp_path, args, says):
     result = cli(*NEW, *args, code=2)
@@ -147,3 +150,16 @@ def test_the_players_examples_read_as_documented():
     table = doc.replace("\\|", "|")
     for verb in rules.verbs().verbs():
         assert verb.usage in table or verb.name in ("salt", "end"), verb.usage
+
+
+def test_the_submit_answer_says_when_a_post_is_the_whole_turn(cli):
+    """Any action order makes a post the whole turn, `end` or not (RULINGS.md "conditions", docs): the answer says so,
+    and a post of `spin` alone leaves the actions to the next post. `status` counts the money in $M."""
+    cli(*NEW, "--player", "UK=a", "--player", "Germany=b")
+    alone = cli("submit", "av.db", "--power", "UK", "--dry-run", "-", input="spin\n").output
+    assert "covers: spin\n" in alone and "whole turn" not in alone
+    whole = cli("submit", "av.db", "--power", "UK", "-", input="spin\nif land neutral: base\n").output
+    assert "covers: spin, actions (the whole turn: it ends when these are adjudicated)" in whole
+    assert "  if land neutral: base\n" in whole               # echoed as written, not as `treaty`
+    status = cli("status", "av.db").output
+    assert "   $M  income" in status and "PUs" not in status

@@ -75,6 +75,8 @@ def test_new_by_map_name_on_the_maps_path(cli, tmp_path, maps_dir, monkeypatch):
     (["--game", "demo", "--rules", "beta-1.3"], "no rule versions"),
     (["--game", "g40-alt-universe", "--rules", "beta-9"], "beta-1.3"),
     (["--game", "demo", "--player", "Martians=me@example.org"], "not a power"),
+    (["--game", "demo", "--player", "GER=a", "--player", "Germans=b"], "names Germans twice"),
+    (["--game", "demo", "--player", "GER=  "], "the contact is empty"),
     (["--game", "demo", "--id", "bad id!"], "game id"),
 ])
 def test_new_with_bad_input_says_why_and_leaves_nothing(cli, tmp_path, args, fragment):

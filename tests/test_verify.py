@@ -129,7 +129,9 @@ def test_an_edited_seed_or_anchor_fails(cli, tmp_path, reports):
     forged = seed[:-1] + ("0" if seed[-1] != "0" else "1")
     assert "does not lead to the anchor" in verify(cli, tmp_path, text.replace(f"seed: {seed}", f"seed: {forged}"), code=1)
     anchor = next(line for line in text.splitlines() if line.startswith("anchor: "))[8:]
-    assert "all match" in verify(cli, tmp_path, text, "--anchor", anchor.upper())
+    held = verify(cli, tmp_path, text, "--anchor", anchor.upper())
+    assert "all match" in held and f"carries the anchor given with --anchor ({anchor})" in held
+    assert "pass it with --anchor" not in held
     assert "is not the game's anchor" in verify(cli, tmp_path, text, "--anchor", "ab" * 32, code=1)
 
 

@@ -71,8 +71,8 @@ def _square(i: int, n: int) -> str:
 
 
 def seat(table: Scenario, chosen: list[str], options: list[str]) -> Scenario:
-    """The scenario of a new game: the powers the `--player`s chose, 2 to 4 with both sides present (AV-01), in
-    turn order, started as the chosen Free Mode says (AV-49)."""
+    """The scenario of a new game: the powers the `--player`s chose, 2 to 4 with both sides present (AV-01; any 2
+    to 4 in The World Ruler, which has no sides), in turn order, started as the chosen Free Mode says (AV-49)."""
     modes = [o for o in options if o in MODES]
     if len(modes) > 1:
         raise ConfigError(f"--option {' and '.join(modes)}: a game is played in one Free Mode; choose one")
@@ -82,7 +82,8 @@ def seat(table: Scenario, chosen: list[str], options: list[str]) -> Scenario:
         raise ConfigError(f"allies-vs-axis is played by 2 to 4 players: give each with --player POWER=CONTACT "
                           f"(the powers are {', '.join(TURN_ORDER)}); {len(chosen)} given [AV-01]")
     sides = {table.player(p).alliances[0] for p in chosen}
-    if len(sides) < 2:
+    if len(sides) < 2 and modes != ["world-ruler"]:            # RULINGS.md "world-ruler-seats"
         raise ConfigError("a game needs players on both sides: the British or Americans (Allies) against the Germans "
-                          "or Japanese (Axis) [AV-01]")
+                          "or Japanese (Axis), unless it is The World Ruler (--option world-ruler), where every "
+                          "player is for itself [AV-01]")
     return scenario(tuple(p for p in TURN_ORDER if p in chosen), modes[0] if modes else "normal")

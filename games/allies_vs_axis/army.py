@@ -41,6 +41,14 @@ def weakest_first(pool: dict[str, int], amount: int, power_of: dict[str, int],
     return taken, max(owed, 0)
 
 
+def tally(units) -> dict[str, int]:
+    """An order's unit counts (`5 inf, 2 inf, 1 tank`) as one army."""
+    out: dict[str, int] = {}
+    for u in units:
+        out[u.unit] = out.get(u.unit, 0) + u.count
+    return out
+
+
 def take(pool: dict[str, int], units: dict[str, int]) -> None:
     for unit, n in units.items():
         pool[unit] = pool.get(unit, 0) - n

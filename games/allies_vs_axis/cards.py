@@ -110,6 +110,7 @@ def play_card(rules, state: State, power: str, name: str, target: str) -> dict:
         if rules.kind(here) == "main":
             raise RuleViolation(f"{here} is a Main Territory: it cannot be estranged from its side", "AV-36")
         owner = state.owners.pop(here)
+        board["estranged"] = here                   # RULINGS.md "estrangement": no treaty or invasion this turn
         text = f"{here} leaves {owner} and is neutral again, with its defend army"
     else:
         garrison = board["armies"].setdefault(here, {})

@@ -27,9 +27,10 @@ class AvOrder(Order):
     choice: str = ""                  # ransom: "pay" or "refuse"
     steps: int = 0
     condition: tuple = ()             # ("spin", (5, 6)) or ("land", "neutral" | a space's name)
+    word: str = ""                    # `treaty` as written (`base`, `ally`): the player reads back what they wrote
 
     def canonical(self) -> str:
-        body = self.action
+        body = self.word or self.action
         if self.units:
             body += f" {units_text(self.units)}"
         if self.auto:
@@ -47,6 +48,17 @@ def condition_text(condition: tuple) -> str:
     return f"spin {', '.join(map(str, value))}" if kind == "spin" else f"land {value}"
 
 
+def meets(condition: tuple, spun: int | None, here: str, kind: str) -> bool:
+    """Whether an order's condition holds for a spin of `spun` that landed the token on `here`, a space that was
+    `kind` to the mover when it landed there (RULINGS.md "conditions")."""
+    if not condition:
+        return True
+    what, value = condition
+    if what == "spin":
+        return spun in value
+    return here == value or kind == value
+
+
 def verbs(card_names: list[str]) -> VerbRegistry:
     """The game's verbs on top of `salt` and `end`; `card` knows the names of the decks' cards."""
     reg = VerbRegistry.core()
@@ -58,10 +70,11 @@ def verbs(card_names: list[str]) -> VerbRegistry:
     add("ransom", "spin", "ransom pay|refuse", lambda r: {"choice": r.keyword("pay", "refuse")})
     add("spin", "spin", "spin", lambda r: {})
     add("step", "spin", "step +1|-1|+2|-2", _step)
-    add("treaty", "actions", "treaty", lambda r: {}, aliases=("base", "ally"))
+    add("treaty", "actions", "treaty", lambda r: {"word": r.tokens[r.pos - 1].text.casefold()}, aliases=("base", "ally"))
     add("invade", "actions", "invade UNITS", _invade)
     add("recruit", "actions", "recruit UNITS", lambda r: {"units": r.units()})
     add("defend", "actions", "defend UNITS PLACE", _defend)
+    add("withdraw", "actions", "withdraw UNITS PLACE", _defend)
     add("card", "actions", "card NAME [TARGET]", lambda r: _card(r, card_names))
     reg.register("if", phase=None, order=AvOrder, usage="if spin N[, N…]: ORDER",
                  parse=lambda r: _conditional(r, reg))

@@ -73,11 +73,15 @@ class AvRules(RulesCore):
         return [p for p in self.in_game(state) if self.opponents(state, power, p)]
 
     def direct_opponent(self, state: State, power: str) -> str | None:
-        """AV-34: in a 2-player game the other player; else the first of the power's table still in the game."""
+        """AV-34: in a 2-player game the other player; else the first of the power's table still in the game, and
+        after the table (which names only the other side) the next opponent in turn order: in The World Ruler every
+        other player is one (RULINGS.md "world-ruler-seats")."""
         left = [p for p in self.in_game(state) if p != power]
         if len(self.powers) == 2:
             return left[0] if left else None
-        return next((p for p in self.data["powers"][power]["opponents"] if p in left), None)
+        i = self.powers.index(power)
+        after = [p for p in self.powers[i + 1:] + self.powers[:i] if p in left and self.opponents(state, power, p)]
+        return next((p for p in self.data["powers"][power]["opponents"] if p in left), after[0] if after else None)
 
     # -- spaces -----------------------------------------------------------------------------------------
 

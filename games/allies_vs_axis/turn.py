@@ -1,10 +1,11 @@
 """A player's turn of Allies vs. Axis: the spin phase (resources, ransom, spin, strategic move, landing) and the
 actions phase (treaty, invasion, defend army, recruits, cards), then the end of the turn.
 
-`check` reads a submission without dice: what the spin decides is unknown, so it refuses only what no spin can
-make legal; once the token has landed (the cursor in the actions phase) it plays the actions on a copy and
+`check` reads a submission without dice: what the spin decides is unknown, so it refuses what no spin can make
+legal (foresight.py); once the token has landed (the cursor in the actions phase) it plays the actions on a copy and
 refuses every one that cannot be carried out. `play` plays for real, and an order the spin made impossible is
-reported void; a conditional order whose condition does not hold is reported as not played.
+reported void; a conditional order whose condition does not hold where the token landed is reported as not played,
+and so is every order left when imprisonment ends the turn early.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from adjudicator.rules.base import RuleViolation
 from adjudicator.rules.turn import StepResult
 from adjudicator.state import State
 
-from . import army, cards
+from . import army, cards, foresight
 from .cards import note
+from .orders import meets
 from .rules import PHASES, order_error
 
 
@@ -25,6 +27,8 @@ def check(rules, state: State, orders: list, ended: bool) -> list:
     board = state.board
     if "spin" in covered:
         errors += _check_spin_phase(rules, state, orders)
+        if not errors:
+            errors += foresight.refusals(rules, state, orders)
     for o in orders:
         if o.phase == "actions" and o.action == "card" and o.card not in board["hands"][power]:
             errors.append(order_error(o, f"{power} hold no {o.card} card (they hold "
@@ -65,6 +69,7 @@ def _check_spin_phase(rules, state: State, orders: list) -> list:
 def play(rules, state: State, orders: list, ended: bool, roller) -> list[StepResult]:
     steps = []
     turn = state.turn_index
+    power = state.power
     for phase in rules.covered_phases(state, orders, ended):
         before = len(roller.groups)
         mine = [o for o in orders if o.phase == phase]
@@ -74,6 +79,9 @@ def play(rules, state: State, orders: list, ended: bool, roller) -> list[StepRes
                 events += end_turn(rules, state)
             else:
                 state.phase = PHASES[PHASES.index(phase) + 1]
+        else:
+            later = [o for o in orders if o.phase in PHASES and PHASES.index(o.phase) > PHASES.index(phase)]
+            events += _cut_short(state, power, later)
         steps.append(StepResult(phase, events, list(roller.groups[before:]), state.hash()))
         if state.turn_index != turn:
             break
@@ -88,12 +96,10 @@ def _spin(rules, state: State, orders: list, roller) -> list[dict]:
     events = [_collect(rules, state, power)]
     prison = board["prisons"].get(power)
     if prison:
-        choice = next(o.choice for o in orders if o.action == "ransom")
-        price = ransom_price(rules, state, power)
-        if choice == "refuse" or state.treasury[power] < price:
-            why = "refuse the ransom" if choice == "refuse" else f"cannot pay the ransom of $M {price}"
-            events.append(note(f"{power} {why} and stay imprisoned in {prison}; the turn ends.", "AV-43"))
+        if next(o.choice for o in orders if o.action == "ransom") == "refuse":
+            events.append(note(f"{power} refuse the ransom and stay imprisoned in {prison}; the turn ends.", "AV-43"))
             return events + end_turn(rules, state)
+        price = ransom_price(rules, state, power)      # submit refused a `ransom pay` the player could not pay
         owner = state.owners.get(prison)
         state.treasury[power] -= price
         if owner and owner not in board["out"]:
@@ -135,20 +141,19 @@ def step_price(rules, state: State, power: str, steps: int) -> int:
 
 
 def _strategic_move(rules, state: State, orders: list) -> list[dict]:
-    """AV-37, AV-40 (RULINGS.md "strategic-window"): the first step order whose condition holds and that the
-    power can pay is bought; one a turn."""
+    """AV-37, AV-40 (RULINGS.md "strategic-window"): the first step order whose condition holds where the spin
+    landed is bought (submit refused every one the power could not pay); one a turn."""
     power = state.power
+    landed = landing(rules, state)
     events = []
     bought = False
     for o in (o for o in orders if o.action == "step"):
-        if not _holds(rules, state, o):
-            events.append(_not_played(rules, state, o))
+        if not meets(o.condition, *landed[:3]):
+            events.append(_not_played(o, landed))
             continue
         price = step_price(rules, state, power, o.steps)
         if bought:
             events.append(_void(o, "one strategic move a turn", "AV-37"))
-        elif state.treasury[power] < price:
-            events.append(_void(o, f"the move costs $M {price}; {power} have $M {state.treasury[power]}", "AV-37"))
         else:
             state.treasury[power] -= price
             state.board["steps"][power] += 1
@@ -218,10 +223,13 @@ def ransom_price(rules, state: State, power: str) -> int:
 # -- actions phase ----------------------------------------------------------------------------------
 
 def _actions(rules, state: State, orders: list, errors: list | None) -> list[dict]:
+    """The actions in the order written, each condition read against where the token landed (RULINGS.md
+    "conditions"): the actions phase begins when the token comes to rest, so the space is as it was then."""
     events = []
+    landed = landing(rules, state)
     for o in orders:
-        if not _holds(rules, state, o):
-            events.append(_not_played(rules, state, o))
+        if not meets(o.condition, *landed[:3]):
+            events.append(_not_played(o, landed))
             continue
         try:
             events.append(_act(rules, state, state.power, o))
@@ -243,6 +251,8 @@ def _act(rules, state: State, power: str, o) -> dict:
         return _treaty(rules, state, power, here)
     if o.action == "invade":
         return _invade(rules, state, power, here, o)
+    if o.action == "withdraw":
+        return _withdraw(rules, state, power, here, o)
     return _defend(rules, state, power, here, o)
 
 
@@ -254,7 +264,7 @@ def _pay(state: State, power: str, price: int, what: str, rule: str) -> None:
 
 def _recruit(rules, state: State, power: str, o) -> dict:
     """AV-41 (RULINGS.md "recruit-prices")."""
-    units = _army(o.units)
+    units = army.tally(o.units)
     cost = sum(rules.data["recruit"][u] * n for u, n in units.items())
     _pay(state, power, cost, f"recruiting {army.phrase(units)}", "AV-41")
     army.add(state.board["pools"][power], units)
@@ -262,37 +272,49 @@ def _recruit(rules, state: State, power: str, o) -> dict:
             "what": "recruit", "units": units, "paid": cost}
 
 
-def _treaty(rules, state: State, power: str, here: str) -> dict:
+def treaty_terms(rules, state: State, power: str, here: str) -> tuple[int, str, str]:
+    """What `treaty` on `here` buys and its price: (price, what, rule); a RuleViolation where none can be signed."""
     kind = rules.land_kind(state, power, here)
     if kind == "neutral":
-        price = rules.price("treaty") + rules.price("treaty_rise") * state.board["treaties"][power]
-        _pay(state, power, price, f"a treaty with {here}", "AV-14")
-        state.board["treaties"][power] += 1
-        text, rule = f"sign a treaty with {here} for $M {price}: it joins them with its defend army", "AV-14"
-    elif kind == "secret":
-        price = rules.price("secret_base")
-        _pay(state, power, price, f"a secret base in {here}", "AV-16")
-        text, rule = f"set up a secret base in {here} for $M {price}", "AV-16"
-    elif kind == "ally":
+        return (rules.price("treaty") + rules.price("treaty_rise") * state.board["treaties"][power],
+                f"a treaty with {here}", "AV-14")
+    if kind == "secret":
+        return rules.price("secret_base"), f"a secret base in {here}", "AV-16"
+    if kind == "ally":
         natural = rules.scenario.territory(here).capital
         if rules.mode(state) != "world-ruler" and rules.side(natural) != rules.side(power):
             raise RuleViolation(f"{here} is a Natural Ally of the {rules.side(natural)} only", "AV-19")
-        price = rules.price("natural_ally")
-        _pay(state, power, price, f"setting up {here} as a Natural Ally", "AV-19")
-        text, rule = f"set up {here} as a Natural Ally for $M {price}", "AV-19"
-    else:
-        raise RuleViolation(f"a treaty is signed on a neutral space; {here} is {_kind_words(state, here, kind)}", "AV-13")
+        return rules.price("natural_ally"), f"{here} as a Natural Ally", "AV-19"
+    raise RuleViolation(f"a treaty is signed on a neutral space; {here} is "
+                        f"{_kind_words(here, kind, state.owners.get(here))}", "AV-13")
+
+
+def _treaty(rules, state: State, power: str, here: str) -> dict:
+    _once_a_turn(state, here)
+    price, what, rule = treaty_terms(rules, state, power, here)
+    _pay(state, power, price, what, rule)
+    if rule == "AV-14":
+        state.board["treaties"][power] += 1
+        what += ": it joins them with its defend army"
     state.owners[here] = power
-    return {**note(f"{power} {text}.", rule), "what": "treaty", "space": here}
+    return {**note(f"{power} pay $M {price} for {what}.", rule), "what": "treaty", "space": here}
+
+
+def _once_a_turn(state: State, here: str) -> None:
+    """RULINGS.md "estrangement": a country estranged this turn does not change hands again before a later turn."""
+    if state.board.get("estranged") == here:
+        raise RuleViolation(f"{here} was estranged this turn: one action on a territory a turn, so it can be signed "
+                            "or invaded only on a later landing", "AV-12")
 
 
 def _invade(rules, state: State, power: str, here: str, o) -> dict:
+    _once_a_turn(state, here)
     kind = rules.land_kind(state, power, here)
     pool = state.board["pools"][power]
     defend = rules.defend_power(state, here)
     if kind == "neutral":
         need = max(1, defend)                       # RULINGS.md "neutral-invasion"
-        units = {"infantry": need} if o.auto else _army(o.units)
+        units = {"infantry": need} if o.auto else army.tally(o.units)
         if set(units) - {"infantry"}:
             raise RuleViolation("only infantry invades a neutral country", "AV-15")
         if units["infantry"] < need:
@@ -309,7 +331,7 @@ def _invade(rules, state: State, power: str, here: str, o) -> dict:
             if owed:
                 raise RuleViolation(f"{power} have too few units to match the defend power {defend} of {here}", "AV-29")
         else:
-            units = _army(o.units)
+            units = army.tally(o.units)
         if set(units) - set(allowed):
             raise RuleViolation(f"{here} has no seaport: battleships cannot invade it", "AV-30")
         attack = army.attack_power(units, rules.power_of)
@@ -318,7 +340,7 @@ def _invade(rules, state: State, power: str, here: str, o) -> dict:
         rule = "AV-29"
     else:
         raise RuleViolation(f"only a neutral or an opponent's country can be invaded; {here} is "
-                            f"{_kind_words(state, here, kind)}", "AV-13" if kind != "friendly" else "AV-21")
+                            f"{_kind_words(here, kind, state.owners.get(here))}", "AV-13" if kind != "friendly" else "AV-21")
     short = {u: n - pool.get(u, 0) for u, n in units.items() if n > pool.get(u, 0)}
     if short:
         raise RuleViolation(f"{power} have only {army.phrase({u: pool.get(u, 0) for u in short})} to invade with",
@@ -333,15 +355,35 @@ def _invade(rules, state: State, power: str, here: str, o) -> dict:
                    rule), "what": "invade", "space": here, "units": units, "from": previous}
 
 
-def _defend(rules, state: State, power: str, here: str, o) -> dict:
-    """AV-22, AV-23: units from the pool into the defend army of the own territory landed on."""
+def _garrison(rules, state: State, power: str, here: str, o) -> dict[str, int]:
+    """AV-22, AV-23: the units of a `defend` or `withdraw` order, given on the own territory landed on."""
     if o.place != here:
         raise RuleViolation(f"a defend army is built where the token lands; it is on {here}, not {o.place}", "AV-22")
     if state.owners.get(here) != power or rules.kind(here) not in ("territory", "main") or rules.natural_ally(here):
         raise RuleViolation(f"{here} is not a territory of {power} that holds a defend army", "AV-22")
-    units = _army(o.units)
+    units = army.tally(o.units)
     if set(units) - set(rules.allowed_units(here)):
         raise RuleViolation(f"{here} has no seaport: its defend army holds no battleships", "AV-23")
+    return units
+
+
+def _withdraw(rules, state: State, power: str, here: str, o) -> dict:
+    """AV-22 (RULINGS.md "withdraw"): units of the defend army back into the pool, the app's "-" button."""
+    units = _garrison(rules, state, power, here, o)
+    garrison = state.board["armies"].setdefault(here, {})
+    short = {u: garrison.get(u, 0) for u, n in units.items() if n > garrison.get(u, 0)}
+    if short:
+        raise RuleViolation(f"the defend army of {here} has only {army.phrase(short)}", "AV-22")
+    army.take(garrison, units)
+    army.add(state.board["pools"][power], units)
+    return {**note(f"{power} take {army.phrase(units)} from the defend army of {here} back into their pool (defend "
+                   f"power {rules.defend_power(state, here)}).", "AV-22"), "what": "withdraw", "space": here,
+            "units": units}
+
+
+def _defend(rules, state: State, power: str, here: str, o) -> dict:
+    """AV-22, AV-23: units from the pool into the defend army of the own territory landed on."""
+    units = _garrison(rules, state, power, here, o)
     pool = state.board["pools"][power]
     short = {u: pool.get(u, 0) for u, n in units.items() if n > pool.get(u, 0)}
     if short:
@@ -352,36 +394,34 @@ def _defend(rules, state: State, power: str, here: str, o) -> dict:
                    f"{rules.defend_power(state, here)}).", "AV-22"), "what": "defend", "space": here, "units": units}
 
 
-def _army(units) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for u in units:
-        out[u.unit] = out.get(u.unit, 0) + u.count
-    return out
-
-
-def _kind_words(state: State, here: str, kind: str) -> str:
-    return {"own": "their own", "friendly": f"an ally's ({state.owners.get(here)})", "fortune": "a Fortune space",
-            "strategy": "a Strategy space", "opponent": f"an opponent's ({state.owners.get(here)})",
+def _kind_words(here: str, kind: str, owner: str | None) -> str:
+    return {"own": "their own", "friendly": f"an ally's ({owner})", "fortune": "a Fortune space",
+            "strategy": "a Strategy space", "opponent": f"an opponent's ({owner})",
             "neutral": "neutral", "secret": "a neutral secret space", "ally": "a neutral Main Territory"}[kind]
 
 
 # -- conditions -------------------------------------------------------------------------------------
 
-def _holds(rules, state: State, o) -> bool:
-    if not o.condition:
-        return True
-    kind, value = o.condition
-    if kind == "spin":
-        return state.board.get("spun") in value
+def landing(rules, state: State) -> tuple:
+    """(spin, space, kind, owner) where the token stands, before any action: what conditions are read against."""
     here = rules.position_of(state, state.power)
-    return here == value or rules.land_kind(state, state.power, here) == value
+    return state.board.get("spun"), here, rules.land_kind(state, state.power, here), state.owners.get(here)
 
 
-def _not_played(rules, state: State, o) -> dict:
-    here = rules.position_of(state, state.power)
-    fact = (f"the spin was {state.board.get('spun')}" if o.condition[0] == "spin" else
-            f"{here} is {_kind_words(state, here, rules.land_kind(state, state.power, here))}")
+def _not_played(o, landed: tuple) -> dict:
+    spun, here, kind, owner = landed
+    fact = (f"the spin was {spun}" if o.condition[0] == "spin" else
+            f"the token landed on {here}, {_kind_words(here, kind, owner)}")
     return {"type": "rule", "what": "skipped", "text": f"Not played: `{o.canonical()}` ({fact})."}
+
+
+def _cut_short(state: State, power: str, orders: list) -> list[dict]:
+    """The orders of the phases a turn never reached, reported as not played rather than left unmentioned."""
+    board = state.board
+    why = (f"{power} are out of the game" if power in board["out"] else
+           f"{power} were imprisoned in {board['prisons'][power]}")
+    return [{"type": "rule", "what": "skipped", "text": f"Not played: `{o.canonical()}` (the turn ended: {why})."}
+            for o in orders]
 
 
 def _void(o, reason: str, rule: str) -> dict:
@@ -404,18 +444,20 @@ def knock_out(rules, state: State, power: str, why: str, rule: str) -> list[dict
 
 
 def end_turn(rules, state: State) -> list[dict]:
-    """AV-47 end conditions for every player, the winner (AV-01, RULINGS.md "alliance-win"), then the next
+    """AV-47 end conditions for every player (Conqueror: RULINGS.md "conqueror-end"), the winner (AV-01, RULINGS.md "alliance-win"), then the next
     player who may play: frozen players lose that turn (AV-33)."""
     board = state.board
     events = []
     sudden = bool(state.switches.get("option:sudden-death"))
     for p in rules.in_game(state):
-        held = [s for s, o in state.owners.items() if o == p]
+        held = [s for s, o in state.owners.items() if o == p and rules.kind(s) in ("territory", "main")
+                and not rules.natural_ally(s)]                  # RULINGS.md "conqueror-end"
         if sudden and state.owners.get(rules.main_of(p)) != p:
             events += knock_out(rules, state, p, f"their Main Territory {rules.main_of(p)} is lost (Sudden Death)",
                                 "AV-47")
         elif not held:
-            events += knock_out(rules, state, p, "they hold no territory (Conqueror)", "AV-47")
+            events += knock_out(rules, state, p, "they hold no country: no general territory and no Main Territory "
+                                                 "of theirs (Conqueror)", "AV-47")
     left = rules.in_game(state)
     if board["winner"] is None:
         if rules.mode(state) == "world-ruler":
@@ -428,6 +470,7 @@ def end_turn(rules, state: State) -> list[dict]:
                                "text": f"Game over: the {side} win; every opponent is out of the game [AV-47]."}
             events.append(board["winner"])
     board.pop("spun", None)
+    board.pop("estranged", None)
     order = rules.powers
     i = order.index(state.power)
     for k in range(1, 2 * len(order) + 1):

@@ -39,7 +39,8 @@ def position_lines(rules, state: State) -> list[str]:
 
 
 def status_fields(rules, state: State) -> dict:
-    """The defend armies as the territories' units of `status --json`, and the board's own facts."""
+    """The defend armies as the territories' units of `status --json`, the board's own facts, and the currency the
+    treasuries are counted in (the book's $M, where the G40 games count PUs)."""
     board = state.board
     territories = {}
     for name in rules.spaces:
@@ -47,7 +48,7 @@ def status_fields(rules, state: State) -> dict:
         garrison = {u: n for u, n in board["armies"].get(name, {}).items() if n}
         territories[name] = {"owner": owner, "units": {owner or "Neutral": garrison} if garrison else {},
                              "kind": rules.kind(name), "defend_power": rules.defend_power(state, name)}
-    return {"territories": territories, "board": {
+    return {"currency": "$M", "territories": territories, "board": {
         "tokens": {p: {"space": board["tokens"][p], "name": rules.position_of(state, p)} for p in rules.powers},
         "pools": board["pools"], "hands": board["hands"], "prisons": board["prisons"],
         "imprisoned": board["imprisoned"], "frozen": board["frozen"], "out": board["out"],
