@@ -20,6 +20,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -356,31 +357,33 @@ class _Handler(BaseHTTPRequestHandler):
                 return self._error(400, "already-posting")
             forum._posting.add(lock)
         try:
-            self._post(int(tid), uid, str(fields["content"] or ""))
+            answer = self._post(int(tid), uid, str(fields["content"] or ""))
         finally:
             with forum._lock:
                 forum._posting.discard(lock)
+        answer()                    # after the unlock, as NodeBB answers: a client's next post never finds it held
 
-    def _post(self, tid: int, uid: int, content: str) -> None:
+    def _post(self, tid: int, uid: int, content: str) -> Callable[[], None]:
+        """Make the reply; returns what answers the request."""
         forum = self.forum
         name = forum.user(uid)
         if not content:
-            return self._error(400, "invalid-data")
+            return partial(self._error, 400, "invalid-data")
         if uid == 0 or name in forum.queued_users:                    # posts/queue.js shouldQueue
             if (error := self._length_error(content)) or (error := self._privilege_error(name)) \
                     or (error := self._delay_error(uid, "queue")):
-                return self._error(*error)
+                return partial(self._error, *error)
             with forum._lock:
                 forum._last[uid, "queue"] = forum.clock()
                 queued = {"id": f"reply-{int(time.time() * 1000)}", "type": "reply", "tid": tid, "uid": uid,
                           "content": content}
                 forum.queue.append(queued)
-            return self._ok({"id": queued["id"], "type": "reply", "queued": True,
-                             "message": "[[success:post-queued]]"})
+            return partial(self._ok, {"id": queued["id"], "type": "reply", "queued": True,
+                                      "message": "[[success:post-queued]]"})
         content = content.rstrip()                                    # data.content.trimEnd()
         if (error := self._privilege_error(name)) or (error := self._delay_error(uid, "post")) \
                 or (error := self._length_error(content)):
-            return self._error(*error)
+            return partial(self._error, *error)
         time.sleep(forum.reply_time)
         with forum._lock:
             pid = len(forum.posts) + 1
@@ -390,8 +393,9 @@ class _Handler(BaseHTTPRequestHandler):
             forum._last[uid, "post"] = forum.clock()
             mentioned = mentions(content)
             forum.notified += [(pid, n) for n in forum.uids if slugify(n) in mentioned and n != name]
-        self._ok({"pid": pid, "tid": tid, "uid": uid, "content": rendered, "timestamp": int(time.time() * 1000),
-                  "index": sum(p["tid"] == tid for p in forum.posts), "user": {"uid": uid, "username": name}})
+        return partial(self._ok, {"pid": pid, "tid": tid, "uid": uid, "content": rendered,
+                                  "timestamp": int(time.time() * 1000), "index": sum(p["tid"] == tid for p in forum.posts),
+                                  "user": {"uid": uid, "username": name}})
 
     def _privilege_error(self, name: str | None) -> tuple | None:
         """topics/create.js canReply: guests and users without topics:reply get no-privileges."""
