@@ -139,6 +139,7 @@ class NodeBBStandIn:
         self.sessions: dict[str, dict] = {}   # express.sid -> {"uid", "csrf"}
         self._last: dict[tuple[int, str], float] = {}   # (uid, "post" | "queue") -> clock time
         self._posting: set[object] = set()
+        self.started_posting = threading.Event()          # set when a reply first takes a posting lock
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -356,6 +357,7 @@ class _Handler(BaseHTTPRequestHandler):
             if lock in forum._posting:
                 return self._error(400, "already-posting")
             forum._posting.add(lock)
+            forum.started_posting.set()
         try:
             answer = self._post(int(tid), uid, str(fields["content"] or ""))
         finally:

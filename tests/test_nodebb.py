@@ -191,13 +191,13 @@ def test_a_lost_answer_does_not_post_the_reply_twice():
 
 def test_already_posting_is_waited_out():
     sleeps: list[float] = []
-    with forum(reply_time=0.3, post_delay=0) as f:
+    with forum(reply_time=1.0, post_delay=0) as f:
         def post(text: str) -> None:
             with NodeBB(f.url, TOKEN, sleep=real_sleep(sleeps, 0.2)) as nodebb:
                 nodebb.reply(7, text)
         first = threading.Thread(target=post, args=(REPORT + "part 1",))
         first.start()
-        time.sleep(0.1)
+        assert f.started_posting.wait(10), "the first reply never began"   # no head start: a busy machine is slow
         post(REPORT + "part 2")
         first.join()
     assert sorted(p["raw"][-6:] for p in f.posts) == ["part 1", "part 2"]
