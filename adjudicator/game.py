@@ -467,7 +467,8 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         db.save_state(s, g.game, g.state, state_hash=results[-1].state_hash if results else None)
         db.save_snapshot(s, g.game, turn_index, g.state, {
             "income": {p: g.rules.income(g.state, p)[0] for p in g.scenario.turn_players()}, "victory": _victory(g),
-            **({"board": lines} if (lines := g.rules.position_lines(g.state)) else {})})
+            **({"board": lines} if (lines := g.rules.position_lines(g.state)) else {}),
+            **({"units": units} if (units := g.rules.public_units(g.state)) is not None else {})})
         s.flush()
         text = report.store_report(s, turn_index, fmt, settings.templates_dir if settings else None)
         s.commit()

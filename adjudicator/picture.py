@@ -129,7 +129,11 @@ def _position(session: Session, game: Game, turn_index: int | None) -> tuple[dic
     if turn_index is None:
         state = db.load_state(session, game)
         phase = state.phase.replace("_", " ")
-        return db.position(state), f"Round {state.round} · {state.power} · {phase} · turn {state.turn_index} · the position now"
+        position = db.position(state)
+        units = setup_of(session, game).rules.public_units(state)
+        if units is not None:
+            position["units"] = units
+        return position, f"Round {state.round} · {state.power} · {phase} · turn {state.turn_index} · the position now"
     snapshot = db.load_snapshot(session, game, turn_index) if turn_index >= 1 else None
     if snapshot is None:
         raise AdjudicatorError(_no_snapshot(session, game, turn_index))
@@ -520,7 +524,7 @@ def _armies(scenario: Scenario, units: list) -> dict[str, list[tuple[str, dict[s
 def _abbreviation(unit: str) -> str:
     """The orders' abbreviation of a unit type (`inf`), also for a power's own variant of it (`infantryC`)."""
     plain = unit.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") or unit
-    return SHORT.get(unit) or SHORT.get(plain) or unit[:4]
+    return SHORT.get(unit) or SHORT.get(plain) or (unit if len(unit) <= 5 else unit[:4])
 
 
 def _badge_rows(stack: list[tuple[str, dict[str, int]]], colours: dict, room: float, tall: float,

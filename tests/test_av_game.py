@@ -163,3 +163,25 @@ def test_the_submit_answer_says_when_a_post_is_the_whole_turn(cli):
     assert "  if land neutral: base\n" in whole               # echoed as written, not as `treaty`
     status = cli("status", "av.db").output
     assert "   $M  income" in status and "PUs" not in status
+
+
+def test_the_map_picture_badges_the_tokens_and_defend_armies(cli):
+    """This game keeps its armies and tokens outside the state's units: the picture's badges come from its rules
+    (public_units), for the position now and, from the turn's snapshot, after a past turn."""
+    from adjudicator import picture
+    from adjudicator.store import db
+    cli(*NEW, "--player", "UK=a", "--player", "Germany=b")
+    cli("submit", "av.db", "--power", "UK", "-", input="spin\nend\n")
+    cli("adjudicate", "av.db")
+    engine = db.open_existing("av.db")
+    with db.transaction(engine) as s:
+        game = db.the_game(s)
+        now, _ = picture._position(s, game, None)
+        past, _ = picture._position(s, game, 1)
+    engine.dispose()
+    status = cli.json("status", "av.db")
+    tokens = {(t["name"], power) for power, t in status["board"]["tokens"].items()}
+    home = status["territories"]["United Kingdom"]["units"]["British"]
+    for position in (now, past):
+        assert {(place, owner) for place, owner, kind, _ in position["units"] if kind == "token"} == tokens
+        assert all(["United Kingdom", "British", unit, n] in position["units"] for unit, n in home.items())

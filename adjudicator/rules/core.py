@@ -70,6 +70,11 @@ class RulesCore:
         territories' units), laid over the engine's."""
         return {}
 
+    def public_units(self, state: State) -> list[list] | None:
+        """The units a picture of the position shows, as db.position lists them ([place, owner, type, n]), for a
+        game whose position is not the state's units (a board game's defend armies and tokens); None: those."""
+        return None
+
     def position_lines(self, state: State) -> list[str]:
         """The game's own picture of the position as fixed-width text, printed after the turn in its report."""
         return []

@@ -183,6 +183,10 @@ class AvRules(RulesCore):
         from .view import status_fields
         return status_fields(self, state)
 
+    def public_units(self, state: State) -> list[list]:
+        from .view import public_units
+        return public_units(self, state)
+
     def position_lines(self, state: State) -> list[str]:
         from .view import position_lines
         return position_lines(self, state)

@@ -38,6 +38,15 @@ def position_lines(rules, state: State) -> list[str]:
     return lines
 
 
+def public_units(rules, state: State) -> list[list]:
+    """What the map picture badges: each space's defend army under its owner, and each player's token as a unit
+    "token" on its space, so that a forum reader sees where everyone stands as the text board shows it."""
+    units = [[name, state.owners.get(name) or "Neutral", unit, n]
+             for name in rules.spaces for unit, n in state.board["armies"].get(name, {}).items() if n]
+    units += [[rules.position_of(state, p), p, "token", 1] for p in rules.in_game(state)]
+    return sorted(units)
+
+
 def status_fields(rules, state: State) -> dict:
     """The defend armies as the territories' units of `status --json`, the board's own facts, and the currency the
     treasuries are counted in (the book's $M, where the G40 games count PUs)."""
