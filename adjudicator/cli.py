@@ -60,30 +60,17 @@ def _settings():
     return load_settings()
 
 
-def _players(given: list[str], game: str, map_: Optional[str], rules: Optional[str]) -> dict[str, str]:
-    """The `--player POWER=CONTACT`s of `new` as a dict by the name given. Refused before anything is written: a
-    malformed one, an empty contact (nowhere to deliver), and one power given twice however it is spelled (`UK` and
-    `British`), which the dict would silently collapse to the last contact."""
-    players: dict[str, str] = {}
+def _players(given: list[str]) -> list[tuple[str, str]]:
+    """The `--player POWER=CONTACT`s of `new`, in the order given (the game refuses one power given twice, however
+    it is spelled). Refused before anything is written: a malformed one, and an empty contact (nowhere to deliver)."""
+    players = []
     for p in given:
         name, sep, contact = p.partition("=")
         if not sep or not name.strip():
             raise AdjudicatorError(f"--player takes POWER=CONTACT, not {p!r}")
         if not contact.strip():
             raise AdjudicatorError(f"--player {p}: the contact is empty; give the player's mail address or forum name")
-        players[name.strip()] = contact.strip()
-    if len(given) > 1:
-        from .game import load_scenario, resolve_power
-        from .notation import Lexicon
-        scenario = load_scenario(game, map_, rules, _settings())[0]
-        lexicon = Lexicon.from_scenario(scenario)
-        seen: dict[str, str] = {}
-        for p in given:
-            power = resolve_power(lexicon, p.partition("=")[0].strip(), "--player", scenario)
-            if power in seen:
-                raise AdjudicatorError(f"--player names {power} twice ({seen[power]} and {p}): each power is played by "
-                                       "one player; give it once")
-            seen[power] = p
+        players.append((name.strip(), contact.strip()))
     return players
 
 
@@ -176,7 +163,7 @@ def new(db: Optional[str] = typer.Argument(None, help="Where to create the game:
         if topic is not None:
             from .delivery.deliver import topic_id
             topic_id(topic)                     # a bad topic is refused before anything is written
-        out = new_game(db, game, _settings(), map_arg=map_, rules_version=rules, players=_players(player, game, map_, rules), seed_hex=seed,
+        out = new_game(db, game, _settings(), map_arg=map_, rules_version=rules, players=_players(player), seed_hex=seed,
                        dice_mode=dice, game_id=game_id, salt_from=salt_from, options=option)
         if topic is not None:
             from .delivery.deliver import set_topic
@@ -222,8 +209,7 @@ def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         db, file = _db_and_file(db, file, "orders", "submit")
         text = _read_lines(file, "orders")
         from .game import submit as do_submit
-        engine = _engine(db, write=not dry_run, game_id=game_id)
-        out = do_submit(engine, power, text, dry_run=dry_run)
+        out = do_submit(_engine(db, write=not dry_run, game_id=game_id), power, text, dry_run=dry_run)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -234,17 +220,8 @@ def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     for line in out["orders"]:
         typer.echo(f"  {line}")
     if out["covers"]:
-        typer.echo("covers: " + ", ".join(p.replace("_", " ") for p in out["covers"]) + _whole_turn(engine, out))
-
-
-def _whole_turn(engine, out: dict) -> str:
-    """Said when a post covers the power's last phase: its turn ends with it, and no later post adds to it (in
-    Allies vs. Axis, any action order makes a post the whole turn, `end` or not)."""
-    from .game import open_game
-    from .store.db import transaction
-    with transaction(engine) as s:
-        last = open_game(s).scenario.phases_of(out["power"])[-1]
-    return " (the whole turn: it ends when these are adjudicated)" if out["covers"][-1] == last else ""
+        whole = " (the whole turn: it ends when these are adjudicated)" if out["whole_turn"] else ""
+        typer.echo("covers: " + ", ".join(p.replace("_", " ") for p in out["covers"]) + whole)
 
 
 def _read_lines(file: str, what: str) -> str:

@@ -158,11 +158,12 @@ def game_options(name: str, version: str, chosen: list[str]) -> dict[str, bool]:
 
 
 def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = None, rules_version: str | None = None,
-             players: dict[str, str] | None = None, seed_hex: str | None = None, dice_mode: str = "normal",
+             players: list[tuple[str, str]] | None = None, seed_hex: str | None = None, dice_mode: str = "normal",
              game_id: str | None = None, salt_from: list[str] | None = None, options: list[str] | None = None) -> dict:
     scenario, version, xml = load_scenario(name, map_arg, rules_version, settings)
     chosen = game_options(name, version, options or [])
-    scenario = _seat(name, scenario, players or {}, chosen)
+    contacts = _check_players(players or [], scenario)
+    scenario = _seat(name, scenario, list(contacts), chosen)
     if dice_mode not in ("normal", "strict"):
         raise ConfigError(f"--dice takes normal or strict, not {dice_mode!r}")
     salters = _check_salters(salt_from or [], scenario, dice_mode)
@@ -176,7 +177,6 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
     state.switches.update(chosen)
     rules_for(name, scenario, version).begin(state)
     order = scenario.turn_players()
-    contacts = _check_players(players or {}, scenario)
     keystore = KeyStore(settings.keys_dir)
     if secret is None:
         secret = dice.new_secret()
@@ -197,15 +197,14 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
             "map_art": sorted(art)}
 
 
-def _seat(name: str, scenario: Scenario, players: dict[str, str], options: dict[str, bool]) -> Scenario:
+def _seat(name: str, scenario: Scenario, powers: list[str], options: dict[str, bool]) -> Scenario:
     """A game whose powers are those the players chose (Allies vs. Axis: 2 to 4 of its 4) makes its scenario from
     the `--player` powers and the options (its `seat`, which refuses a table it cannot play); others keep theirs."""
     from .games import game_module
     seat = getattr(game_module(name), "seat", None)
     if seat is None:
         return scenario
-    return seat(scenario, [resolve_power(Lexicon.from_scenario(scenario), given, "--player", scenario) for given in players],
-                sorted(o.removeprefix("option:") for o in options))
+    return seat(scenario, powers, sorted(o.removeprefix("option:") for o in options))
 
 
 def _fill(s: Session, game: Game, state: State, order: list[str], contacts: dict[str, str],
@@ -251,9 +250,19 @@ def resolve_power(lex: Lexicon, given: str, option: str, scenario: Scenario) -> 
                       f"{', '.join(scenario.turn_players())}")
 
 
-def _check_players(players: dict[str, str], scenario: Scenario) -> dict[str, str]:
+def _check_players(players: list[tuple[str, str]], scenario: Scenario) -> dict[str, str]:
+    """Power -> contact of the `--player POWER=CONTACT`s, in the order given; one power given twice, however it is
+    spelled (`UK` and `British`), is refused: each power is played by one player."""
     lex = Lexicon.from_scenario(scenario)
-    return {resolve_power(lex, given, "--player", scenario): contact for given, contact in players.items()}
+    contacts: dict[str, str] = {}
+    given_as: dict[str, str] = {}
+    for given, contact in players:
+        power = resolve_power(lex, given, "--player", scenario)
+        if power in contacts:
+            raise ConfigError(f"--player names {power} twice ({given_as[power]} and {given}={contact}): each power is "
+                              "played by one player; give it once")
+        contacts[power], given_as[power] = contact, f"{given}={contact}"
+    return contacts
 
 
 # -- submit ---------------------------------------------------------------------------------------
@@ -288,8 +297,9 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
             errors.append(OrderError("invalid", "the submission holds no orders"))
         if errors:
             raise SubmissionRejected(sorted(errors, key=lambda e: (e.line, e.column)))
-        summary = {"game": g.game.id, "power": power, "orders": [o.canonical() for o in sub.orders],
-                   "covers": g.rules.covered_phases(g.state, turn_orders, sub.ended) if turn_orders else [],
+        covers = g.rules.covered_phases(g.state, turn_orders, sub.ended) if turn_orders else []
+        summary = {"game": g.game.id, "power": power, "orders": [o.canonical() for o in sub.orders], "covers": covers,
+                   "whole_turn": bool(covers) and covers[-1] == g.scenario.phases_of(power)[-1],
                    "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "dry_run": dry_run}
         if dry_run:
             return summary

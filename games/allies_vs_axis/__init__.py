@@ -76,8 +76,6 @@ def seat(table: Scenario, chosen: list[str], options: list[str]) -> Scenario:
     modes = [o for o in options if o in MODES]
     if len(modes) > 1:
         raise ConfigError(f"--option {' and '.join(modes)}: a game is played in one Free Mode; choose one")
-    if len(set(chosen)) != len(chosen):
-        raise ConfigError("--player names a power twice: each power is played by one player")
     if not 2 <= len(chosen) <= 4:
         raise ConfigError(f"allies-vs-axis is played by 2 to 4 players: give each with --player POWER=CONTACT "
                           f"(the powers are {', '.join(TURN_ORDER)}); {len(chosen)} given [AV-01]")
