@@ -49,6 +49,11 @@ def tally(units) -> dict[str, int]:
     return out
 
 
+def short_of(have: dict[str, int], want: dict[str, int]) -> dict[str, int]:
+    """How many `have` holds of each unit that `want` asks more of than it holds: empty when it holds enough."""
+    return {u: have.get(u, 0) for u, n in want.items() if n > have.get(u, 0)}
+
+
 def take(pool: dict[str, int], units: dict[str, int]) -> None:
     for unit, n in units.items():
         pool[unit] = pool.get(unit, 0) - n

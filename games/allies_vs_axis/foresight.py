@@ -37,7 +37,7 @@ def refusals(rules, state: State, orders: list) -> list:
     errors += _steps(rules, state, steps, cash)
     shifts = {0} | {o.steps for o in steps}
     token = state.board["tokens"][power]
-    landings = [(n, rules.spaces[(token - 1 + n + k) % len(rules.spaces)]) for n in SPINS for k in shifts]
+    landings = [(n, rules.spaces[rules.advance(token, n + k) - 1]) for n in SPINS for k in shifts]
     kinds = {s: rules.land_kind(state, power, s) for s in rules.spaces}
     best = _best_fortune(rules)
     ceiling = _Ceiling(cash + best.pop("money"), {
@@ -69,7 +69,7 @@ class _Ceiling:
                                 f"income and the best Fortune card, is $M {self.money}", rule)
 
     def hold(self, units: dict[str, int], rule: str) -> None:
-        over = {u: self.units[u] for u, n in units.items() if n > self.units[u]}
+        over = army.short_of(self.units, units)
         if over:
             raise RuleViolation(f"more units than the player can have this turn, with its income, the best Fortune "
                                 f"card and its recruits: at most {army.phrase(over)}", rule)
@@ -110,7 +110,7 @@ def _action(rules, state: State, o, before: list, where: list, kinds: dict[str, 
     under = f" under `if {condition_text(o.condition)}`" if o.condition else ""
     units = army.tally(o.units)
     if o.action == "recruit":
-        ceiling.pay(sum(rules.data["recruit"][u] * n for u, n in units.items()), f"recruiting {army.phrase(units)}",
+        ceiling.pay(rules.recruit_cost(units), f"recruiting {army.phrase(units)}",
                     "AV-41")
     elif o.action == "treaty":
         prices = []
@@ -157,7 +157,7 @@ def _army_change(rules, state: State, o, units: dict[str, int], before: list, pl
     for b in before:
         if b.action == "defend" and b.place == place:
             army.add(there, army.tally(b.units))
-    over = {u: there.get(u, 0) for u, n in units.items() if n > there.get(u, 0)}
+    over = army.short_of(there, units)
     if over:
         raise RuleViolation(f"the defend army of {place} has at most {army.phrase(over)} to take back", "AV-22")
 

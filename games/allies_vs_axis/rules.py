@@ -117,6 +117,14 @@ class AvRules(RulesCore):
     def position_of(self, state: State, power: str) -> str:
         return self.spaces[state.board["tokens"][power] - 1]
 
+    def advance(self, token: int, steps: int) -> int:
+        """The space number (1-based) `steps` spaces clockwise of `token`, round the loop (back for a negative)."""
+        return (token - 1 + steps) % len(self.spaces) + 1
+
+    def recruit_cost(self, units: dict[str, int]) -> int:
+        """AV-41 (RULINGS.md "recruit-prices")."""
+        return sum(self.data["recruit"][u] * n for u, n in units.items())
+
     # -- the engine's interface -------------------------------------------------------------------------
 
     def begin(self, state: State) -> None:
@@ -164,8 +172,7 @@ class AvRules(RulesCore):
 
     def income(self, state: State, power: str) -> tuple[int, list[dict]]:
         """AV-09, AV-17: the money every space the power owns yields each turn (its units are in `yields`)."""
-        held = [s for s, o in state.owners.items() if o == power]
-        total = sum(self.space[s].get("yields", {}).get("money", 0) for s in held)
+        total = self.yields(state, power)["money"]
         return total, [{"item": "territories", "amount": total}]
 
     def yields(self, state: State, power: str) -> dict[str, int]:

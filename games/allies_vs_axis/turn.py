@@ -129,7 +129,7 @@ def _collect(rules, state: State, power: str) -> dict:
 
 def _move(rules, state: State, power: str, steps: int) -> None:
     tokens = state.board["tokens"]
-    tokens[power] = (tokens[power] - 1 + steps) % len(rules.spaces) + 1
+    tokens[power] = rules.advance(tokens[power], steps)
 
 
 def step_price(rules, state: State, power: str, steps: int) -> int:
@@ -265,7 +265,7 @@ def _pay(state: State, power: str, price: int, what: str, rule: str) -> None:
 def _recruit(rules, state: State, power: str, o) -> dict:
     """AV-41 (RULINGS.md "recruit-prices")."""
     units = army.tally(o.units)
-    cost = sum(rules.data["recruit"][u] * n for u, n in units.items())
+    cost = rules.recruit_cost(units)
     _pay(state, power, cost, f"recruiting {army.phrase(units)}", "AV-41")
     army.add(state.board["pools"][power], units)
     return {**note(f"{power} recruit {army.phrase(units)} for $M {cost} ($M {state.treasury[power]} left).", "AV-41"),
@@ -341,9 +341,9 @@ def _invade(rules, state: State, power: str, here: str, o) -> dict:
     else:
         raise RuleViolation(f"only a neutral or an opponent's country can be invaded; {here} is "
                             f"{_kind_words(here, kind, state.owners.get(here))}", "AV-13" if kind != "friendly" else "AV-21")
-    short = {u: n - pool.get(u, 0) for u, n in units.items() if n > pool.get(u, 0)}
+    short = army.short_of(pool, units)
     if short:
-        raise RuleViolation(f"{power} have only {army.phrase({u: pool.get(u, 0) for u in short})} to invade with",
+        raise RuleViolation(f"{power} have only {army.phrase(short)} to invade with",
                             rule)
     army.take(pool, units)
     previous = state.owners.get(here)
@@ -371,7 +371,7 @@ def _withdraw(rules, state: State, power: str, here: str, o) -> dict:
     """AV-22 (RULINGS.md "withdraw"): units of the defend army back into the pool, the app's "-" button."""
     units = _garrison(rules, state, power, here, o)
     garrison = state.board["armies"].setdefault(here, {})
-    short = {u: garrison.get(u, 0) for u, n in units.items() if n > garrison.get(u, 0)}
+    short = army.short_of(garrison, units)
     if short:
         raise RuleViolation(f"the defend army of {here} has only {army.phrase(short)}", "AV-22")
     army.take(garrison, units)
@@ -385,7 +385,7 @@ def _defend(rules, state: State, power: str, here: str, o) -> dict:
     """AV-22, AV-23: units from the pool into the defend army of the own territory landed on."""
     units = _garrison(rules, state, power, here, o)
     pool = state.board["pools"][power]
-    short = {u: pool.get(u, 0) for u, n in units.items() if n > pool.get(u, 0)}
+    short = army.short_of(pool, units)
     if short:
         raise RuleViolation(f"{power} have only {army.phrase(short)} in their pool", "AV-22")
     army.take(pool, units)
