@@ -265,6 +265,9 @@ class Replay:
         self.result.orders = [{"seq": sub.seq, "power": sub.power, "kind": sub.kind, "sha256": sub.sha256,
                                "status": sub.status} for sub in journal.submissions]
         self.reports = 0                                    # stored reports compared so far
+        self.first_step: dict[int, Step] = {}               # submission id -> its first stored step
+        for step in reversed(journal.steps):
+            self.first_step[step.submission_id] = step
         self.engine = _fresh_store(journal.game)
 
     def run(self) -> None:
@@ -296,9 +299,8 @@ class Replay:
         """Adjudicate locked orders until the game stands where `target` was accepted (None: the journal's end)."""
         while True:
             with Session(self.engine) as s:
-                game = db.the_game(s)
-                here = (game.round, game.turn_index, game.phase)
-                locked = s.exec(select(Submission.seq).where(Submission.status == "locked")).first()
+                here = tuple(db.rows(s, "SELECT round, turn_index, phase FROM game")[0])
+                locked = next(iter(db.rows(s, "SELECT min(seq) FROM submission WHERE status = 'locked'")[0]))
             if target is not None and here == (target.round, target.turn_index, target.phase):
                 return
             done = locked is not None and self.journal.submissions[locked - 1].status == "done"
@@ -339,7 +341,7 @@ class Replay:
 
     def _fell_back(self, stored: Submission) -> bool:
         """Whether the host adjudicated this submission without some salts, as its first stored step records."""
-        first = next((st for st in self.journal.steps if st.submission_id == stored.id), None)
+        first = self.first_step.get(stored.id)
         events = _stored_json(first.events, stored.turn_index, f"step {first.seq} ({first.phase})") if first else []
         return any(isinstance(e, dict) and e.get("type") == "salts" and e.get("missing") for e in events)
 
@@ -347,11 +349,11 @@ class Replay:
 
     def _compare_new_steps(self) -> None:
         with Session(self.engine) as s:
-            mine = list(s.exec(select(Step).where(Step.seq > self.compared).order_by(Step.seq)))
-            ids = {st.submission_id for st in mine}
-            seqs = dict(s.exec(select(Submission.id, Submission.seq).where(Submission.id.in_(ids))).all())
-            groups: dict[int, list[DiceGroupRow]] = {st.id: [] for st in mine}
-            for row in s.exec(select(DiceGroupRow).where(DiceGroupRow.step_id.in_(list(groups))).order_by(DiceGroupRow.id)):
+            mine = db.rows(s, "SELECT * FROM step WHERE seq > :seq ORDER BY seq", seq=self.compared)
+            ids = [st.id for st in mine]
+            seqs = dict(db.rows(s, "SELECT id, seq FROM submission WHERE id IN :ids", ids=[st.submission_id for st in mine]))
+            groups: dict[int, list] = {i: [] for i in ids}
+            for row in db.rows(s, "SELECT * FROM dice_group WHERE step_id IN :ids ORDER BY id", ids=ids):
                 groups[row.step_id].append(row)
         for step in mine:
             stored = self.journal.steps[self.compared] if self.compared < len(self.journal.steps) else None
@@ -409,7 +411,7 @@ class Replay:
     def _compare_report(self, turn: int) -> None:
         """The report the adjudication just stored, against the one stored at that moment in the game."""
         with Session(self.engine) as s:
-            mine = s.exec(select(Report).order_by(Report.id.desc())).first()
+            mine = db.rows(s, "SELECT turn_index, format, text FROM report ORDER BY id DESC LIMIT 1")[0]
         where = f"report {self.reports + 1}"
         if self.reports >= len(self.journal.reports):
             raise Mismatch(turn, where, "every adjudication stores its report, and the journal holds none for this one",

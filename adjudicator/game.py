@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from sqlmodel import Session, func, select
+from sqlmodel import Session, select
 
 from . import dice, report
 from .config import Settings
@@ -28,7 +28,7 @@ from .rules.core import RulesCore
 from .scenario import Scenario
 from .state import State
 from .store import creation, db
-from .store.models import Game, Power, Submission
+from .store.models import Game, Power, Submission, now
 from .words import possessive
 
 
@@ -304,19 +304,15 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         if dry_run:
             return summary
         kind = "turn" if turn_orders else ("salt" if salts else "standing")
-        row = Submission(game_id=g.game.id, seq=_next_seq(s, Submission, g.game.id), power=power, kind=kind,
-                         round=g.state.round, turn_index=g.state.turn_index, phase=g.state.phase, text=text,
-                         sha256=summary["sha256"], status="locked" if kind == "turn" else "done")
-        s.add(row)
-        s.flush()
+        seq, row_id = _add_submission(s, g, power, kind, text, summary["sha256"], "locked" if kind == "turn" else "done")
         standing = [o for o in sub.orders if isinstance(o, STANDING) and not o.phase]
         if standing:
             apply_standing(g.state, power, standing)
-            _add_step(s, g, row.id, "standing", [{"type": "standing", "power": power,
+            _add_step(s, g, row_id, "standing", [{"type": "standing", "power": power,
                                                   "orders": [o.canonical() for o in standing]}])
             db.save_state(s, g.game, g.state)
         s.commit()
-        summary["submission"] = row.seq
+        summary["submission"] = seq
         summary["kind"] = kind
         return summary
 
@@ -356,15 +352,11 @@ def edit(engine, text: str, reason: str, dry_run: bool = False) -> dict:
                    "sha256": hashlib.sha256(stored.encode("utf-8")).hexdigest()}
         if dry_run:
             return summary
-        row = Submission(game_id=g.game.id, seq=_next_seq(s, Submission, g.game.id), power=HOST, kind="edit",
-                         round=g.state.round, turn_index=g.state.turn_index, phase=g.state.phase, text=stored,
-                         sha256=summary["sha256"], status="done")
-        s.add(row)
-        s.flush()
-        _add_step(s, g, row.id, "edit", [{"type": "edit", "reason": reason.strip(), "changes": changes}])
+        seq, row_id = _add_submission(s, g, HOST, "edit", stored, summary["sha256"], "done")
+        _add_step(s, g, row_id, "edit", [{"type": "edit", "reason": reason.strip(), "changes": changes}])
         db.save_state(s, g.game, g.state)
         s.commit()
-        return {**summary, "submission": row.seq}
+        return {**summary, "submission": seq}
 
 
 def replay_edit(engine, stored: str) -> dict:
@@ -410,8 +402,19 @@ def apply_standing(state: State, power: str, orders: list) -> None:
         mine["scramble"] = scrambles
 
 
-def _next_seq(s: Session, table, gid: str) -> int:
-    return (s.exec(select(func.max(table.seq)).where(table.game_id == gid)).one() or 0) + 1
+def _next_seq(s: Session, table: str, gid: str) -> int:
+    return (db.rows(s, f"SELECT max(seq) FROM {table} WHERE game_id = :game", game=gid)[0][0] or 0) + 1
+
+
+def _add_submission(s: Session, g: Loaded, power: str, kind: str, text: str, sha256: str, status: str) -> tuple[int, int]:
+    """Journal a submission at the game's position now, numbered on from the last: its number and row id. (Rows are
+    written with SQLAlchemy Core, here and in the other journal writes: the ORM's unit of work costs more than the
+    statements, and `audit` writes a whole game's journal again.)"""
+    seq = _next_seq(s, "submission", g.game.id)
+    row_id = db.insert(s, Submission.__table__, game_id=g.game.id, seq=seq, power=power, kind=kind, round=g.state.round,
+                       turn_index=g.state.turn_index, phase=g.state.phase, text=text, sha256=sha256, status=status,
+                       created_at=now())
+    return seq, row_id
 
 
 def _add_step(s: Session, g: Loaded, submission_id: int | None, phase: str, events: list[dict]) -> None:
@@ -422,18 +425,19 @@ def _add_step(s: Session, g: Loaded, submission_id: int | None, phase: str, even
 
 def _add_steps(s: Session, g: Loaded, submission_id: int | None, results: list, turn_index: int, round_: int,
                power: str) -> None:
-    """The steps of one command and their dice groups, numbered on from the journal's last (one flush: the
-    groups need the steps' row ids)."""
+    """The steps of one command and their dice groups, numbered on from the journal's last."""
     from .store.journal import DiceGroupRow, Step
-    first = _next_seq(s, Step, g.game.id)
-    steps = [Step(game_id=g.game.id, seq=first + k, submission_id=submission_id, turn_index=turn_index,
-                  round=round_, power=power, phase=r.phase, events=json.dumps(r.events, sort_keys=True),
-                  state_hash=r.state_hash) for k, r in enumerate(results)]
-    s.add_all(steps)
-    s.flush()
-    s.add_all(DiceGroupRow(game_id=g.game.id, step_id=step.id, turn_index=turn_index, label=grp.label, sides=grp.sides,
-                           count=len(grp.values), dice=json.dumps(grp.values), units=json.dumps(grp.units))
-              for step, r in zip(steps, results) for grp in r.groups)
+    first = _next_seq(s, "step", g.game.id)
+    groups = []
+    for k, r in enumerate(results):
+        step_id = db.insert(s, Step.__table__, game_id=g.game.id, seq=first + k, submission_id=submission_id,
+                            turn_index=turn_index, round=round_, power=power, phase=r.phase,
+                            events=json.dumps(r.events, sort_keys=True), state_hash=r.state_hash)
+        groups += [{"game_id": g.game.id, "step_id": step_id, "turn_index": turn_index, "label": grp.label,
+                    "sides": grp.sides, "count": len(grp.values), "dice": json.dumps(grp.values),
+                    "units": json.dumps(grp.units)} for grp in r.groups]
+    if groups:
+        s.connection().execute(DiceGroupRow.__table__.insert(), groups)
 
 
 # -- adjudicate -----------------------------------------------------------------------------------
@@ -470,10 +474,9 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         _add_steps(s, g, sub.id, results, turn_index, round_, power)
         finished = g.state.turn_index != turn_index
         if finished:
-            s.add(RevealedSeed(game_id=g.game.id, turn_index=turn_index, seed=dice.hexb(source.seed(turn_index)),
-                               salts=json.dumps([text for _, text in salts])))
-        sub.status = "done"
-        s.add(sub)
+            db.insert(s, RevealedSeed.__table__, game_id=g.game.id, turn_index=turn_index,
+                      seed=dice.hexb(source.seed(turn_index)), salts=json.dumps([text for _, text in salts]))
+        db.execute(s, "UPDATE submission SET status = 'done' WHERE id = :id", id=sub.id)
         db.save_state(s, g.game, g.state, state_hash=results[-1].state_hash if results else None)
         db.save_snapshot(s, g.game, turn_index, g.state, {
             "income": {p: g.rules.income(g.state, p)[0] for p in g.scenario.turn_players()}, "victory": _victory(g),

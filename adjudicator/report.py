@@ -13,8 +13,6 @@ from pathlib import Path
 
 from importlib.resources import files
 
-from sqlalchemy import bindparam
-from sqlalchemy import text as sql_text
 from sqlmodel import Session
 
 from .errors import AdjudicatorError, StoreError
@@ -394,37 +392,28 @@ def _standings(snapshot: dict | None, scenario_powers: list[str]) -> dict:
     return {"table": table, "victory": lines, "board": snapshot.get("board", [])}
 
 
-def _rows(session: Session, sql: str, **params) -> list:
-    """Rows of a plain SQL read, named as the ORM's objects are (`step.phase`): a report reads the journal
-    through the ORM's tables only at a cost in start-up (store/journal.py), and it writes nothing."""
-    statement = sql_text(sql)
-    if "ids" in params:
-        statement = statement.bindparams(bindparam("ids", expanding=True))
-    return session.connection().execute(statement, params).all()
-
-
 def turn_context(session: Session, turn_index: int | None) -> dict:
     from .game import setup_of              # game imports this module
     game = db.the_game(session)
     setup = setup_of(session, game)
-    first, last = _rows(session, "SELECT min(turn_index), max(turn_index) FROM step "
+    first, last = db.rows(session, "SELECT min(turn_index), max(turn_index) FROM step "
                                  "WHERE game_id = :game AND phase != 'standing'", game=game.id)[0]
     if last is None:
         raise AdjudicatorError("nothing has been adjudicated yet: there is no report to show")
     if turn_index is None:
         turn_index = last
     # the turn's steps, and the standing orders filed before them (the orders of loss in force in its battles)
-    steps = _rows(session, "SELECT * FROM step WHERE game_id = :game AND (turn_index = :turn OR phase = 'standing') "
+    steps = db.rows(session, "SELECT * FROM step WHERE game_id = :game AND (turn_index = :turn OR phase = 'standing') "
                            "ORDER BY seq", game=game.id, turn=turn_index)
     mine = [s for s in steps if s.turn_index == turn_index and s.phase != "standing"]
     if not mine:
         raise AdjudicatorError(f"no report for turn {turn_index}: the turns played so far are {first} to {last}")
-    groups = _rows(session, "SELECT * FROM dice_group WHERE game_id = :game AND turn_index = :turn ORDER BY id",
+    groups = db.rows(session, "SELECT * FROM dice_group WHERE game_id = :game AND turn_index = :turn ORDER BY id",
                    game=game.id, turn=turn_index)
-    seed = next(iter(_rows(session, "SELECT seed, salts FROM revealedseed WHERE game_id = :game AND turn_index = :turn",
+    seed = next(iter(db.rows(session, "SELECT seed, salts FROM revealedseed WHERE game_id = :game AND turn_index = :turn",
                            game=game.id, turn=turn_index)), None)
     ids = list(dict.fromkeys(st.submission_id for st in mine if st.submission_id is not None))
-    subs = {sub.id: sub for sub in _rows(session, "SELECT * FROM submission WHERE id IN :ids", ids=ids)} if ids else {}
+    subs = {sub.id: sub for sub in db.rows(session, "SELECT * FROM submission WHERE id IN :ids", ids=ids)} if ids else {}
     turn_subs = [subs[i] for i in ids if i in subs and subs[i].kind == "turn"]
     events = {st.id: json.loads(st.events) for st in steps}
     sources = _ool_sources(steps, events, mine)
@@ -442,7 +431,7 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
         phases.insert(0, {"phase": "orders", "title": "Orders as understood", "code": True, "battles": [], "state_hash": "",
                           "lines": understood})
     snapshot = db.load_snapshot(session, game, turn_index)
-    powers = [p.name for p in _rows(session, "SELECT name FROM power WHERE game_id = :game ORDER BY turn_order", game=game.id)]
+    powers = [p.name for p in db.rows(session, "SELECT name FROM power WHERE game_id = :game ORDER BY turn_order", game=game.id)]
     awaiting = None
     if snapshot and snapshot["turn_index"] == turn_index:
         awaiting = (f"Next: orders from the {snapshot['power']} for their "
@@ -595,7 +584,9 @@ def store_report(session: Session, turn_index: int, fmt: str = "markdown", templ
     compares it with the replay's (a host's own templates change only what is printed); return the report in
     `fmt` with the host's templates, from the same context."""
     from .store.journal import Report
+    from .store.models import now
     ctx = context(session, turn_index)
     text = render_context(ctx, "markdown")
-    session.add(Report(game_id=db.the_game(session).id, turn_index=turn_index, format="markdown", text=text))
+    db.insert(session, Report.__table__, game_id=ctx["game"]["id"], turn_index=turn_index, format="markdown", text=text,
+              created_at=now())
     return text if (fmt, templates_dir) == ("markdown", None) else render_context(ctx, fmt, templates_dir)

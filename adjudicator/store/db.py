@@ -34,7 +34,7 @@ from sqlmodel import Session, create_engine, delete, select
 from ..errors import ConfigError, StoreError
 from ..state import State, Unit, pair_key
 from . import models
-from .models import SCHEMA_VERSION, Game, Meta, Power, Relationship, Submission, TerritoryOwner, UnitRow
+from .models import SCHEMA_VERSION, Game, Meta, Power, Relationship, TerritoryOwner, UnitRow
 
 BUSY_TIMEOUT = 30.0      # seconds a command waits for another one working on the same game
 BUSY = ("another command is working on this game (a submission or an adjudication); nothing was changed: "
@@ -350,6 +350,28 @@ def has_table(session: Session, name: str) -> bool:
     return inspect(session.connection()).has_table(name)
 
 
+def rows(session: Session, sql: str, **params) -> list:
+    """Rows of a plain SQL read, named as the ORM's objects are (`step.phase`): reading the journal through the
+    ORM's classes costs their definition at start-up (store/journal.py) and a compile per query. An `ids` parameter
+    is a list, for `IN :ids`."""
+    statement = text(sql)
+    if "ids" in params:
+        statement = statement.bindparams(bindparam("ids", expanding=True))
+    return session.connection().execute(statement, params).all()
+
+
+def execute(session: Session, sql: str, **params) -> int:
+    """A plain SQL write; how many rows it changed."""
+    return session.connection().execute(text(sql), params).rowcount
+
+
+def insert(session: Session, table, **values):
+    """One row written with SQLAlchemy Core (a few journal rows a command, where the ORM's unit of work would cost
+    more than the statements): its primary key, when the table numbers its rows."""
+    key = session.connection().execute(table.insert(), values).inserted_primary_key
+    return key[0] if key and len(key) == 1 else None
+
+
 def _reason(exc: Exception) -> str:
     return str(getattr(exc, "orig", exc)).strip() or type(exc).__name__
 
@@ -504,17 +526,14 @@ def save_state(session: Session, game: Game, state: State, turn_order: list[str]
         for table in (UnitRow, TerritoryOwner, Relationship):
             session.exec(delete(table).where(table.game_id == gid))
         old = Stored("", {}, {}, {}, {})
-    existing = {p.name: p for p in session.exec(select(Power).where(Power.game_id == gid)).all()} \
-        if new.treasury != old.treasury else {}
     for name, amount in new.treasury.items():
         if old.treasury.get(name) == amount and name in old.treasury:
             continue
-        row = existing.get(name)
-        if row is None:
+        if not execute(session, "UPDATE power SET treasury = :amount WHERE game_id = :game AND name = :name",
+                       amount=amount, game=gid, name=name):
             order = turn_order.index(name) if turn_order and name in turn_order else -1
-            row = Power(game_id=gid, name=name, turn_order=order, contact=(contacts or {}).get(name, ""))
-        row.treasury = amount
-        session.add(row)
+            insert(session, Power.__table__, game_id=gid, name=name, turn_order=order, treasury=amount,
+                   contact=(contacts or {}).get(name, ""))
     _write(session, UnitRow.__table__, gid, ("id",), ("type", "owner", "place", "damage", "moved", "flags", "carried_by"),
            old.units, new.units)
     _write(session, TerritoryOwner.__table__, gid, ("territory",), ("owner", "original_owner"), old.owners, new.owners)
@@ -576,10 +595,9 @@ def position(state: State) -> dict:
 def save_snapshot(session: Session, game: Game, turn_index: int, state: State, extra: dict | None = None) -> None:
     """Keep the position after an adjudication of turn `turn_index` (a later one of the same turn replaces it),
     with what the rules make of it (`extra`: income, victory standing)."""
-    from .journal import Snapshot
-    row = session.get(Snapshot, (game.id, turn_index)) or Snapshot(game_id=game.id, turn_index=turn_index, data="")
-    row.data = json.dumps({**position(state), **(extra or {})}, sort_keys=True)
-    session.add(row)
+    params = {"game": game.id, "turn": turn_index, "data": json.dumps({**position(state), **(extra or {})}, sort_keys=True)}
+    if not execute(session, "UPDATE snapshot SET data = :data WHERE game_id = :game AND turn_index = :turn", **params):
+        execute(session, "INSERT INTO snapshot (game_id, turn_index, data) VALUES (:game, :turn, :data)", **params)
 
 
 def load_snapshot(session: Session, game: Game, turn_index: int) -> dict | None:
@@ -591,11 +609,12 @@ def load_snapshot(session: Session, game: Game, turn_index: int) -> dict | None:
     return json.loads(row.data) if row else None
 
 
-def locked_submission(session: Session, game: Game) -> Submission | None:
-    """The turn submission waiting for `adjudicate`: the orders of the power to move, locked this turn."""
-    return session.exec(select(Submission).where(Submission.game_id == game.id, Submission.kind == "turn",
-                                                 Submission.power == game.power, Submission.turn_index == game.turn_index,
-                                                 Submission.status == "locked").order_by(Submission.seq)).first()
+def locked_submission(session: Session, game: Game):
+    """The turn submission waiting for `adjudicate`, as a row: the orders of the power to move, locked this turn."""
+    found = rows(session, "SELECT * FROM submission WHERE game_id = :game AND kind = 'turn' AND power = :power "
+                          "AND turn_index = :turn AND status = 'locked' ORDER BY seq LIMIT 1",
+                 game=game.id, power=game.power, turn=game.turn_index)
+    return found[0] if found else None
 
 
 __all__ = ["create", "open_existing", "choose", "the_game", "load_state", "save_state", "locked_submission", "models"]
