@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from sqlmodel import Session, select
 
@@ -34,6 +34,7 @@ from .scenario import Scenario
 from .state import State
 from .store import db
 from .store.journal import DiceGroupRow, Report, RevealedSeed, Step
+from .store.game_row import GameRow
 from .store.models import Game, Submission
 
 
@@ -120,7 +121,7 @@ class AuditResult:
 class Journal:
     """Everything stored about one game, read once, in journal order."""
 
-    game: Game
+    game: GameRow
     submissions: list[Submission]
     steps: list[Step]
     groups: dict[int, list[DiceGroupRow]]       # step id -> its groups, in roll order
@@ -530,7 +531,7 @@ def _short(value: object, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def _fresh_store(stored: Game):
+def _fresh_store(stored: GameRow):
     """An in-memory game database holding the stored game as it was created: same rows, initial state."""
     try:
         state = State.from_dict(json.loads(stored.initial_state))
@@ -540,9 +541,8 @@ def _fresh_store(stored: Game):
                          "replayed: restore the database from a copy") from None
     engine = db.create("sqlite://")
     with Session(engine) as s:
-        game = Game.model_validate(stored.model_dump())
-        s.add(game)
-        s.flush()
+        game = replace(stored)
+        db.insert(s, Game.__table__, **asdict(game))
         db.save_state(s, game, state, turn_order=order)
         s.commit()
     return engine

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from . import dice, report
 from .config import Settings
@@ -28,7 +28,8 @@ from .rules.core import RulesCore
 from .scenario import Scenario
 from .state import State
 from .store import creation, db
-from .store.models import Game, Power, Submission, now
+from .store.game_row import GameRow
+from .store.schema import now
 from .words import possessive
 
 
@@ -53,7 +54,7 @@ class Loaded:
     """An open game: its row, setup and current state."""
 
     session: Session
-    game: Game
+    game: GameRow
     setup: Setup
     state: State
 
@@ -81,13 +82,14 @@ def rules_for(name: str, scenario: Scenario, rules_version: str) -> RulesCore:
 _SETUPS: "WeakKeyDictionary[object, dict[str, tuple[tuple, Setup]]]" = WeakKeyDictionary()
 
 
-def setup_of(session: Session, game: Game) -> Setup:
+def setup_of(session: Session, game: GameRow) -> Setup:
     """The game's scenario, rules and names, parsed once per engine."""
     known = _SETUPS.setdefault(session.get_bind(), {})
     fingerprint = (game.name, game.rules_version, game.anchor, game.created_at, game.chain_length, game.dice_mode,
                    game.salts_required, game.test_seed)
     found = known.get(game.id)
     if found is None or found[0] != fingerprint:
+        db.read_setup(session, game)
         try:
             scenario = Scenario.from_json(game.scenario)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -171,6 +173,7 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
         secret = dice.unhex(seed_hex, "--seed") if seed_hex else None
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
+    from .store.models import Game
     gid = game_id or _default_id(db_arg)
     check_game_id(gid)
     state = State.initial(scenario)
@@ -207,7 +210,7 @@ def _seat(name: str, scenario: Scenario, powers: list[str], options: dict[str, b
     return seat(scenario, powers, sorted(o.removeprefix("option:") for o in options))
 
 
-def _fill(s: Session, game: Game, state: State, order: list[str], contacts: dict[str, str],
+def _fill(s: Session, game, state: State, order: list[str], contacts: dict[str, str],
           art: dict[str, bytes]) -> None:
     from .store.journal import MapArt
     s.add(game)
@@ -410,6 +413,7 @@ def _add_submission(s: Session, g: Loaded, power: str, kind: str, text: str, sha
     """Journal a submission at the game's position now, numbered on from the last: its number and row id. (Rows are
     written with SQLAlchemy Core, here and in the other journal writes: the ORM's unit of work costs more than the
     statements, and `audit` writes a whole game's journal again.)"""
+    from .store.models import Submission
     seq = _next_seq(s, "submission", g.game.id)
     row_id = db.insert(s, Submission.__table__, game_id=g.game.id, seq=seq, power=power, kind=kind, round=g.state.round,
                        turn_index=g.state.turn_index, phase=g.state.phase, text=text, sha256=sha256, status=status,
@@ -493,7 +497,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
 class HostDice:
     """The host's dice: power-turn i is keyed by s_i, derived from the chain secret in the game's key file."""
 
-    def __init__(self, settings: Settings, game: Game):
+    def __init__(self, settings: Settings, game: GameRow):
         self.secret = KeyStore(settings.keys_dir).load(game.id, dice.unhex(game.anchor, "anchor"), game.chain_length)
         self.n = game.chain_length
 
@@ -565,23 +569,24 @@ def _victory(g: Loaded) -> dict:
 def rolls(engine, turn_index: int | None = None) -> list[dict]:
     """Every dice group, or those of one turn; a turn not played yet is an error (as `report --turn`), not an
     empty list that reads as "no dice were rolled"."""
-    from .store.journal import DiceGroupRow, RevealedSeed, Step
     with db.transaction(engine) as s:
         game = db.the_game(s)
-        q = select(DiceGroupRow).where(DiceGroupRow.game_id == game.id)
+        where = ""
         if turn_index is not None:
-            played = sorted(set(s.exec(select(Step.turn_index).where(Step.game_id == game.id, Step.phase != "standing"))))
+            played = [t for (t,) in db.rows(s, "SELECT DISTINCT turn_index FROM step WHERE game_id = :game AND "
+                                               "phase != 'standing' ORDER BY turn_index", game=game.id)]
             if turn_index not in played:
                 so_far = (f"the turns played so far are {played[0]} to {played[-1]}" if played
                           else "nothing has been adjudicated yet")
                 why = "turns are numbered from 1; " if turn_index < 1 else "it has not been played; " if played else ""
                 raise AdjudicatorError(f"no dice of turn {turn_index}: {why}{so_far}")
-            q = q.where(DiceGroupRow.turn_index == turn_index)
-        seeds = {r.turn_index: r for r in s.exec(select(RevealedSeed).where(RevealedSeed.game_id == game.id))}
-        orders = dict(s.exec(select(Step.id, Submission.sha256).join(Submission, Step.submission_id == Submission.id)
-                             .where(Step.game_id == game.id)).all())
+            where = " AND turn_index = :turn"
+        seeds = {r.turn_index: r for r in db.rows(s, "SELECT turn_index, seed, salts FROM revealedseed WHERE game_id = :game",
+                                                  game=game.id)}
+        orders = dict(db.rows(s, "SELECT step.id, submission.sha256 FROM step JOIN submission ON step.submission_id = "
+                                 "submission.id WHERE step.game_id = :game", game=game.id))
         out = []
-        for r in s.exec(q.order_by(DiceGroupRow.id)):
+        for r in db.rows(s, f"SELECT * FROM dice_group WHERE game_id = :game{where} ORDER BY id", game=game.id, turn=turn_index):
             seed = seeds.get(r.turn_index)
             out.append({"game": game.id, "turn": r.turn_index, "label": r.label, "sides": r.sides, "count": r.count,
                         "values": json.loads(r.dice), "units": json.loads(r.units), "seed": seed.seed if seed else None,
@@ -589,8 +594,10 @@ def rolls(engine, turn_index: int | None = None) -> list[dict]:
         return out
 
 
-def powers_in_order(s: Session, game: Game) -> list[Power]:
-    return list(s.exec(select(Power).where(Power.game_id == game.id).order_by(Power.turn_order)))
+def powers_in_order(s: Session, game: GameRow) -> list:
+    """The game's powers as rows (name, turn_order, treasury, contact), in turn order."""
+    return db.rows(s, "SELECT name, turn_order, treasury, contact FROM power WHERE game_id = :game ORDER BY turn_order",
+                   game=game.id)
 
 
 __all__ = ["new_game", "submit", "adjudicate", "status", "rolls", "open_game", "AdjudicatorError"]

@@ -32,8 +32,8 @@ from .game import setup_of
 from .notation.lexicon import UNIT_ALIASES
 from .scenario import PHASES, Scenario
 from .store import db
+from .store.game_row import GameRow
 from .store.journal import MapArt, Snapshot, Step
-from .store.models import Game
 
 REGIONS = ("all", "battles")
 MIN_WIDTH, MAX_WIDTH = 400, 8000
@@ -72,7 +72,7 @@ def save(engine, out: str, turn_index: int | None, region: str, width: int | Non
             "source": "map art" if from_art else "schematic"}
 
 
-def draw(session: Session, game: Game, turn_index: int | None, region: str = "all", width: int | None = None) -> bytes:
+def draw(session: Session, game: GameRow, turn_index: int | None, region: str = "all", width: int | None = None) -> bytes:
     """The position after turn `turn_index` (the current one when None) as a PNG: a title strip, the map (all
     of it, or cropped to the turn's battles) and a legend of the powers' colours."""
     return _png(_picture(session, game, turn_index, region, width)[0])
@@ -84,7 +84,7 @@ def _png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def _picture(session: Session, game: Game, turn_index: int | None, region: str,
+def _picture(session: Session, game: GameRow, turn_index: int | None, region: str,
              width: int | None) -> tuple[Image.Image, bool]:
     """The picture `draw` encodes, and whether it was drawn on the map's own art (else a schematic)."""
     if region not in REGIONS:
@@ -124,7 +124,7 @@ def _picture(session: Session, game: Game, turn_index: int | None, region: str,
 
 # -- what is drawn: the position, its caption, the turn's battles --------------------------------
 
-def _position(session: Session, game: Game, turn_index: int | None) -> tuple[dict, str]:
+def _position(session: Session, game: GameRow, turn_index: int | None) -> tuple[dict, str]:
     """The public position (db.position) to draw and the caption of the title strip."""
     if turn_index is None:
         state = db.load_state(session, game)
@@ -142,7 +142,7 @@ def _position(session: Session, game: Game, turn_index: int | None) -> tuple[dic
     return snapshot, f"Round {round_} · {power} · the position after turn {turn_index}"
 
 
-def _no_snapshot(session: Session, game: Game, turn_index: int) -> str:
+def _no_snapshot(session: Session, game: GameRow, turn_index: int) -> str:
     if turn_index < 1:
         why = "turns are numbered from 1"
     elif turn_index < game.turn_index:
@@ -167,7 +167,7 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in spans)
 
 
-def _battles(session: Session, game: Game, turn_index: int | None) -> tuple[list[str], int]:
+def _battles(session: Session, game: GameRow, turn_index: int | None) -> tuple[list[str], int]:
     """The places of the battles and bombing raids of a turn (the latest played when None), in the order fought."""
     played = select(Step).where(Step.game_id == game.id, Step.phase.in_(PHASES))
     if turn_index is None:
@@ -295,7 +295,7 @@ class Art:
         return [(v - (x0 if i % 2 == 0 else y0)) * s for i, v in enumerate(ring)]
 
 
-def _art(session: Session, game: Game, scenario: Scenario) -> Art | None:
+def _art(session: Session, game: GameRow, scenario: Scenario) -> Art | None:
     """The game's map art, or None when it has none (no map folder, an older game) or it is damaged or does not
     fit the scenario (more than a tenth of the territories without an outline): the picture is then schematic."""
     if not db.has_table(session, "map_art"):
@@ -591,7 +591,7 @@ def _colour(colours: dict, power: str) -> tuple[int, int, int]:
     return colours.get(power, (160, 160, 160))
 
 
-def _title(game: Game, caption: str, width: int) -> Image.Image:
+def _title(game: GameRow, caption: str, width: int) -> Image.Image:
     strip = Image.new("RGB", (width, TITLE_HEIGHT), (31, 42, 54))
     pen = ImageDraw.Draw(strip)
     tag = f"game {game.id}"

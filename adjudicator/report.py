@@ -584,7 +584,7 @@ def store_report(session: Session, turn_index: int, fmt: str = "markdown", templ
     compares it with the replay's (a host's own templates change only what is printed); return the report in
     `fmt` with the host's templates, from the same context."""
     from .store.journal import Report
-    from .store.models import now
+    from .store.schema import now
     ctx = context(session, turn_index)
     text = render_context(ctx, "markdown")
     db.insert(session, Report.__table__, game_id=ctx["game"]["id"], turn_index=turn_index, format="markdown", text=text,

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from .errors import ILLEGAL, ConfigError, NothingToDo, OrderError
 from .notation import parse_submission
 from .notation.orders import Salt
 from .store import db
-from .store.models import Submission
 
 if TYPE_CHECKING:
     from .game import Loaded
@@ -80,8 +79,8 @@ def salters(g: Loaded) -> list[str]:
 
 def turn_salts(s: Session, g: Loaded) -> list[tuple[str, str]]:
     """(power, salt) accepted for the current power-turn, in acceptance order: the order of the key's hash input."""
-    rows = s.exec(select(Submission).where(Submission.game_id == g.game.id, Submission.kind == "salt",
-                                           Submission.turn_index == g.state.turn_index).order_by(Submission.seq))
+    rows = db.rows(s, "SELECT power, text FROM submission WHERE game_id = :game AND kind = 'salt' AND turn_index = :turn "
+                      "ORDER BY seq", game=g.game.id, turn=g.state.turn_index)
     verbs = g.rules.verbs()
     return [(row.power, o.text) for row in rows
             for o in parse_submission(row.text, g.lexicon, verbs=verbs).submission.orders if isinstance(o, Salt)]
@@ -89,12 +88,11 @@ def turn_salts(s: Session, g: Loaded) -> list[tuple[str, str]]:
 
 def turn_started(s: Session, g: Loaded) -> bool:
     """Whether a part of the current power-turn was adjudicated: from then on its dice key is fixed."""
-    from .store.journal import Step
-    return s.exec(select(Step.id).where(Step.game_id == g.game.id, Step.turn_index == g.state.turn_index,
-                                        Step.phase != "standing")).first() is not None
+    return bool(db.rows(s, "SELECT id FROM step WHERE game_id = :game AND turn_index = :turn AND phase != 'standing' "
+                           "LIMIT 1", game=g.game.id, turn=g.state.turn_index))
 
 
-def key_salts(s: Session, g: Loaded, sub: Submission, without_salts: bool) -> tuple[list[tuple[str, str]], dict | None]:
+def key_salts(s: Session, g: Loaded, sub, without_salts: bool) -> tuple[list[tuple[str, str]], dict | None]:
     """The salts of the turn's dice key and, on the turn's first adjudication, the journal event recording them.
 
     A strict game rolls nothing before the salts it awaits are in, unless the host falls back on

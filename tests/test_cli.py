@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator import dice
-from adjudicator.store.models import SCHEMA_VERSION
+from adjudicator.store.schema import SCHEMA_VERSION
 from conftest import G40AU_208, TEST_SEED
 
 GERMAN_TURN = """\

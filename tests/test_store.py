@@ -14,7 +14,7 @@ from adjudicator.games import demo
 from adjudicator.state import State
 from adjudicator.store import db
 from adjudicator.store.db import open_existing, save_state
-from adjudicator.store.models import SCHEMA_VERSION
+from adjudicator.store.schema import SCHEMA_VERSION
 
 
 def test_schema_version_and_foreign_keys(demo_db):
@@ -73,7 +73,7 @@ def test_what_a_declaration_changed_this_turn_is_kept_with_the_state(demo_db):
 
 
 def test_the_table_list_names_every_table():
-    """`open_existing` checks a database for the tables of models.TABLES without defining the journal's
-    (store/journal.py); a table added to the schema but not to that list would go unchecked."""
-    from adjudicator.store import models
-    assert set(models.metadata().tables) == set(models.TABLES)
+    """`open_existing` checks a database for the tables of schema.TABLES without defining any table (store/game_row.py);
+    a table added to the schema but not to that list would go unchecked."""
+    from adjudicator.store import models, schema
+    assert set(models.metadata().tables) == set(schema.TABLES)

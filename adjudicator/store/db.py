@@ -25,16 +25,14 @@ from pathlib import Path
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import bindparam, event, inspect, text
-from sqlalchemy import select as sql_select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError, InterfaceError, OperationalError
-from sqlalchemy.orm import defer
-from sqlmodel import Session, create_engine, delete, select
+from sqlmodel import Session, create_engine
 
 from ..errors import ConfigError, StoreError
 from ..state import State, Unit, pair_key
-from . import models
-from .models import SCHEMA_VERSION, Game, Meta, Power, Relationship, TerritoryOwner, UnitRow
+from .game_row import COLUMNS, SETUP, GameRow
+from .schema import SCHEMA_VERSION, TABLES
 
 BUSY_TIMEOUT = 30.0      # seconds a command waits for another one working on the same game
 BUSY = ("another command is working on this game (a submission or an adjudication); nothing was changed: "
@@ -159,8 +157,8 @@ def transaction(engine, write: bool = False, read_only: bool = False) -> Iterato
             # read committed, the row lock first: each statement after it sees every commit made before it
             s.connection().exec_driver_sql(f"SET LOCAL lock_timeout = {max(1, round(busy_timeout() * 1000))}")
             game_id = chosen(engine)
-            lock = select(Game.id).with_for_update()
-            s.exec(lock.where(Game.id == game_id) if game_id is not None else lock)
+            rows(s, "SELECT id FROM game WHERE id = :id FOR UPDATE" if game_id is not None else
+                 "SELECT id FROM game FOR UPDATE", **({"id": game_id} if game_id is not None else {}))
         else:
             s.connection().exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
                                            + (", READ ONLY" if read_only else ""))
@@ -223,12 +221,13 @@ def create(db: str):
         if tables & {"meta", "game"}:
             engine.dispose()
             return open_existing(db, upgrade=True)
+        from . import models
         with engine.begin() as conn:
             if engine.dialect.name == "postgresql":     # two first games of a league at once: one makes the tables
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7316052104)")
             models.metadata().create_all(conn)
-            if conn.execute(select(Meta.key).where(Meta.key == "schema_version")).first() is None:
-                conn.execute(Meta.__table__.insert(), {"key": "schema_version", "value": str(SCHEMA_VERSION)})
+            if conn.execute(text("SELECT key FROM meta WHERE key = 'schema_version'")).first() is None:
+                conn.execute(text("INSERT INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(SCHEMA_VERSION)})
     except (OperationalError, DatabaseError) as exc:
         raise StoreError(f"cannot create a game database at {shown(db)}: {_secretless(_reason(exc), db)}") from None
     return engine
@@ -278,7 +277,7 @@ def open_existing(db: str, upgrade: bool = False):
         with transaction(engine) as s:
             meta = s.connection().execute(text("SELECT value FROM meta WHERE key = 'schema_version'")).first()
             version = _schema_version(name, meta[0] if meta else None)
-        missing = sorted(t for t, since in models.TABLES.items() if t not in tables and since <= version)
+        missing = sorted(t for t, since in TABLES.items() if t not in tables and since <= version)
         if missing:
             raise StoreError(f"{name} is a damaged game database: the table(s) {', '.join(missing)} are missing. "
                              "Restore it from a copy")
@@ -328,16 +327,17 @@ def _upgrade(db: str, engine) -> None:
     """Schema 1 to 2: the journal's numbers become unique, so that no race can ever store one twice.
     2 to 3: the tables of snapshots, map art, deliveries and game settings are added (empty: an older game has
     no snapshot of its past turns, and no map art)."""
+    from . import models
     try:
         with transaction(engine, write=True) as s:
             metadata = models.metadata()
-            for name in (t for t, since in models.TABLES.items() if since > 1):
+            for name in (t for t, since in TABLES.items() if since > 1):
                 metadata.tables[name].create(s.connection(), checkfirst=True)
             for name in ("submission", "step"):
                 for index in metadata.tables[name].indexes:
                     if index.unique:
                         index.create(s.connection(), checkfirst=True)
-            s.merge(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
+            execute(s, "UPDATE meta SET value = :v WHERE key = 'schema_version'", v=str(SCHEMA_VERSION))
             s.commit()
     except StoreError:
         raise StoreError(f"{db} cannot be brought to schema {SCHEMA_VERSION}: its journal numbers a submission or a "
@@ -376,31 +376,38 @@ def _reason(exc: Exception) -> str:
     return str(getattr(exc, "orig", exc)).strip() or type(exc).__name__
 
 
-def the_game(session: Session, setup: bool = False) -> Game:
+def the_game(session: Session, setup: bool = False) -> GameRow:
     """The game the session's engine was bound to (`choose`), else the database's only game. Its scenario and
-    initial state (a map's are a megabyte of text, fixed at `new`) are read only when first used, or at once
-    with `setup` (for a game used after its session ends)."""
-    lazy = [] if setup else [defer(Game.scenario), defer(Game.initial_state)]
+    initial state (a map's are a megabyte of text, fixed at `new`) are read with `setup`, else when first needed
+    (`read_setup`)."""
+    columns = ", ".join(COLUMNS + (SETUP if setup else ()))
     game_id = chosen(session.get_bind())
     if game_id is not None:
-        game = session.get(Game, game_id, options=lazy)
-        if game is None:
+        found = rows(session, f"SELECT {columns} FROM game WHERE id = :id", id=game_id)
+        if not found:
             raise StoreError(f"the database holds no game with the id {game_id!r} (any more)")
     else:
-        games = session.exec(select(Game).options(*lazy).limit(2)).all()
-        if not games:
+        found = rows(session, f"SELECT {columns} FROM game LIMIT 2")
+        if not found:
             raise StoreError("the database holds no game")
-        if len(games) > 1:
+        if len(found) > 1:
             raise StoreError("the database holds several games: say which with --id GAME")
-        game = games[0]
+    game = GameRow.of(found[0])
     check_game(game)
     return game
+
+
+def read_setup(session: Session, game: GameRow) -> None:
+    """Read the game's scenario and initial state into `game`, unless they are there already."""
+    if game.scenario is None or game.initial_state is None:
+        game.scenario, game.initial_state = rows(session, "SELECT scenario, initial_state FROM game WHERE id = :id",
+                                                 id=game.id)[0]
 
 
 MAX_CHAIN = 1 << 20        # the longest dice chain `verify` walks (verify.MAX_TURN)
 
 
-def check_game(game: Game) -> None:
+def check_game(game: GameRow) -> None:
     """The game row's own fields, which every command trusts: one edited or damaged by hand is named here."""
     def bad(field: str, value: object, expected: str) -> StoreError:
         return StoreError(f"the game row is damaged: {field} is {str(value)[:80]!r}, expected {expected}; "
@@ -444,7 +451,7 @@ class Stored:
                     for t in sorted(state.owners.keys() | originals.keys())},
                    dict(sorted(state.relationships.items())), dict(sorted(state.treasury.items())))
 
-    def state(self, game: Game) -> State:
+    def state(self, game: GameRow) -> State:
         extra = json.loads(game.extra)
         return State(
             round=game.round, power=game.power, phase=game.phase, turn_index=game.turn_index,
@@ -473,7 +480,7 @@ def _flags(flags: dict) -> str:
 _COMMITTED: "WeakKeyDictionary[object, dict[str, Stored]]" = WeakKeyDictionary()
 
 
-def load_state(session: Session, game: Game) -> State:
+def load_state(session: Session, game: GameRow) -> State:
     engine = session.get_bind()
     known = _COMMITTED.get(engine, {}).get(game.id)
     try:
@@ -490,22 +497,20 @@ def load_state(session: Session, game: Game) -> State:
 
 def check_free_id(session: Session, db_arg: str, game_id: str, advice: str) -> None:
     """Refuse to add a game under an id the (league's) database holds already."""
-    if session.get(Game, game_id) is not None:
+    if rows(session, "SELECT id FROM game WHERE id = :id", id=game_id):
         raise StoreError(f"{shown(db_arg)} already holds a game with the id {game_id}{advice}")
 
 
-def _load_rows(session: Session, game: Game) -> Stored:
+def _load_rows(session: Session, game: GameRow) -> Stored:
     # Plain SQL expressions over the tables, not ORM queries: a command compiles each once, and the ORM's
     # compiling is a good part of what `status` costs beyond its imports.
     gid = game.id
-    conn = session.connection()
-    p, t, u, r = (m.__table__.c for m in (Power, TerritoryOwner, UnitRow, Relationship))
-    powers = conn.execute(sql_select(p.name, p.treasury).where(p.game_id == gid).order_by(p.name)).all()
-    owners = conn.execute(sql_select(t.territory, t.owner, t.original_owner).where(t.game_id == gid)
-                          .order_by(t.territory)).all()
-    units = conn.execute(sql_select(u.id, u.type, u.owner, u.place, u.damage, u.moved, u.flags, u.carried_by)
-                         .where(u.game_id == gid).order_by(u.id)).all()
-    rels = conn.execute(sql_select(r.a, r.b, r.type).where(r.game_id == gid).order_by(r.a, r.b)).all()
+    powers = rows(session, "SELECT name, treasury FROM power WHERE game_id = :game ORDER BY name", game=gid)
+    owners = rows(session, "SELECT territory, owner, original_owner FROM territoryowner WHERE game_id = :game "
+                           "ORDER BY territory", game=gid)
+    units = rows(session, "SELECT id, type, owner, place, damage, moved, flags, carried_by FROM unit "
+                          "WHERE game_id = :game ORDER BY id", game=gid)
+    rels = rows(session, "SELECT a, b, type FROM relationship WHERE game_id = :game ORDER BY a, b", game=gid)
     for *_, flags, _carrier in units:
         if not isinstance(json.loads(flags), dict):
             raise TypeError(f"unit flags must be a JSON object, not {flags[:40]!r}")
@@ -515,16 +520,17 @@ def _load_rows(session: Session, game: Game) -> Stored:
                   {pair_key(a, b): t for a, b, t in rels}, {name: amount for name, amount in powers})
 
 
-def save_state(session: Session, game: Game, state: State, turn_order: list[str] | None = None,
+def save_state(session: Session, game: GameRow, state: State, turn_order: list[str] | None = None,
                contacts: dict[str, str] | None = None, state_hash: str | None = None) -> None:
     """Write `state` into the tables of `game` (inside the caller's transaction): only the rows that differ from
     what the tables held when the state was loaded. `state_hash` is the state's hash when the caller knows it."""
+    from .models import Power, Relationship, TerritoryOwner, UnitRow
     gid = game.id
     new = Stored.of(state, state_hash or state.hash())
     old = session.info.get(("stored", gid))
     if old is None:                  # a state not loaded in this transaction: its rows are written afresh
-        for table in (UnitRow, TerritoryOwner, Relationship):
-            session.exec(delete(table).where(table.game_id == gid))
+        for table in ("unit", "territoryowner", "relationship"):
+            execute(session, f"DELETE FROM {table} WHERE game_id = :game", game=gid)
         old = Stored("", {}, {}, {}, {})
     for name, amount in new.treasury.items():
         if old.treasury.get(name) == amount and name in old.treasury:
@@ -547,7 +553,9 @@ def save_state(session: Session, game: Game, state: State, turn_order: list[str]
                              **({"board": state.board} if state.board else {})},
                             sort_keys=True)
     game.state_hash = new.hash
-    session.add(game)
+    execute(session, "UPDATE game SET round = :round, power = :power, phase = :phase, turn_index = :turn, "
+                     "extra = :extra, state_hash = :hash WHERE id = :id", round=game.round, power=game.power,
+            phase=game.phase, turn=game.turn_index, extra=game.extra, hash=game.state_hash, id=gid)
     session.info[("stored", gid)] = new
     if not session.info.get("remember_on_commit"):
         session.info["remember_on_commit"] = True
@@ -592,7 +600,7 @@ def position(state: State) -> dict:
             "units": [[p, o, t, n] for (p, o, t), n in sorted(counts.items())]}
 
 
-def save_snapshot(session: Session, game: Game, turn_index: int, state: State, extra: dict | None = None) -> None:
+def save_snapshot(session: Session, game: GameRow, turn_index: int, state: State, extra: dict | None = None) -> None:
     """Keep the position after an adjudication of turn `turn_index` (a later one of the same turn replaces it),
     with what the rules make of it (`extra`: income, victory standing)."""
     params = {"game": game.id, "turn": turn_index, "data": json.dumps({**position(state), **(extra or {})}, sort_keys=True)}
@@ -600,7 +608,7 @@ def save_snapshot(session: Session, game: Game, turn_index: int, state: State, e
         execute(session, "INSERT INTO snapshot (game_id, turn_index, data) VALUES (:game, :turn, :data)", **params)
 
 
-def load_snapshot(session: Session, game: Game, turn_index: int) -> dict | None:
+def load_snapshot(session: Session, game: GameRow, turn_index: int) -> dict | None:
     """The position kept after turn `turn_index`, or None for a turn adjudicated before snapshots were kept."""
     if not has_table(session, "snapshot"):
         return None
@@ -609,7 +617,7 @@ def load_snapshot(session: Session, game: Game, turn_index: int) -> dict | None:
     return json.loads(row.data) if row else None
 
 
-def locked_submission(session: Session, game: Game):
+def locked_submission(session: Session, game: GameRow):
     """The turn submission waiting for `adjudicate`, as a row: the orders of the power to move, locked this turn."""
     found = rows(session, "SELECT * FROM submission WHERE game_id = :game AND kind = 'turn' AND power = :power "
                           "AND turn_index = :turn AND status = 'locked' ORDER BY seq LIMIT 1",
@@ -617,4 +625,4 @@ def locked_submission(session: Session, game: Game):
     return found[0] if found else None
 
 
-__all__ = ["create", "open_existing", "choose", "the_game", "load_state", "save_state", "locked_submission", "models"]
+__all__ = ["create", "open_existing", "choose", "the_game", "load_state", "save_state", "locked_submission"]

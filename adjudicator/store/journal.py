@@ -9,7 +9,7 @@ from typing import Optional
 from sqlalchemy import Index, LargeBinary
 from sqlmodel import Column, Field, SQLModel
 
-from .models import now
+from .schema import now
 
 
 class Step(SQLModel, table=True):

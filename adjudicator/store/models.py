@@ -3,24 +3,13 @@ is in `journal`, defined only by the commands that write or replay it."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-from datetime import datetime, timezone
 from typing import Optional
 
 from sqlalchemy import Index
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 3        # 2: submission and step numbers unique within a game; 3: snapshots, map art, deliveries
-# Every table of a game database, with the schema version that brought it: what `open_existing` checks a
-# database for without defining the journal's tables (tests/test_store.py keeps it equal to the metadata).
-TABLES = {"meta": 1, "game": 1, "power": 1, "territoryowner": 1, "unit": 1, "relationship": 1, "submission": 1,
-          "step": 1, "dice_group": 1, "revealedseed": 1, "report": 1,
-          "snapshot": 3, "map_art": 3, "delivery": 3, "game_setting": 3}
-
-
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+from .game_row import setup_hash
+from .schema import now
 
 
 class Meta(SQLModel, table=True):
@@ -49,13 +38,7 @@ class Game(SQLModel, table=True):
     created_at: str = Field(default_factory=now)
 
     def setup_hash(self) -> str:
-        """SHA-256 of all that was fixed when the game was made: printed from the first report on, so that nobody
-        can swap the setup `audit` replays from, clear the test-dice flag or re-key the dice unnoticed."""
-        fixed = {"game": self.id, "name": self.name, "rules": self.rules_version, "anchor": self.anchor,
-                 "chain_length": self.chain_length, "dice": self.dice_mode, "salts_from": self.salts_required,
-                 "test_seed": bool(self.test_seed)}
-        text = f"{json.dumps(fixed, sort_keys=True)}\n{self.scenario}\n{self.initial_state}"
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return setup_hash(self)
 
 
 class Power(SQLModel, table=True):

@@ -1,0 +1,17 @@
+"""What a game database must hold, known without defining its tables (`open_existing` checks a database before any
+command defines a mapped class: see game_row)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+SCHEMA_VERSION = 3        # 2: submission and step numbers unique within a game; 3: snapshots, map art, deliveries
+# Every table of a game database, with the schema version that brought it (tests/test_store.py keeps it equal to
+# the metadata).
+TABLES = {"meta": 1, "game": 1, "power": 1, "territoryowner": 1, "unit": 1, "relationship": 1, "submission": 1,
+          "step": 1, "dice_group": 1, "revealedseed": 1, "report": 1,
+          "snapshot": 3, "map_art": 3, "delivery": 3, "game_setting": 3}
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
