@@ -300,8 +300,9 @@ class Replay:
         """Adjudicate locked orders until the game stands where `target` was accepted (None: the journal's end)."""
         while True:
             with Session(self.engine) as s:
-                here = tuple(db.rows(s, "SELECT round, turn_index, phase FROM game")[0])
-                locked = next(iter(db.rows(s, "SELECT min(seq) FROM submission WHERE status = 'locked'")[0]))
+                *here, locked = db.rows(s, "SELECT round, turn_index, phase, (SELECT min(seq) FROM submission "
+                                           "WHERE status = 'locked') FROM game")[0]
+                here = tuple(here)
             if target is not None and here == (target.round, target.turn_index, target.phase):
                 return
             done = locked is not None and self.journal.submissions[locked - 1].status == "done"
@@ -350,7 +351,10 @@ class Replay:
 
     def _compare_new_steps(self) -> None:
         with Session(self.engine) as s:
-            mine = db.rows(s, "SELECT * FROM step WHERE seq > :seq ORDER BY seq", seq=self.compared)
+            mine = db.rows(s, "SELECT * FROM step WHERE game_id = :game AND seq > :seq ORDER BY seq",
+                           game=self.journal.game.id, seq=self.compared)
+            if not mine:
+                return
             ids = [st.id for st in mine]
             seqs = dict(db.rows(s, "SELECT id, seq FROM submission WHERE id IN :ids", ids=[st.submission_id for st in mine]))
             groups: dict[int, list] = {i: [] for i in ids}

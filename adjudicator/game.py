@@ -487,7 +487,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
             **({"board": lines} if (lines := g.rules.position_lines(g.state)) else {}),
             **({"units": units} if (units := g.rules.public_units(g.state)) is not None else {})})
         s.flush()
-        text = report.store_report(s, turn_index, fmt, settings.templates_dir if settings else None)
+        text = report.store_report(s, turn_index, fmt, settings.templates_dir if settings else None, game=g.game)
         s.commit()
         return {"game": g.game.id, "turn_index": turn_index, "round": round_, "power": power,
                 "phases": [r.phase for r in results], "turn_over": finished, "orders_sha256": sub.sha256,

@@ -392,12 +392,14 @@ def _standings(snapshot: dict | None, scenario_powers: list[str]) -> dict:
     return {"table": table, "victory": lines, "board": snapshot.get("board", [])}
 
 
-def turn_context(session: Session, turn_index: int | None) -> dict:
+def turn_context(session: Session, turn_index: int | None, game=None) -> dict:
+    """`game`: the game's row, when the caller has read it."""
     from .game import setup_of              # game imports this module
-    game = db.the_game(session)
+    game = game or db.the_game(session)
     setup = setup_of(session, game)
-    first, last = db.rows(session, "SELECT min(turn_index), max(turn_index) FROM step "
-                                 "WHERE game_id = :game AND phase != 'standing'", game=game.id)[0]
+    # the journal's turns only ever go on: the first and the last adjudicated are its first and last steps' turns
+    played = "SELECT turn_index FROM step WHERE game_id = :game AND phase != 'standing' ORDER BY seq {} LIMIT 1"
+    last = next((row[0] for row in db.rows(session, played.format("DESC"), game=game.id)), None)
     if last is None:
         raise AdjudicatorError("nothing has been adjudicated yet: there is no report to show")
     if turn_index is None:
@@ -407,6 +409,7 @@ def turn_context(session: Session, turn_index: int | None) -> dict:
                            "ORDER BY seq", game=game.id, turn=turn_index)
     mine = [s for s in steps if s.turn_index == turn_index and s.phase != "standing"]
     if not mine:
+        first = db.rows(session, played.format("ASC"), game=game.id)[0][0]
         raise AdjudicatorError(f"no report for turn {turn_index}: the turns played so far are {first} to {last}")
     groups = db.rows(session, "SELECT * FROM dice_group WHERE game_id = :game AND turn_index = :turn ORDER BY id",
                    game=game.id, turn=turn_index)
@@ -469,10 +472,10 @@ def dice_block(ctx: dict, groups: list[dict] | None = None) -> str:
     return "\n".join(lines)
 
 
-def context(session: Session, turn_index: int | None) -> dict:
+def context(session: Session, turn_index: int | None, game=None) -> dict:
     """The template context of a turn's report; a journal damaged by hand is a StoreError, not a traceback."""
     try:
-        ctx = turn_context(session, turn_index)
+        ctx = turn_context(session, turn_index, game)
         ctx["dice_block"] = dice_block(ctx)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise StoreError(f"the stored journal of this turn is damaged ({type(exc).__name__}: {str(exc)[:100]}), so "
@@ -579,13 +582,14 @@ def _bins(items: list, sizes: list[int], budget: int) -> list[list]:
     return bins
 
 
-def store_report(session: Session, turn_index: int, fmt: str = "markdown", templates_dir: Path | None = None) -> str:
+def store_report(session: Session, turn_index: int, fmt: str = "markdown", templates_dir: Path | None = None,
+                 game=None) -> str:
     """Render the Markdown report of a turn with the built-in templates and keep it in the journal, where `audit`
     compares it with the replay's (a host's own templates change only what is printed); return the report in
     `fmt` with the host's templates, from the same context."""
     from .store.journal import Report
     from .store.schema import now
-    ctx = context(session, turn_index)
+    ctx = context(session, turn_index, game)
     text = render_context(ctx, "markdown")
     db.insert(session, Report.__table__, game_id=ctx["game"]["id"], turn_index=turn_index, format="markdown", text=text,
               created_at=now())
