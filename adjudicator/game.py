@@ -482,12 +482,13 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
                       seed=dice.hexb(source.seed(turn_index)), salts=json.dumps([text for _, text in salts]))
         db.execute(s, "UPDATE submission SET status = 'done' WHERE id = :id", id=sub.id)
         db.save_state(s, g.game, g.state, state_hash=results[-1].state_hash if results else None)
-        db.save_snapshot(s, g.game, turn_index, g.state, {
+        snapshot = db.save_snapshot(s, g.game, turn_index, g.state, {
             "income": {p: g.rules.income(g.state, p)[0] for p in g.scenario.turn_players()}, "victory": _victory(g),
             **({"board": lines} if (lines := g.rules.position_lines(g.state)) else {}),
             **({"units": units} if (units := g.rules.public_units(g.state)) is not None else {})})
         s.flush()
-        text = report.store_report(s, turn_index, fmt, settings.templates_dir if settings else None, game=g.game)
+        text = report.store_report(s, turn_index, fmt, settings.templates_dir if settings else None, game=g.game,
+                                   snapshot=snapshot)
         s.commit()
         return {"game": g.game.id, "turn_index": turn_index, "round": round_, "power": power,
                 "phases": [r.phase for r in results], "turn_over": finished, "orders_sha256": sub.sha256,

@@ -392,8 +392,8 @@ def _standings(snapshot: dict | None, scenario_powers: list[str]) -> dict:
     return {"table": table, "victory": lines, "board": snapshot.get("board", [])}
 
 
-def turn_context(session: Session, turn_index: int | None, game=None) -> dict:
-    """`game`: the game's row, when the caller has read it."""
+def turn_context(session: Session, turn_index: int | None, game=None, snapshot: dict | None = None) -> dict:
+    """`game`: the game's row, and `snapshot`: the turn's, when the caller has them."""
     from .game import setup_of              # game imports this module
     game = game or db.the_game(session)
     setup = setup_of(session, game)
@@ -433,7 +433,7 @@ def turn_context(session: Session, turn_index: int | None, game=None) -> dict:
     if understood:
         phases.insert(0, {"phase": "orders", "title": "Orders as understood", "code": True, "battles": [], "state_hash": "",
                           "lines": understood})
-    snapshot = db.load_snapshot(session, game, turn_index)
+    snapshot = snapshot or db.load_snapshot(session, game, turn_index)
     powers = [p.name for p in db.rows(session, "SELECT name FROM power WHERE game_id = :game ORDER BY turn_order", game=game.id)]
     awaiting = None
     if snapshot and snapshot["turn_index"] == turn_index:
@@ -472,10 +472,10 @@ def dice_block(ctx: dict, groups: list[dict] | None = None) -> str:
     return "\n".join(lines)
 
 
-def context(session: Session, turn_index: int | None, game=None) -> dict:
+def context(session: Session, turn_index: int | None, game=None, snapshot: dict | None = None) -> dict:
     """The template context of a turn's report; a journal damaged by hand is a StoreError, not a traceback."""
     try:
-        ctx = turn_context(session, turn_index, game)
+        ctx = turn_context(session, turn_index, game, snapshot)
         ctx["dice_block"] = dice_block(ctx)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise StoreError(f"the stored journal of this turn is damaged ({type(exc).__name__}: {str(exc)[:100]}), so "
@@ -583,13 +583,13 @@ def _bins(items: list, sizes: list[int], budget: int) -> list[list]:
 
 
 def store_report(session: Session, turn_index: int, fmt: str = "markdown", templates_dir: Path | None = None,
-                 game=None) -> str:
+                 game=None, snapshot: dict | None = None) -> str:
     """Render the Markdown report of a turn with the built-in templates and keep it in the journal, where `audit`
     compares it with the replay's (a host's own templates change only what is printed); return the report in
-    `fmt` with the host's templates, from the same context."""
+    `fmt` with the host's templates, from the same context. `game` and `snapshot`: as for turn_context."""
     from .store.journal import Report
     from .store.schema import now
-    ctx = context(session, turn_index, game)
+    ctx = context(session, turn_index, game, snapshot)
     text = render_context(ctx, "markdown")
     db.insert(session, Report.__table__, game_id=ctx["game"]["id"], turn_index=turn_index, format="markdown", text=text,
               created_at=now())

@@ -600,12 +600,14 @@ def position(state: State) -> dict:
             "units": [[p, o, t, n] for (p, o, t), n in sorted(counts.items())]}
 
 
-def save_snapshot(session: Session, game: GameRow, turn_index: int, state: State, extra: dict | None = None) -> None:
+def save_snapshot(session: Session, game: GameRow, turn_index: int, state: State, extra: dict | None = None) -> dict:
     """Keep the position after an adjudication of turn `turn_index` (a later one of the same turn replaces it),
-    with what the rules make of it (`extra`: income, victory standing)."""
-    params = {"game": game.id, "turn": turn_index, "data": json.dumps({**position(state), **(extra or {})}, sort_keys=True)}
+    with what the rules make of it (`extra`: income, victory standing); return what was kept."""
+    data = {**position(state), **(extra or {})}
+    params = {"game": game.id, "turn": turn_index, "data": json.dumps(data, sort_keys=True)}
     if not execute(session, "UPDATE snapshot SET data = :data WHERE game_id = :game AND turn_index = :turn", **params):
         execute(session, "INSERT INTO snapshot (game_id, turn_index, data) VALUES (:game, :turn, :data)", **params)
+    return data
 
 
 def load_snapshot(session: Session, game: GameRow, turn_index: int) -> dict | None:
