@@ -198,6 +198,9 @@ class Scenario:
     def territory(self, name: str) -> Territory:
         return self._index("_territories", self.territories)[name]
 
+    def territories_by_name(self) -> dict[str, Territory]:
+        return self._index("_territories", self.territories)
+
     def unit_type(self, name: str) -> UnitType:
         return self._index("_unit_types", self.unit_types)[name]
 
