@@ -146,8 +146,8 @@ class AltUniverseRules(G40Rules):
     def ut(self, unit):
         """RULINGS.md "bomber-payload": on the Beta-1.1 map the bomber attacks at 4 without its payload, which
         is bookkeeping."""
-        t = super().ut(unit)
-        return self._played_types.get(t.name, t)
+        name = unit if isinstance(unit, str) else unit.type
+        return self._played_types.get(name) or self.scenario.unit_type(name)
 
     def taken_last(self, unit, role: str) -> bool:
         """AU-103: a defending bomber is chosen as a casualty only after every other defending unit."""
