@@ -43,24 +43,15 @@ class Conditions:
         self.scenario = rules.scenario
         self._state: State | None = None                 # the state the caches below are of
         self._kinds: dict | None = None                  # unit_kinds of it
-        self._holding: dict[str, set[str]] | None = None  # unit type -> the places where such units stand
         self._counted: dict[tuple, bool] = {}            # (owner, type, whose, players) -> whether such units count
         self.unsupported: list[str] = []                 # parts of conditions not evaluated, for explanations
 
     def _index(self, state: State) -> dict[str, dict[tuple[str, str], int]]:
         if self._state is not state:
-            self._state, self._kinds, self._holding, self._counted = state, unit_kinds(state), None, {}
+            self._state, self._kinds, self._counted = state, None, {}
+        if self._kinds is None:
+            self._kinds = unit_kinds(state)
         return self._kinds
-
-    def _places_holding(self, state: State, types: set[str]) -> set[str]:
-        """The places where units of any of these types stand, whoever owns them."""
-        index = self._index(state)
-        if self._holding is None:
-            self._holding = {}
-            for place, kinds in index.items():
-                for _, type_ in kinds:
-                    self._holding.setdefault(type_, set()).add(place)
-        return set().union(*(self._holding.get(t, ()) for t in types))
 
     # -- entry points --------------------------------------------------------------------------------
 
@@ -170,14 +161,17 @@ class Conditions:
             return sum(any(rules.friendly(state, state.owners.get(p) or "", q) for q in players)
                        if state.owners.get(p) else False for p in places)
         whose, test = _TERRITORY_TESTS[option]
-        index = self._index(state)
-        occupied = [p for p in places if p in index]   # a place without units holds none that count
-        hits = len(places) - len(occupied) if test == "excluded" else 0
         combos = [(_combo_types(combo), n) for combo, n in presence.items()]
         if test == "present" and combos and all(types is not None and n > 0 for types, n in combos):
             # only places with a unit of a listed type can count: most hold none (the map's captured-city markers)
-            holding = self._places_holding(state, set().union(*(types for types, _ in combos)))
-            occupied = [p for p in occupied if p in holding]
+            wanted = set().union(*(types for types, _ in combos))
+            holding = {u.place for u in state.units if u.type in wanted}
+            places = [p for p in places if p in holding]
+            if not places:
+                return 0
+        index = self._index(state)
+        occupied = [p for p in places if p in index]   # a place without units holds none that count
+        hits = len(places) - len(occupied) if test == "excluded" else 0
         key = (whose, tuple(players))
         counted = self._counted
         for place in occupied:
@@ -197,7 +191,7 @@ class Conditions:
 
 def unit_kinds(state: State) -> dict[str, dict[tuple[str, str], int]]:
     """Place -> (owner, unit type) -> how many: what presence tests count, built in one pass over the units. Valid
-    while no unit moves; a caller that evaluates many conditions of one position builds it once and passes it."""
+    while no unit moves: a Conditions evaluator builds it once for the conditions of one position."""
     index: dict[str, dict[tuple[str, str], int]] = {}
     for u in state.units:
         here = index.setdefault(u.place, {})
