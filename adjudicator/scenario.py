@@ -252,6 +252,12 @@ class Scenario:
             return [(s.player, s.phase) for s, host in self._played_steps() if host == player and s.player != player]
         return list(self._of_sequence(("guests", player), build))
 
+    def steps_of(self, player: str, phase: str) -> list[Step]:
+        """The steps of the sequence in which `player` plays `phase` (the names its triggers fire at)."""
+        def build() -> list[Step]:
+            return [s for s in self.sequence if s.player == player and s.phase == phase]
+        return list(self._of_sequence(("steps", player, phase), build))
+
     def _of_sequence(self, key, build):
         """build(), kept while the turn sequence and the players keep their lengths (as the lookups by name are):
         the rules ask for the phases of a turn and the powers that move in every phase of every turn."""

@@ -60,7 +60,7 @@ def test_the_hash_follows_every_change_of_the_position(au):
 def test_lookups_the_scenario_keeps_are_handed_out_as_copies(au):
     scenario = au.scenario
     for ask in (scenario.turn_players, lambda: scenario.phases_of("Germans"), lambda: scenario.guests_of("British"),
-                lambda: scenario.attachments_of("trigger")):
+                lambda: scenario.attachments_of("trigger"), lambda: scenario.steps_of("Germans", "purchase")):
         first = ask()
         kept = list(first)
         first.append("changed by a caller")
