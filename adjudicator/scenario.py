@@ -198,8 +198,14 @@ class Scenario:
     def territory(self, name: str) -> Territory:
         return self._index("_territories", self.territories)[name]
 
+    def territories_by_name(self) -> dict[str, Territory]:
+        return self._index("_territories", self.territories)
+
     def unit_type(self, name: str) -> UnitType:
-        return self._index("_unit_types", self.unit_types)[name]
+        found = self.__dict__.get("_unit_types")      # _index, inlined: the rules ask some 300,000 times a game
+        if found is None or len(found) != len(self.unit_types):
+            found = self._index("_unit_types", self.unit_types)
+        return found[name]
 
     def player(self, name: str) -> Player:
         return self._index("_players", self.players)[name]
@@ -226,19 +232,43 @@ class Scenario:
 
     def turn_players(self) -> list[str]:
         """Players who take turns, in turn order (those with at least one played step)."""
-        playing = {s.player for s in self.sequence if s.phase and s.player}
-        return [p.name for p in self.players if p.name in playing]
+        def build() -> list[str]:
+            playing = {s.player for s in self.sequence if s.phase and s.player}
+            return [p.name for p in self.players if p.name in playing]
+        return list(self._of_sequence("players", build))
 
     def phases_of(self, player: str) -> list[str]:
         """The phases of `player`'s turn, in order, as its steps declare them (not those played inside another
         power's turn: see `guests_of`)."""
-        seen = {s.phase for s, host in self._played_steps() if s.player == player and host == player}
-        return [p for p in PHASES if p in seen]
+        def build() -> list[str]:
+            seen = {s.phase for s, host in self._played_steps() if s.player == player and host == player}
+            return [p for p in PHASES if p in seen]
+        return list(self._of_sequence(("phases", player), build))
 
     def guests_of(self, player: str) -> list[tuple[str, str]]:
         """(power, phase) of the steps another power plays inside `player`'s turn: on the G40 maps UK_Pacific
         buys between the British purchase and the British combat move, with the British player's orders."""
-        return [(s.player, s.phase) for s, host in self._played_steps() if host == player and s.player != player]
+        def build() -> list[tuple[str, str]]:
+            return [(s.player, s.phase) for s, host in self._played_steps() if host == player and s.player != player]
+        return list(self._of_sequence(("guests", player), build))
+
+    def steps_of(self, player: str, phase: str) -> list[Step]:
+        """The steps of the sequence in which `player` plays `phase` (the names its triggers fire at)."""
+        def build() -> list[Step]:
+            return [s for s in self.sequence if s.player == player and s.phase == phase]
+        return list(self._of_sequence(("steps", player, phase), build))
+
+    def _of_sequence(self, key, build):
+        """build(), kept while the turn sequence and the players keep their lengths (as the lookups by name are):
+        the rules ask for the phases of a turn and the powers that move in every phase of every turn."""
+        size = (len(self.sequence), len(self.players))
+        memo = self.__dict__.get("_sequence_memo")
+        if memo is None or memo[0] != size:
+            memo = self.__dict__["_sequence_memo"] = (size, {})
+        found = memo[1].get(key)
+        if found is None:
+            found = memo[1][key] = build()
+        return found
 
     def _played_steps(self) -> list[tuple[Step, str]]:
         """Played steps with the power whose turn they belong to: a purchase between two steps of another power's
@@ -253,7 +283,16 @@ class Scenario:
         return out
 
     def attachments_of(self, kind: str, player: str | None = None) -> list[Attachment]:
-        return [a for a in self.attachments if a.kind == kind and (player is None or a.attach_to == player)]
+        """Kept per kind and player while the attachments keep their number (as condition() is): the triggers
+        and the powers' rules are asked for in every phase."""
+        memo = self.__dict__.get("_attachments_of")
+        if memo is None or memo[0] != len(self.attachments):
+            memo = self.__dict__["_attachments_of"] = (len(self.attachments), {})
+        found = memo[1].get((kind, player))
+        if found is None:
+            found = memo[1][kind, player] = [a for a in self.attachments
+                                             if a.kind == kind and (player is None or a.attach_to == player)]
+        return list(found)
 
     def condition(self, name: str) -> Attachment | None:
         """A condition by name: TripleA looks conditions up by name alone, whoever they are attached to."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Iterable
 
 from .scenario import Scenario
@@ -132,13 +133,14 @@ class State:
         """What the state hash covers: every field that decides a later turn, in canonical form."""
         return {**self._head(), "units": [u.to_dict() for u in sorted(self.units, key=_by_id)]}
 
-    def _head(self) -> dict:
+    def _head(self, names: bool = True) -> dict:
+        """Everything but the units; `names`: with the owners and relationships (_head_json writes those)."""
         return {
             "round": self.round, "power": self.power, "phase": self.phase, "turn_index": self.turn_index,
             "treasury": dict(sorted(self.treasury.items())),
-            "owners": dict(sorted(self.owners.items())),
-            "original_owners": dict(sorted(self.original_owners.items())),
-            "relationships": [[a, b, t] for (a, b), t in sorted(self.relationships.items())],
+            **({"owners": dict(sorted(self.owners.items())),
+                "original_owners": dict(sorted(self.original_owners.items())),
+                "relationships": _pairs(self.relationships)} if names else {}),
             "purchases": {p: dict(sorted(b.items())) for p, b in sorted(self.purchases.items()) if b},
             "standing": {p: s for p, s in sorted(self.standing.items()) if s},
             "conquered": sorted(self.conquered),
@@ -147,8 +149,7 @@ class State:
             # only when set, so that the hashes of games without politics or objectives stay what they were
             **({"switches": dict(sorted(self.switches.items()))} if self.switches else {}),
             **({"spent": dict(sorted(self.spent.items()))} if self.spent else {}),
-            **({"relations_at_start": [[a, b, t] for (a, b), t in sorted(self.relations_at_start.items())]}
-               if self.relations_at_start else {}),
+            **({"relations_at_start": _pairs(self.relations_at_start)} if self.relations_at_start else {}),
             **({"board": self.board} if self.board else {}),
         }
 
@@ -172,7 +173,20 @@ class State:
         """canonical_json(self.to_dict()), built from each unit's text as last seen: a step's hash is taken after
         every phase of every turn, and a G40 map has some 800 units of which a phase changes a few."""
         units = ",".join([_unit_json(u) for u in sorted(self.units, key=_by_id)])
-        return f'{canonical_json(self._head())[:-1]},"units":[{units}]}}'
+        return f'{self._head_json()[:-1]},"units":[{units}]}}'
+
+    def _head_json(self) -> str:
+        """canonical_json(self._head()), with the texts of the territories' owners and of the relationships, its
+        bulk, as last written while they are equal to what was written then (they hold names only, so equal
+        means the same text): they change a few times a game, and a hash is taken after every phase."""
+        fields = {key: canonical_json(value) for key, value in self._head(names=False).items()}
+        for key, pairs in (("owners", False), ("original_owners", False), ("relationships", True)):
+            value = getattr(self, key)
+            kept = _NAMES.get(key)
+            if kept is None or kept[0] != value:
+                kept = _NAMES[key] = (dict(value), canonical_json(_pairs(value) if pairs else value))
+            fields[key] = kept[1]
+        return "{" + ",".join(f'"{key}":{text}' for key, text in sorted(fields.items())) + "}"
 
     def hash(self) -> str:
         return hashlib.sha256(self.canonical().encode("utf-8")).hexdigest()
@@ -180,14 +194,21 @@ class State:
     def copy(self) -> "State":
         """A deep copy, equal to State.from_dict(self.to_dict()) (dicts in sorted order, empty purchases and
         standing orders dropped), without going through JSON text for the units."""
-        copied = State.from_dict({**json.loads(canonical_json(self._head())), "units": []})
-        copied.units = [Unit(u.id, u.type, u.owner, u.place, u.damage, u.moved, dict(sorted(u.flags.items())), u.carried_by)
+        copied = State.from_dict({**json.loads(self._head_json()), "units": []})
+        copied.units = [Unit(u.id, u.type, u.owner, u.place, u.damage, u.moved,
+                             dict(sorted(u.flags.items())) if u.flags else {}, u.carried_by)
                         for u in sorted(self.units, key=_by_id)]
         return copied
 
 
-def _by_id(unit: Unit) -> int:
-    return unit.id
+_by_id = attrgetter("id")
+
+
+def _pairs(relations: dict[tuple[str, str], str | None]) -> list[list]:
+    return [[a, b, t] for (a, b), t in sorted(relations.items())]
+
+
+_NAMES: dict[str, tuple[dict, str]] = {}   # owners, original_owners, relationships -> (a copy, its canonical JSON)
 
 
 _FRAGMENTS: dict[tuple, str] = {}      # a unit's fields -> its canonical JSON

@@ -153,8 +153,8 @@ def land_the_rest(rules: G40Rules, state: State, power: str) -> list[dict]:
 
 def lose_unlanded(rules: G40Rules, state: State, power: str) -> list[dict]:
     """After mobilisation: aircraft still without a landing (their new carrier was not placed) are lost."""
-    lost = [u for u in sorted(state.units, key=lambda u: -u.id) if u.owner == power and rules.is_air(u)
-            and not landed(rules, state, power, u)]
+    lost = [u for u in sorted((u for u in state.units if u.owner == power and rules.is_air(u)), key=lambda u: -u.id)
+            if not landed(rules, state, power, u)]
     events = []
     for u in lost:
         state.remove_units([u.id])

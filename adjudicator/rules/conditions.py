@@ -10,6 +10,8 @@ never granted by a guess.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..scenario import Attachment
 from ..state import State
 
@@ -32,22 +34,24 @@ class Unsupported(Exception):
 
 
 class Conditions:
-    """Evaluates conditions by name for one rules object. Results are not cached; the units by place are, for one
-    state (a condition over "map" looks at every territory), so use an evaluator while the units do not move."""
+    """Evaluates conditions by name for one rules object. Results are not cached; what they are computed from is,
+    for one state (a condition over "map" looks at every territory): the units by place, and which owners' units
+    count for a test. So use an evaluator while the units do not move and no relationship changes."""
 
-    def __init__(self, rules, kinds: dict | None = None):
+    def __init__(self, rules):
         self.rules = rules
         self.scenario = rules.scenario
-        self._kinds: tuple[int, dict] | None = None     # (id of the state, unit_kinds of it): built once per state
-        self._given = kinds                              # unit_kinds of the state the caller evaluates
+        self._state: State | None = None                 # the state the caches below are of
+        self._kinds: dict | None = None                  # unit_kinds of it
+        self._counted: dict[tuple, bool] = {}            # (owner, type, whose, players) -> whether such units count
         self.unsupported: list[str] = []                 # parts of conditions not evaluated, for explanations
 
     def _index(self, state: State) -> dict[str, dict[tuple[str, str], int]]:
-        if self._given is not None:
-            return self._given
-        if self._kinds is None or self._kinds[0] != id(state):
-            self._kinds = (id(state), unit_kinds(state))
-        return self._kinds[1]
+        if self._state is not state:
+            self._state, self._kinds, self._counted = state, None, {}
+        if self._kinds is None:
+            self._kinds = unit_kinds(state)
+        return self._kinds
 
     # -- entry points --------------------------------------------------------------------------------
 
@@ -120,17 +124,9 @@ class Conditions:
     def _places(self, state: State, value: str, count: str, players: list[str], option: str
                 ) -> tuple[list[str], int, bool]:
         """The territories a list names, how many must count, and whether each counts ("each")."""
-        items = [i for i in (f"{count}:{value}" if count else value).split(":") if i]
-        needed: int | None = None
-        each = False
-        if items and items[0].isdigit():
-            needed = int(items.pop(0))
-        elif items and items[0] == "each":
-            items.pop(0)
-            each, needed = True, 1
-        group = next((i for i in items if i in _GROUPS), None)
+        items, needed, each, group = _parse_places(value, count)
         if group is None:
-            places = items
+            places = list(items)
         else:
             owners = players
             everyone = [p.name for p in self.scenario.players]
@@ -139,8 +135,10 @@ class Conditions:
             elif group == "original" and option == "alliedOwnershipTerritories":
                 owners = [p for p in everyone if any(self.rules.friendly(state, p, q) for q in players)]
             places = self._group(state, group, owners)
+        known = self.scenario.territories_by_name()
         for place in places:
-            self.scenario.territory(place)          # KeyError names an unknown territory: the map is broken
+            if place not in known:
+                self.scenario.territory(place)      # KeyError names an unknown territory: the map is broken
         return places, len(places) if needed is None else needed, each
 
     def _group(self, state: State, group: str, players: list[str]) -> list[str]:
@@ -163,29 +161,37 @@ class Conditions:
             return sum(any(rules.friendly(state, state.owners.get(p) or "", q) for q in players)
                        if state.owners.get(p) else False for p in places)
         whose, test = _TERRITORY_TESTS[option]
-        counted: dict[tuple[str, str], bool] = {}      # (owner, type) -> whether such units count
+        combos = [(_combo_types(combo), n) for combo, n in presence.items()]
+        if test == "present" and combos and all(types is not None and n > 0 for types, n in combos):
+            # only places with a unit of a listed type can count: most hold none (the map's captured-city markers)
+            wanted = set().union(*(types for types, _ in combos))
+            holding = {u.place for u in state.units if u.type in wanted}
+            places = [p for p in places if p in holding]
+            if not places:
+                return 0
         index = self._index(state)
         occupied = [p for p in places if p in index]   # a place without units holds none that count
         hits = len(places) - len(occupied) if test == "excluded" else 0
+        key = (whose, tuple(players))
+        counted = self._counted
         for place in occupied:
             units = []                                  # (type, how many) of the units that count
             for kind, n in index[place].items():
-                if kind not in counted:
-                    counted[kind] = _belongs(rules, state, *kind, whose, players)
-                if counted[kind]:
+                belongs = counted.get(kind + key)
+                if belongs is None:
+                    belongs = counted[kind + key] = _belongs(rules, state, *kind, whose, players)
+                if belongs:
                     units.append((kind[1], n))
             if test == "excluded":
-                hits += not units or bool(presence) and all(
-                    _matching(units, combo) <= most for combo, most in presence.items())
+                hits += not units or bool(combos) and all(_matching(units, types) <= most for types, most in combos)
             else:
-                hits += bool(units) and (not presence or all(
-                    _matching(units, combo) >= least for combo, least in presence.items()))
+                hits += bool(units) and all(_matching(units, types) >= least for types, least in combos)
         return hits
 
 
 def unit_kinds(state: State) -> dict[str, dict[tuple[str, str], int]]:
     """Place -> (owner, unit type) -> how many: what presence tests count, built in one pass over the units. Valid
-    while no unit moves; a caller that evaluates many conditions of one position builds it once and passes it."""
+    while no unit moves: a Conditions evaluator builds it once for the conditions of one position."""
     index: dict[str, dict[tuple[str, str], int]] = {}
     for u in state.units:
         here = index.setdefault(u.place, {})
@@ -214,12 +220,33 @@ def _presence(cond: Attachment) -> dict[str, int]:
     return {value: int(count or 0) for n, value, count in cond.options if n == "unitPresence"}
 
 
-def _matching(units: list[tuple[str, int]], combo: str) -> int:
-    """How many of the units, given as (type, how many), are of the types of `combo` (or ANY)."""
-    if combo.lower() == "any":
+def _combo_types(combo: str) -> set[str] | None:
+    """The unit types of a unitPresence key (colon-separated), or None for ANY."""
+    return None if combo.lower() == "any" else set(combo.split(":"))
+
+
+def _matching(units: list[tuple[str, int]], types: set[str] | None) -> int:
+    """How many of the units, given as (type, how many), are of these types (None: of any)."""
+    if types is None:
         return sum(n for _, n in units)
-    types = set(combo.split(":"))
     return sum(n for t, n in units if t in types)
+
+
+@lru_cache(maxsize=4096)
+def _parse_places(value: str, count: str) -> tuple[tuple[str, ...], int | None, bool, str | None]:
+    """A territory list option parsed: its named places, how many must count (None: all), whether each counts,
+    and the group it names instead of places ("map", "original" …). Cached: triggers test the same lists
+    every phase."""
+    items = [i for i in (f"{count}:{value}" if count else value).split(":") if i]
+    needed: int | None = None
+    each = False
+    if items and items[0].isdigit():
+        needed = int(items.pop(0))
+    elif items and items[0] == "each":
+        items.pop(0)
+        each, needed = True, 1
+    group = next((i for i in items if i in _GROUPS), None)
+    return tuple(items), needed, each, group
 
 
 def relation_is(rules, state: State, a: str, b: str, wanted: str) -> bool:

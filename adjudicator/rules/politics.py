@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..scenario import Attachment
 from ..state import State, count_types
 from .base import G40Rules, RuleViolation
-from .conditions import Conditions, Unsupported, relation_is, unit_kinds
+from .conditions import Conditions, Unsupported, relation_is
 
 
 # -- declarations of war ------------------------------------------------------------------------------------
@@ -155,19 +155,17 @@ def _words(name: str) -> str:
 def run_triggers(rules: G40Rules, state: State, step: str, moment: str) -> list[dict]:
     """Play the triggers the map fires `moment` ("before" or "after") the step named `step`."""
     events = []
-    kinds = None                          # the units counted by place, until a trigger fires and changes them
+    conditions = Conditions(rules)        # what it counts holds until a trigger fires and changes the state
     for trigger in _timed_triggers(rules.scenario).get(f"{moment}:{step}", []):
         if not _available(state, trigger) or not rules.plays_trigger(trigger):
             continue
-        if kinds is None:
-            kinds = unit_kinds(state)
         try:
-            if not _trigger_met(rules, state, trigger, kinds):
+            if not _trigger_met(rules, state, trigger, conditions):
                 continue
         except Unsupported:
             continue
         events += fire(rules, state, trigger)
-        kinds = None
+        conditions = Conditions(rules)
     return events
 
 
@@ -216,11 +214,13 @@ def _available(state: State, attachment: Attachment) -> bool:
     return not uses or state.spent.get(key, 0) < int(uses)
 
 
-def _trigger_met(rules: G40Rules, state: State, trigger: Attachment, kinds: dict | None = None) -> bool:
+def _trigger_met(rules: G40Rules, state: State, trigger: Attachment, conditions: Conditions | None = None) -> bool:
     """Whether a trigger's conditions hold; one resting on a part we cannot evaluate is Unsupported unless it
-    holds without it. `kinds`: conditions.unit_kinds of the state, when the caller has it."""
+    holds without it. `conditions`: an evaluator of this state the caller keeps for several triggers."""
     names = trigger.names("conditions", "trigger")
-    conditions = Conditions(rules, kinds)
+    if conditions is None:
+        conditions = Conditions(rules)
+    conditions.unsupported = []
     invert = trigger.value("invert").lower() == "true"
     if not names or conditions.all_met(state, names, trigger.value("conditionType", "AND")):
         return not invert

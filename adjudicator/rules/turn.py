@@ -110,9 +110,8 @@ def triggers(rules: G40Rules, state: State, power: str, phase: str, moment: str)
     events = []
     if phase == "purchase" and moment == "before":
         events += politics.run_frontier_triggers(rules, state, power)
-    for step in rules.scenario.sequence:
-        if step.player == power and step.phase == phase:
-            events += politics.run_triggers(rules, state, step.name, moment)
+    for step in rules.scenario.steps_of(power, phase):
+        events += politics.run_triggers(rules, state, step.name, moment)
     return events
 
 
@@ -122,8 +121,8 @@ def start_of_turn(rules: G40Rules, state: State, power: str) -> list[dict]:
     if not rules.prop("Units Repair Hits Start Turn"):
         return []
     events = []
-    for u in sorted(state.units, key=lambda u: u.id):
-        if u.owner != power or not u.damage or rules.ut(u).hit_points < 2:
+    for u in sorted((u for u in state.units if u.owner == power and u.damage), key=lambda u: u.id):
+        if rules.ut(u).hit_points < 2:
             continue
         base = _repairing_base(rules, state, u)
         if base is None and rules.prop("Two HitPoint Units Require Repair Facilities"):

@@ -42,10 +42,9 @@ class AltUniverseRules(G40Rules):
     def can_collect_income(self, state: State, power: str) -> bool:
         """AU-129: a power collects while it holds a city, its own or one it took; AU-130: China while it holds
         any territory."""
-        held = [t for t, o in state.owners.items() if o == power]
         if power == "Chinese":
-            return bool(held)
-        return any(t in self.cities() for t in held)
+            return power in state.owners.values()
+        return any(state.owners.get(c) == power for c in self.cities())
 
     def capture_goes_to(self, state: State, power: str, place: str) -> str:
         """AU-150: liberated territory of a power without a city stays with the liberator; AU-152: a territory
@@ -146,8 +145,8 @@ class AltUniverseRules(G40Rules):
     def ut(self, unit):
         """RULINGS.md "bomber-payload": on the Beta-1.1 map the bomber attacks at 4 without its payload, which
         is bookkeeping."""
-        t = super().ut(unit)
-        return self._played_types.get(t.name, t)
+        name = unit if isinstance(unit, str) else unit.type
+        return self._played_types.get(name) or self.scenario.unit_type(name)
 
     def taken_last(self, unit, role: str) -> bool:
         """AU-103: a defending bomber is chosen as a casualty only after every other defending unit."""

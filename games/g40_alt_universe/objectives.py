@@ -230,7 +230,7 @@ class _Board:
         self.rules = rules
         self.state = state
         self.beta_11 = rules.rules_version == "beta-1.1"
-        self.land = {t.name for t in rules.scenario.territories if not t.water and not t.hidden}
+        self.land = _land(rules.scenario)
         self._by_place: dict | None = None          # state.by_place(), once asked for
 
     def originally(self, *powers: str) -> list[str]:
@@ -299,6 +299,14 @@ class _Board:
         """RULINGS.md "side-control": held by the power, or by a power of the side; neutrals hold for no side."""
         holders = by if isinstance(by, tuple) else (by,)
         return [p for p in places if self.state.owners.get(p) in holders]
+
+
+def _land(scenario) -> set[str]:
+    """The map's land but its fake capitals, kept per scenario: every income line of every power asks."""
+    land = scenario.__dict__.get("_au_land")
+    if land is None:
+        land = scenario.__dict__["_au_land"] = {t.name for t in scenario.territories if not t.water and not t.hidden}
+    return land
 
 
 def _who(by: str | tuple) -> str:

@@ -1,0 +1,84 @@
+"""What the rules engine keeps between calls must never go stale: the state hash after every kind of change, the
+scenario's lookups handed out as copies, and presence conditions that skip places without a listed unit type."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from adjudicator.games import game_module
+from adjudicator.rules.conditions import Conditions
+from adjudicator.scenario import Attachment
+from adjudicator.state import State, canonical_json
+from cases.runner import map_scenario
+
+AU = "G40_Alt_Universe_v2.0.8_beta-1.3"
+
+
+@pytest.fixture(scope="module")
+def au():
+    return game_module("g40-alt-universe").RULES(map_scenario(AU))
+
+
+def fresh_hash(state: State) -> str:
+    return hashlib.sha256(canonical_json(state.to_dict()).encode("utf-8")).hexdigest()
+
+
+def test_the_hash_follows_every_change_of_the_position(au):
+    state = State.initial(au.scenario)
+    other = State.initial(au.scenario)
+    unit = state.units[0]
+    changes = [
+        lambda: state.owners.__setitem__("G2", "Russians"),
+        lambda: state.owners.pop("G2"),
+        lambda: state.original_owners.__setitem__("G5", "Italians"),
+        lambda: state.set_relationship("Germans", "Russians", "War"),
+        lambda: state.relationships.__setitem__(("Americans", "Japanese"), "War"),
+        lambda: state.treasury.__setitem__("Germans", 3),
+        lambda: setattr(unit, "place", "G5"),
+        lambda: setattr(unit, "owner", "Italians"),
+        lambda: setattr(unit, "damage", 1),
+        lambda: setattr(unit, "moved", 2),
+        lambda: unit.flags.__setitem__("fought", True),
+        lambda: unit.flags.__setitem__("fought", 1),          # True and 1 give different texts
+        lambda: setattr(unit, "flags", {}),
+        lambda: setattr(unit, "carried_by", state.units[1].id),
+        lambda: state.add_unit("infantry", "Germans", "G2"),
+        lambda: state.remove_units([state.units[2].id]),
+        lambda: state.conquered.append("G2"),
+        lambda: state.switches.__setitem__("some switch", True),
+    ]
+    for change in changes:
+        change()
+        assert state.hash() == fresh_hash(state)
+        assert other.hash() == fresh_hash(other)      # another position hashed in between keeps its own text
+        assert state.copy() == State.from_dict(json.loads(canonical_json(state.to_dict())))
+
+
+def test_lookups_the_scenario_keeps_are_handed_out_as_copies(au):
+    scenario = au.scenario
+    for ask in (scenario.turn_players, lambda: scenario.phases_of("Germans"), lambda: scenario.guests_of("British"),
+                lambda: scenario.attachments_of("trigger"), lambda: scenario.steps_of("Germans", "purchase")):
+        first = ask()
+        kept = list(first)
+        first.append("changed by a caller")
+        assert ask() == kept
+
+
+def test_a_presence_test_finds_a_listed_unit_wherever_it_stands(au):
+    state = State.initial(au.scenario)
+    cond = Attachment("conditionTest", "Germans", "condition", [
+        ["directPresenceTerritories", "map", "1"], ["unitPresence", "infantry:armour", "2"],
+        ["players", "Germans:Italians", ""]])
+    place = next(t.name for t in au.scenario.territories if not t.water and not state.units_at(t.name))
+    assert Conditions(au).test(state, cond)[0]                           # German stacks hold two of them
+    state.units = [u for u in state.units if u.type not in ("infantry", "armour")]
+    assert not Conditions(au).test(state, cond)[0]
+    state.add_unit("infantry", "Germans", place)
+    assert not Conditions(au).test(state, cond)[0]                       # one is not two
+    state.add_unit("armour", "Italians", place)
+    assert Conditions(au).test(state, cond)[0]
+    state.units[-1].owner = "Russians"                                   # not one of the condition's players
+    assert not Conditions(au).test(state, cond)[0]
