@@ -7,6 +7,7 @@ printed and the exit code is non-zero, never a traceback.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -658,6 +659,9 @@ def demo(db: Optional[str] = typer.Option(None, "--db", help="Keep the demo game
 
 
 def main() -> None:
+    # A command is one short process whose objects (a map's scenario, a state of some 800 units, the imported
+    # libraries) mostly live to its end: the collector's default thresholds would sweep them again and again.
+    gc.set_threshold(50_000, 20, 20)
     try:
         app()
     except AdjudicatorError as exc:      # raised outside a command's own handling

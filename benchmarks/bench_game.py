@@ -221,8 +221,8 @@ def power_turn(db: str, settings: Settings) -> dict:
             state = g.state.copy()
             roller = dice.Roller(bytes(32), g.game.id, g.state.turn_index)
             start = time.perf_counter()
-            errors = turn.check(g.rules, state, orders, parsed.submission.ended)
-            results = turn.play(g.rules, state, orders, parsed.submission.ended, roller)
+            errors = g.rules.check(state, orders, parsed.submission.ended)
+            results = g.rules.play(state, orders, parsed.submission.ended, roller)
             times.append(time.perf_counter() - start)
             assert not errors, errors
             battles = sum(1 for r in results for e in r.events if e.get("type") == "battle")
