@@ -45,11 +45,13 @@ def covered_phases(rules: G40Rules, state: State, orders: list[Order], ended: bo
 
 
 def check(rules: G40Rules, state: State, orders: list[Order], ended: bool) -> list[OrderError]:
-    """Every rules error of a turn submission, played on a copy of `state` without dice."""
+    """Every rules error of a turn submission, played on a copy of `state` without dice. The end of the turn takes
+    no orders and so finds no error: the trial stops before it."""
     trial = state.copy()
     errors: list[OrderError] = []
     for phase in covered_phases(rules, trial, orders, ended):
-        _play_phase(rules, trial, phase, orders, roller=None, errors=errors)
+        if phase != "end_turn":
+            _play_phase(rules, trial, phase, orders, roller=None, errors=errors)
     return errors
 
 
