@@ -35,7 +35,7 @@ from .state import State
 from .store import db
 from .store.journal import DiceGroupRow, Report, RevealedSeed, Step
 from .store.game_row import GameRow
-from .store.models import Game, Submission
+from .store.models import Submission
 
 
 class Mismatch(Exception):
@@ -551,7 +551,7 @@ def _fresh_store(stored: GameRow):
     engine = db.create("sqlite://")
     with Session(engine) as s:
         game = replace(stored)
-        db.insert(s, Game.__table__, **asdict(game))
+        db.insert(s, "game", **asdict(game))
         db.save_state(s, game, state, turn_order=order)
         s.commit()
     return engine

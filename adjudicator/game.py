@@ -413,9 +413,8 @@ def _add_submission(s: Session, g: Loaded, power: str, kind: str, text: str, sha
     """Journal a submission at the game's position now, numbered on from the last: its number and row id. (Rows are
     written with SQLAlchemy Core, here and in the other journal writes: the ORM's unit of work costs more than the
     statements, and `audit` writes a whole game's journal again.)"""
-    from .store.models import Submission
     seq = _next_seq(s, "submission", g.game.id)
-    row_id = db.insert(s, Submission.__table__, game_id=g.game.id, seq=seq, power=power, kind=kind, round=g.state.round,
+    row_id = db.insert(s, "submission", "id", game_id=g.game.id, seq=seq, power=power, kind=kind, round=g.state.round,
                        turn_index=g.state.turn_index, phase=g.state.phase, text=text, sha256=sha256, status=status,
                        created_at=now())
     return seq, row_id
@@ -430,18 +429,18 @@ def _add_step(s: Session, g: Loaded, submission_id: int | None, phase: str, even
 def _add_steps(s: Session, g: Loaded, submission_id: int | None, results: list, turn_index: int, round_: int,
                power: str) -> None:
     """The steps of one command and their dice groups, numbered on from the journal's last."""
-    from .store.journal import DiceGroupRow, Step
     first = _next_seq(s, "step", g.game.id)
     groups = []
     for k, r in enumerate(results):
-        step_id = db.insert(s, Step.__table__, game_id=g.game.id, seq=first + k, submission_id=submission_id,
+        step_id = db.insert(s, "step", "id", game_id=g.game.id, seq=first + k, submission_id=submission_id,
                             turn_index=turn_index, round=round_, power=power, phase=r.phase,
                             events=json.dumps(r.events, sort_keys=True), state_hash=r.state_hash)
         groups += [{"game_id": g.game.id, "step_id": step_id, "turn_index": turn_index, "label": grp.label,
                     "sides": grp.sides, "count": len(grp.values), "dice": json.dumps(grp.values),
                     "units": json.dumps(grp.units)} for grp in r.groups]
     if groups:
-        s.connection().execute(DiceGroupRow.__table__.insert(), groups)
+        db.execute_many(s, "INSERT INTO dice_group (game_id, step_id, turn_index, label, sides, count, dice, units) "
+                           "VALUES (:game_id, :step_id, :turn_index, :label, :sides, :count, :dice, :units)", groups)
 
 
 # -- adjudicate -----------------------------------------------------------------------------------
@@ -454,7 +453,6 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
     `dice_source` gives a turn's roller and the seed to reveal when the turn is over: by default the host's
     key file (HostDice). `audit` passes one built from the journal, so that a replay runs this very code.
     """
-    from .store.journal import RevealedSeed
     report.check_format(fmt)
     with db.transaction(engine, write=True) as s:
         g = open_game(s)
@@ -478,7 +476,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         _add_steps(s, g, sub.id, results, turn_index, round_, power)
         finished = g.state.turn_index != turn_index
         if finished:
-            db.insert(s, RevealedSeed.__table__, game_id=g.game.id, turn_index=turn_index,
+            db.insert(s, "revealedseed", game_id=g.game.id, turn_index=turn_index,
                       seed=dice.hexb(source.seed(turn_index)), salts=json.dumps([text for _, text in salts]))
         db.execute(s, "UPDATE submission SET status = 'done' WHERE id = :id", id=sub.id)
         db.save_state(s, g.game, g.state, state_hash=results[-1].state_hash if results else None)

@@ -587,10 +587,9 @@ def store_report(session: Session, turn_index: int, fmt: str = "markdown", templ
     """Render the Markdown report of a turn with the built-in templates and keep it in the journal, where `audit`
     compares it with the replay's (a host's own templates change only what is printed); return the report in
     `fmt` with the host's templates, from the same context. `game` and `snapshot`: as for turn_context."""
-    from .store.journal import Report
     from .store.schema import now
     ctx = context(session, turn_index, game, snapshot)
     text = render_context(ctx, "markdown")
-    db.insert(session, Report.__table__, game_id=ctx["game"]["id"], turn_index=turn_index, format="markdown", text=text,
+    db.insert(session, "report", game_id=ctx["game"]["id"], turn_index=turn_index, format="markdown", text=text,
               created_at=now())
     return text if (fmt, templates_dir) == ("markdown", None) else render_context(ctx, fmt, templates_dir)

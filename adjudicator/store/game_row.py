@@ -43,7 +43,7 @@ class GameRow:
     @classmethod
     def of(cls, row) -> "GameRow":
         """From a row of `SELECT COLUMNS[, SETUP]` (SQLite gives a boolean column as 0 or 1)."""
-        fields = dict(row._mapping)
+        fields = row._asdict()
         fields["test_seed"] = bool(fields["test_seed"])
         return cls(**fields)
 
