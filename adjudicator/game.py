@@ -41,12 +41,27 @@ class Setup:
     rules: RulesCore
     setup_hash: str                 # Game.setup_hash(): what the reports print
     _lexicon: Lexicon | None = field(default=None, repr=False)
+    _parsed: dict = field(default_factory=dict, repr=False)
 
     @property
     def lexicon(self) -> Lexicon:
         if self._lexicon is None:
             self._lexicon = self.rules.lexicon()
         return self._lexicon
+
+    def parse(self, text: str, power: str, start_phase: str | None = None):
+        """`text` read for `power` from `start_phase` (notation.parse_submission), kept for the next few asks: a
+        turn's orders are read at submit, at adjudicate and for its report, and `audit` does all three in turn.
+        Callers only read what it returns."""
+        key = (text, power, start_phase)
+        found = self._parsed.get(key)
+        if found is None:
+            if len(self._parsed) >= 16:
+                self._parsed.clear()
+            found = self._parsed[key] = parse_submission(text, self.lexicon, start_phase=start_phase,
+                                                         phases=self.scenario.phases_of(power) or None,
+                                                         verbs=self.rules.verbs())
+        return found
 
 
 @dataclass
@@ -277,8 +292,7 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         power = resolve_power(g.lexicon, power_arg, "--power", g.scenario)
         _refuse_when_over(g)
         mover = power == g.state.power
-        result = parse_submission(text, g.lexicon, start_phase=g.state.phase if mover else None,
-                                  phases=g.scenario.phases_of(power) or None, verbs=g.rules.verbs())
+        result = g.setup.parse(text, power, g.state.phase if mover else None)
         sub = result.submission
         errors = list(result.errors) + _header_errors(g, sub, power)
         turn_orders = turn.turn_orders(sub.orders)
@@ -466,7 +480,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         salts, salt_event = salts_mod.key_salts(s, g, sub, without_salts)
         source = dice_source or HostDice(settings, g.game)
         roller = source.roller(g.game.id, turn_index, [text for _, text in salts])
-        parsed = parse_submission(sub.text, g.lexicon, start_phase=sub.phase, phases=g.scenario.phases_of(power), verbs=g.rules.verbs())
+        parsed = g.setup.parse(sub.text, power, sub.phase)
         orders = turn.turn_orders(parsed.submission.orders)
         if parsed.errors:
             raise StoreError(f"the locked submission {sub.seq} no longer parses; the database was changed by hand?")

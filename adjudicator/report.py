@@ -334,15 +334,7 @@ def ool_phrase(power: str, role: str, battle: str | None, standing: str | None) 
 
 def _orders_understood(setup, turn_subs: list) -> list[str]:
     """The turn's orders as the adjudicator read them: each locked submission parsed again, in canonical form."""
-    if not turn_subs:
-        return []
-    from .notation import parse_submission
-    lines = []
-    for sub in turn_subs:
-        parsed = parse_submission(sub.text, setup.lexicon, start_phase=sub.phase,
-                                  phases=setup.scenario.phases_of(sub.power) or None, verbs=setup.rules.verbs())
-        lines += [o.canonical() for o in parsed.submission.orders]
-    return lines
+    return [o.canonical() for sub in turn_subs for o in setup.parse(sub.text, sub.power, sub.phase).submission.orders]
 
 
 def _ool_sources(steps: list, events: dict[int, list[dict]], mine: list) -> dict[int, dict[str, dict[str, str]]]:
