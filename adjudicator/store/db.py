@@ -12,6 +12,11 @@ runs in one `transaction`; one that writes takes the game's write lock before it
 to decide is still true when it writes (SQLite `BEGIN IMMEDIATE`; on a server, a lock on the game's own row, so
 the games of a league never wait for each other). The others wait up to ADJUDICATOR_BUSY_TIMEOUT seconds, then
 give up with a message saying so, having changed nothing.
+
+Commands read and write rows in plain SQL (`rows`, `execute`, `insert`), not through the ORM: the SQLModel
+classes (models, journal) define the schema, for what creates, upgrades or copies a whole database, and are
+imported only there. Defining them and compiling ORM queries cost more than `status` itself (issue 13), and
+`audit` writes a whole game's journal again.
 """
 
 from __future__ import annotations
@@ -354,9 +359,8 @@ def has_table(session: Session, name: str) -> bool:
 
 
 def rows(session: Session, sql: str, **params) -> list:
-    """Rows of a plain SQL read, named as the ORM's objects are (`step.phase`): reading the journal through the
-    ORM's classes costs their definition at start-up (store/journal.py) and a compile per query. An `ids` parameter
-    is a list, for `IN :ids`."""
+    """Rows of a plain SQL read, with their columns as attributes (`step.phase`). An `ids` parameter is a list,
+    for `IN :ids`."""
     conn = session.connection()
     if conn.dialect.name == "sqlite":
         return _sqlite(conn, sql, params, fetch=True)
@@ -558,8 +562,6 @@ def check_free_id(session: Session, db_arg: str, game_id: str, advice: str) -> N
 
 
 def _load_rows(session: Session, game: GameRow) -> Stored:
-    # Plain SQL expressions over the tables, not ORM queries: a command compiles each once, and the ORM's
-    # compiling is a good part of what `status` costs beyond its imports.
     gid = game.id
     powers = rows(session, "SELECT name, treasury FROM power WHERE game_id = :game ORDER BY name", game=gid)
     owners = rows(session, "SELECT territory, owner, original_owner FROM territoryowner WHERE game_id = :game "

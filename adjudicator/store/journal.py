@@ -1,6 +1,6 @@
 """SQLModel tables of the journal besides its submissions (steps, dice, seeds, reports), and of what a game
-carries besides its rules. Defined on first use: a SQLModel table costs some 5 ms to define, and `status`,
-`submit --dry-run` and `report` read none of them through the ORM (issue 13's start-up targets)."""
+carries besides its rules. Defined on first use, by what still reads them through the ORM (`audit`'s reading of a
+stored journal, deliveries, map art): a SQLModel table costs some 5 ms to define."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""SQLModel tables of the current state (what `status` reads) and of the submissions; the rest of the journal
-is in `journal`, defined only by the commands that write or replay it."""
+"""The schema's SQLModel tables of the current state and of the submissions: what creates, upgrades and copies a
+database (commands read and write their rows in plain SQL, store/db.py). The rest of the journal is in
+`journal`."""
 
 from __future__ import annotations
 
