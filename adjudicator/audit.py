@@ -548,7 +548,7 @@ def _fresh_store(stored: GameRow):
     except (ValueError, KeyError, TypeError) as exc:
         raise StoreError(f"the game's stored setup is damaged ({type(exc).__name__}: {exc}), so it cannot be "
                          "replayed: restore the database from a copy") from None
-    engine = db.create("sqlite://")
+    engine = db.live(db.create("sqlite://"))
     with Session(engine) as s:
         game = replace(stored)
         db.insert(s, "game", **asdict(game))

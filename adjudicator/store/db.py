@@ -500,6 +500,7 @@ class Stored:
     owners: dict[str, tuple[str, str]]           # territory -> (owner or "" when it has none now, original owner or "")
     relationships: dict[tuple[str, str], str]
     treasury: dict[str, int]
+    live: State | None = None                    # the state object saved, on an engine that hands it on (`live`)
 
     @classmethod
     def of(cls, state: State, state_hash: str) -> "Stored":
@@ -534,6 +535,16 @@ def _flags(flags: dict) -> str:
     return json.dumps(flags, sort_keys=True) if flags else "{}"
 
 
+LIVE_OPTION = "adjudicator_live_state"
+
+
+def live(engine):
+    """An engine whose commands hand on the very state object the last one saved, rather than build it again from
+    the rows: `audit`'s private replay store, whose commands run one after another and change the state only to
+    save it (a replay that fails half-way stops there)."""
+    return engine.execution_options(**{LIVE_OPTION: True})
+
+
 # The state each engine last committed, by game id: a process that opens a game again and again (`audit`, a
 # league's server, a benchmark) reads its tables once. Trusted only while the game row's state hash is the one
 # committed with it: every writer updates the hash, so another process's write is a miss.
@@ -549,7 +560,7 @@ def load_state(session: Session, game: GameRow) -> State:
             if game.state_hash:          # read with the game row in one transaction: they belong together
                 _COMMITTED.setdefault(engine, {})[game.id] = known
         session.info[("stored", game.id)] = known
-        return known.state(game)
+        return known.live or known.state(game)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise StoreError(f"the stored state of game {game.id} is damaged ({type(exc).__name__}: {exc}); "
                          "restore the database from a copy (it was changed outside the adjudicator)") from None
@@ -584,6 +595,8 @@ def save_state(session: Session, game: GameRow, state: State, turn_order: list[s
     what the tables held when the state was loaded. `state_hash` is the state's hash when the caller knows it."""
     gid = game.id
     new = Stored.of(state, state_hash or state.hash())
+    if session.get_bind().get_execution_options().get(LIVE_OPTION):
+        new.live = state
     old = session.info.get(("stored", gid))
     if old is None:                  # a state not loaded in this transaction: its rows are written afresh
         for table in ("unit", "territoryowner", "relationship"):
