@@ -10,7 +10,7 @@ commands a player runs most. Prints one JSON line of figures.
 - `store_free`: `verify` and `--help` import no part of the store (nor SQLAlchemy).
 
 Each time is the best of several runs, with byte-code caching on (as an installed package has it); each run of a
-command follows a run of the floor, and its ratio is over the best floor of those runs. The map comes
+command follows a run of the floor, and a ratio is the median of those pairs' ratios. The map comes
 from ADJUDICATOR_MAPS_PATH, else the test maps (benchmarks/shared.py). Run `python benchmarks/bench_game.py [ROUNDS]` from the
 repository root; the played game is kept in benchmarks/.cache (delete it after changing the rules).
 """
@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -187,11 +188,12 @@ def timed(command: list[str], env: dict) -> float:
     return time.perf_counter() - start
 
 
-def against_floor(command: list[str], env: dict, runs: int = RUNS) -> tuple[float, float]:
-    """The best time of `command` and of the floor, each run right after the other: on a shared machine whose speed
-    drifts over minutes, a ratio of times taken minutes apart measures the drift."""
+def against_floor(command: list[str], env: dict, runs: int = RUNS) -> tuple[float, float, float]:
+    """The best time of `command`, the best of the floor, and the median ratio of each run of `command` to the run of
+    the floor right before it: on a shared machine whose speed drifts over minutes, a ratio of times taken minutes
+    apart measures the drift."""
     pairs = [(timed(FLOOR, env), timed(command, env)) for _ in range(runs)]
-    return min(c for _, c in pairs), min(f for f, _ in pairs)
+    return min(c for _, c in pairs), min(f for f, _ in pairs), statistics.median(c / f for f, c in pairs)
 
 
 def store_free(env: dict, *args: str) -> bool:
@@ -254,12 +256,12 @@ def main() -> None:
         figures["battles"], figures["turns_with_battles"] = battles(str(db))
         cli = [sys.executable, "-m", "adjudicator"]
         timed(cli + ["status", str(db)], env)                    # writes the byte-code caches
-        audit, floor = against_floor(cli + ["audit", str(db)], env, 3)
+        audit, floor, ratio = against_floor(cli + ["audit", str(db)], env, 3)
         floors = [floor]
         check = subprocess.run(cli + ["audit", str(db), "--json"], env=env, capture_output=True, text=True)
         result = json.loads(check.stdout)
         assert result["ok"], result["mismatch"]
-        figures.update(audit_s=round(audit, 3), audit_ratio=round(audit / floor, 2), audited_turns=len(result["turns"]),
+        figures.update(audit_s=round(audit, 3), audit_ratio=round(ratio, 2), audited_turns=len(result["turns"]),
                        audited_dice=sum(t["dice"] for t in result["turns"]))
         orders = Path(work) / "orders.txt"
         orders.write_text("end\n")             # the whole turn of the power to move, checked phase by phase
@@ -267,10 +269,10 @@ def main() -> None:
                                           text=True).stdout)["power"]
         for name, args in (("status", ["status", str(db)]), ("report", ["report", str(db)]),
                            ("dry_run", ["submit", str(db), str(orders), "--power", mover, "--dry-run"])):
-            spent, floor = against_floor(cli + args, env)
+            spent, floor, ratio = against_floor(cli + args, env, 3 * RUNS)
             floors.append(floor)
             figures[f"{name}_s"] = round(spent, 3)
-            figures[f"{name}_ratio"] = round(spent / floor, 2)
+            figures[f"{name}_ratio"] = round(ratio, 2)
         report = Path(work) / "report.md"
         report.write_text(subprocess.run(cli + ["report", str(db)], env=env, capture_output=True, text=True).stdout)
         figures["floor_s"] = round(min(floors), 3)
