@@ -4,7 +4,6 @@ map that is not there, the maps the adjudicator can find, and the README's worke
 from __future__ import annotations
 
 import importlib.metadata
-import json
 import os
 import re
 import sqlite3

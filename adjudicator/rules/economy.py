@@ -123,7 +123,7 @@ def _check_deck(rules: G40Rules, state: State, power: str, where: str, order: Pl
     this turn or in this order) and, where the map allows, carriers already at sea; never beyond their room."""
     planes = [uc for uc in order.units if rules.ut(uc.unit).domain == "air"]
     if any(not rules.ut(uc.unit).carrier_cost for uc in planes):
-        raise RuleViolation(f"only aircraft that land on carriers are placed at sea, onto a carrier", "BG-15")
+        raise RuleViolation("only aircraft that land on carriers are placed at sea, onto a carrier", "BG-15")
     new_ok, old_ok = rules.prop("Produce fighters on carriers"), rules.prop("Produce new fighters on old carriers")
     owners = {power, rules.placed_owner(power, "")}
     decks = [u for u in state.units_at(where) if u.owner in owners and rules.ut(u).carrier_capacity and not u.damage
