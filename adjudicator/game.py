@@ -424,9 +424,7 @@ def _next_seq(s: Session, table: str, gid: str) -> int:
 
 
 def _add_submission(s: Session, g: Loaded, power: str, kind: str, text: str, sha256: str, status: str) -> tuple[int, int]:
-    """Journal a submission at the game's position now, numbered on from the last: its number and row id. (Rows are
-    written with SQLAlchemy Core, here and in the other journal writes: the ORM's unit of work costs more than the
-    statements, and `audit` writes a whole game's journal again.)"""
+    """Journal a submission at the game's position now, numbered on from the last: its number and row id."""
     seq = _next_seq(s, "submission", g.game.id)
     row_id = db.insert(s, "submission", "id", game_id=g.game.id, seq=seq, power=power, kind=kind, round=g.state.round,
                        turn_index=g.state.turn_index, phase=g.state.phase, text=text, sha256=sha256, status=status,
@@ -498,7 +496,6 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
             "income": {p: g.rules.income(g.state, p)[0] for p in g.scenario.turn_players()}, "victory": _victory(g),
             **({"board": lines} if (lines := g.rules.position_lines(g.state)) else {}),
             **({"units": units} if (units := g.rules.public_units(g.state)) is not None else {})})
-        s.flush()
         text = report.store_report(s, turn_index, fmt, settings.templates_dir if settings else None, game=g.game,
                                    snapshot=snapshot)
         s.commit()

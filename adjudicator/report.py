@@ -17,6 +17,7 @@ from sqlmodel import Session
 
 from .errors import AdjudicatorError, StoreError
 from .store import db
+from .store.schema import now
 from .words import capitalised, possessive
 
 FORMATS = ("markdown", "bbcode", "text")
@@ -386,7 +387,7 @@ def _standings(snapshot: dict | None, scenario_powers: list[str]) -> dict:
 
 def turn_context(session: Session, turn_index: int | None, game=None, snapshot: dict | None = None) -> dict:
     """`game`: the game's row, and `snapshot`: the turn's, when the caller has them."""
-    from .game import setup_of              # game imports this module
+    from .game import powers_in_order, setup_of             # game imports this module
     game = game or db.the_game(session)
     setup = setup_of(session, game)
     # the journal's turns only ever go on: the first and the last adjudicated are its first and last steps' turns
@@ -426,7 +427,7 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
         phases.insert(0, {"phase": "orders", "title": "Orders as understood", "code": True, "battles": [], "state_hash": "",
                           "lines": understood})
     snapshot = snapshot or db.load_snapshot(session, game, turn_index)
-    powers = [p.name for p in db.rows(session, "SELECT name FROM power WHERE game_id = :game ORDER BY turn_order", game=game.id)]
+    powers = [p.name for p in powers_in_order(session, game)]
     awaiting = None
     if snapshot and snapshot["turn_index"] == turn_index:
         awaiting = (f"Next: orders from the {snapshot['power']} for their "
@@ -579,7 +580,6 @@ def store_report(session: Session, turn_index: int, fmt: str = "markdown", templ
     """Render the Markdown report of a turn with the built-in templates and keep it in the journal, where `audit`
     compares it with the replay's (a host's own templates change only what is printed); return the report in
     `fmt` with the host's templates, from the same context. `game` and `snapshot`: as for turn_context."""
-    from .store.schema import now
     ctx = context(session, turn_index, game, snapshot)
     text = render_context(ctx, "markdown")
     db.insert(session, "report", game_id=ctx["game"]["id"], turn_index=turn_index, format="markdown", text=text,

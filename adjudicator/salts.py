@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from sqlmodel import Session
 
 from .errors import ILLEGAL, ConfigError, NothingToDo, OrderError
-from .notation import parse_submission
 from .notation.orders import Salt
 from .store import db
 
@@ -81,9 +80,8 @@ def turn_salts(s: Session, g: Loaded) -> list[tuple[str, str]]:
     """(power, salt) accepted for the current power-turn, in acceptance order: the order of the key's hash input."""
     rows = db.rows(s, "SELECT power, text FROM submission WHERE game_id = :game AND kind = 'salt' AND turn_index = :turn "
                       "ORDER BY seq", game=g.game.id, turn=g.state.turn_index)
-    verbs = g.rules.verbs()
     return [(row.power, o.text) for row in rows
-            for o in parse_submission(row.text, g.lexicon, verbs=verbs).submission.orders if isinstance(o, Salt)]
+            for o in g.setup.parse(row.text, row.power).submission.orders if isinstance(o, Salt)]
 
 
 def turn_started(s: Session, g: Loaded) -> bool:

@@ -302,7 +302,7 @@ def choose(engine, db: str, game_id: str | None = None):
     Several games and no `--id`, or an id the database does not hold, are refused with the ids it holds."""
     name = shown(db)
     with transaction(engine) as s:
-        ids = list(s.connection().execute(text("SELECT id FROM game ORDER BY id")).scalars())
+        ids = [row.id for row in rows(s, "SELECT id FROM game ORDER BY id")]
     if game_id is not None:
         if game_id not in ids:
             held = f"its games are {_listed(ids)}" if ids else "it holds no game yet"
@@ -387,16 +387,24 @@ def _sqlite(conn, sql: str, params: dict, fetch: bool):
         ids = params.pop("ids")
         params.update((f"ids_{k}", v) for k, v in enumerate(ids))
         sql = sql.replace(":ids", "(" + ", ".join(f":ids_{k}" for k in range(len(ids))) + ")" if ids else "(NULL)")
-    cursor = conn.connection.driver_connection.cursor()
-    try:
+    with _sqlite_cursor(conn, sql, params) as cursor:
         cursor.execute(sql, params)
         if not fetch:
             return cursor.rowcount
         return [_row_class(tuple(d[0] for d in cursor.description))._make(r) for r in cursor.fetchall()]
+
+
+@contextmanager
+def _sqlite_cursor(conn, sql: str, params) -> Iterator[sqlite3.Cursor]:
+    """A cursor of SQLite's own connection whose errors are raised as SQLAlchemy's, closed even when a read fails
+    half-way (it would hold SQLite's lock until collected)."""
+    cursor = conn.connection.driver_connection.cursor()
+    try:
+        yield cursor
     except sqlite3.Error as exc:
         raise DBAPIError.instance(sql, params, exc, sqlite3.Error) from None
     finally:
-        cursor.close()          # a read that failed half-way would hold SQLite's lock until collected
+        cursor.close()
 
 
 @lru_cache(maxsize=64)
@@ -417,13 +425,8 @@ def execute_many(session: Session, sql: str, params: list[dict]) -> None:
     """One plain SQL write for each set of parameters."""
     conn = session.connection()
     if conn.dialect.name == "sqlite":
-        cursor = conn.connection.driver_connection.cursor()
-        try:
+        with _sqlite_cursor(conn, sql, params) as cursor:
             cursor.executemany(sql, params)
-        except sqlite3.Error as exc:
-            raise DBAPIError.instance(sql, params, exc, sqlite3.Error) from None
-        finally:
-            cursor.close()
     else:
         conn.execute(text(sql), params)
 
@@ -686,9 +689,9 @@ def load_snapshot(session: Session, game: GameRow, turn_index: int) -> dict | No
     """The position kept after turn `turn_index`, or None for a turn adjudicated before snapshots were kept."""
     if not has_table(session, "snapshot"):
         return None
-    row = session.connection().execute(text("SELECT data FROM snapshot WHERE game_id = :game AND turn_index = :turn"),
-                                       {"game": game.id, "turn": turn_index}).first()
-    return json.loads(row.data) if row else None
+    found = rows(session, "SELECT data FROM snapshot WHERE game_id = :game AND turn_index = :turn",
+                 game=game.id, turn=turn_index)
+    return json.loads(found[0].data) if found else None
 
 
 def locked_submission(session: Session, game: GameRow):
