@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from bisect import bisect_left, insort
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Iterable
@@ -16,21 +17,90 @@ from typing import Iterable
 from .scenario import Scenario
 
 
-@dataclass
+class Flags(dict):
+    """A unit's per-turn marks ("combat_moved", "fought", "unloaded", "amphibious", …), changed only by giving the
+    unit new ones (Unit.mark, Unit.unmark, `unit.flags = {}`): the state keeps each unit's hash text and notices a
+    change only when an attribute of the unit is set, so a mark written into the dict in place would be missed."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a unit's flags change through Unit.mark and Unit.unmark, so that its state sees the change")
+
+    __setitem__ = __delitem__ = __ior__ = pop = popitem = clear = update = setdefault = _refuse
+
+    def __reduce__(self):
+        return Flags, (dict(self),)
+
+
+_NO_FLAGS = Flags()
+_FIELDS = ("id", "type", "owner", "place", "damage", "moved", "flags", "carried_by")
+
+
 class Unit:
-    id: int
-    type: str
-    owner: str
-    place: str
-    damage: int = 0            # hits taken by a multi-hit unit, or bombing damage of a facility
-    moved: int = 0             # movement points spent this turn
-    flags: dict = field(default_factory=dict)   # per-turn marks: "combat_moved", "fought", "unloaded", "amphibious"
-    carried_by: int | None = None               # the transport this land unit is aboard (it stays aboard across turns)
+    """One unit on the board. Setting any of its attributes tells the state that holds it (`_seen`), which keeps
+    its units by place and each unit's hash text: a G40 map has some 850 units, a phase changes a few, and the
+    state is hashed after every phase."""
+
+    __hash__ = None                     # compared by value, like the dataclass it was
+
+    def __init__(self, id: int, type: str, owner: str, place: str, damage: int = 0, moved: int = 0,
+                 flags: dict | None = None, carried_by: int | None = None):
+        # damage: hits taken by a multi-hit unit, or bombing damage of a facility; moved: movement points spent
+        # this turn; carried_by: the transport this land unit is aboard (it stays aboard across turns); _seen: the
+        # set of changed unit ids of the state holding it. Written into __dict__ at once: __setattr__ is for
+        # changes, and a copy of a state makes 850 units.
+        self.__dict__.update(id=id, type=type, owner=owner, place=place, damage=damage, moved=moved,
+                             flags=Flags(flags) if flags else _NO_FLAGS, carried_by=carried_by, _seen=None)
+
+    def clone(self, seen: set[int] | None) -> "Unit":
+        """The same unit for another state (its flags are never changed in place, so they are shared)."""
+        twin = object.__new__(Unit)
+        twin.__dict__.update(self.__dict__, _seen=seen)
+        return twin
+
+    def __setattr__(self, name: str, value) -> None:
+        if name == "flags" and type(value) is not Flags:
+            value = Flags(value) if value else _NO_FLAGS
+        self.__dict__[name] = value
+        if self._seen is not None:
+            self._seen.add(self.id)
+
+    def mark(self, **flags) -> None:
+        self.flags = {**self.flags, **flags}
+
+    def unmark(self, name: str):
+        """Remove the mark `name` and return its value."""
+        value = self.flags[name]
+        self.flags = {k: v for k, v in self.flags.items() if k != name}
+        return value
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not Unit:
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _FIELDS)
+
+    def __repr__(self) -> str:
+        return f"Unit({', '.join(f'{f}={getattr(self, f)!r}' for f in _FIELDS)})"
 
     def to_dict(self) -> dict:
         return {"id": self.id, "type": self.type, "owner": self.owner, "place": self.place,
                 "damage": self.damage, "moved": self.moved, "flags": dict(sorted(self.flags.items())),
                 "carried_by": self.carried_by}
+
+
+class Units(list):
+    """A state's units in id order, added and removed only through the state (add_unit, remove_units, or a new
+    list given to `state.units`), which keeps an index of them by place."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("units are added and removed through State.add_unit and State.remove_units (or by giving "
+                        "state.units a new list), so that the state's index of them stays true")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
 
 
 @dataclass
@@ -42,7 +112,7 @@ class State:
     treasury: dict[str, int]
     owners: dict[str, str]     # territory -> current owner (land only)
     original_owners: dict[str, str]
-    units: list[Unit]
+    units: list[Unit]          # in id order (a Units list: see add_unit, remove_units)
     relationships: dict[tuple[str, str], str]   # sorted pair -> relationship type name
     purchases: dict[str, dict[str, int]] = field(default_factory=dict)   # power -> unit type -> bought, not yet placed
     standing: dict[str, dict] = field(default_factory=dict)            # power -> {"ool": [...], "scramble": [...], "submerge": bool}
@@ -56,6 +126,71 @@ class State:
                                         # this turn began, for the pairs a declaration or trigger changed during it
     board: dict = field(default_factory=dict)  # a board game's own position (tokens, pools, decks, prices), for a
                                                # game whose position is not units on territories
+
+    # -- the units' index and hash texts ----------------------------------------------------------
+
+    def __setattr__(self, name: str, value) -> None:
+        if name == "units":
+            value = self._adopt(value)
+        object.__setattr__(self, name, value)
+
+    def _adopt(self, units: Iterable[Unit]) -> Units:
+        """A new list of units: kept in id order, each unit reporting its changes to this state; what was kept
+        of the old list is dropped."""
+        units = Units(units)
+        if any(a.id > b.id for a, b in zip(units, units[1:])):
+            units = Units(sorted(units, key=_by_id))
+        changed: set[int] = set()
+        for u in units:
+            u.__dict__["_seen"] = changed
+        keep = object.__setattr__
+        keep(self, "_changed", changed)       # ids of units whose attributes were set since the last _sync
+        keep(self, "_texts", {})              # unit id -> its canonical JSON
+        keep(self, "_joined", None)           # the units' part of the canonical JSON, while nothing changed
+        keep(self, "_at", None)               # place -> its units in id order, once asked for
+        keep(self, "_where", {})              # unit id -> its place in _at
+        keep(self, "_by_id", {})              # unit id -> unit, with _at
+        return units
+
+    def _sync(self) -> None:
+        """Bring the hash texts and the index up to the units' attributes set since the last call."""
+        changed = self._changed
+        if not changed:
+            return
+        object.__setattr__(self, "_joined", None)
+        texts = self._texts
+        for uid in changed:
+            texts.pop(uid, None)
+        at = self._at
+        if at is not None:
+            where, by_id = self._where, self._by_id
+            for uid in changed:
+                u = by_id.get(uid)
+                if u is not None and u.place != where[uid]:
+                    self._unplace(u, where[uid])
+                    self._place(u)
+        changed.clear()
+
+    def _index(self) -> dict[str, list[Unit]]:
+        self._sync()
+        if self._at is None:
+            at: dict[str, list[Unit]] = {}
+            for u in self.units:
+                at.setdefault(u.place, []).append(u)
+            object.__setattr__(self, "_at", at)
+            self._where.update((u.id, u.place) for u in self.units)
+            self._by_id.update((u.id, u) for u in self.units)
+        return self._at
+
+    def _place(self, u: Unit) -> None:
+        insort(self._at.setdefault(u.place, []), u, key=_by_id)
+        self._where[u.id] = u.place
+
+    def _unplace(self, u: Unit, place: str) -> None:
+        here = self._at[place]
+        del here[bisect_left(here, u.id, key=_by_id)]
+        if not here:
+            del self._at[place]
 
     # -- construction -------------------------------------------------------------------------------
 
@@ -82,14 +217,15 @@ class State:
     # -- queries ------------------------------------------------------------------------------------
 
     def units_at(self, place: str, owner: str | None = None) -> list[Unit]:
-        return [u for u in self.units if u.place == place and (owner is None or u.owner == owner)]
+        """The units in `place` (of `owner`), in id order."""
+        here = (self._at if self._at is not None and not self._changed else self._index()).get(place)
+        if not here:
+            return []
+        return list(here) if owner is None else [u for u in here if u.owner == owner]
 
     def by_place(self) -> dict[str, list[Unit]]:
-        """Place -> its units, in one pass (units_at is a pass per place)."""
-        out: dict[str, list[Unit]] = {}
-        for u in self.units:
-            out.setdefault(u.place, []).append(u)
-        return out
+        """Place -> its units, the places in the order of their first unit's id."""
+        return {place: list(here) for place, here in sorted(self._index().items(), key=_first_id)}
 
     def units_by_owner(self, place: str, here: list[Unit] | None = None) -> dict[str, dict[str, int]]:
         """Owner -> unit type -> how many, in `place`: the shape of `status --json`. `here`: the units in `place`,
@@ -120,12 +256,33 @@ class State:
     def add_unit(self, type_: str, owner: str, place: str) -> Unit:
         u = Unit(self.next_unit_id, type_, owner, place)
         self.next_unit_id += 1
-        self.units.append(u)
+        if self.units and self.units[-1].id > u.id:       # next_unit_id set back by hand: keep the id order
+            self.units = [*self.units, u]
+        else:
+            list.append(self.units, u)
+            u.__dict__["_seen"] = self._changed
+            object.__setattr__(self, "_joined", None)
+            if self._at is not None:
+                self._by_id[u.id] = u
+                self._place(u)
         return u
 
     def remove_units(self, ids: Iterable[int]) -> None:
         gone = set(ids)
-        self.units = [u for u in self.units if u.id not in gone]
+        if not gone:
+            return
+        self._sync()
+        kept = Units(u for u in self.units if u.id not in gone)
+        for uid in gone:
+            self._texts.pop(uid, None)
+            u = self._by_id.pop(uid, None) if self._at is not None else None
+            if u is not None:
+                self._unplace(u, self._where.pop(uid))
+        for u in self.units:
+            if u.id in gone:
+                u.__dict__["_seen"] = None
+        object.__setattr__(self, "units", kept)
+        object.__setattr__(self, "_joined", None)
 
     # -- hashing ------------------------------------------------------------------------------------
 
@@ -171,8 +328,16 @@ class State:
 
     def canonical(self) -> str:
         """canonical_json(self.to_dict()), built from each unit's text as last seen: a step's hash is taken after
-        every phase of every turn, and a G40 map has some 800 units of which a phase changes a few."""
-        units = ",".join([_unit_json(u) for u in sorted(self.units, key=_by_id)])
+        every phase of every turn, and a G40 map has some 850 units of which a phase changes a few."""
+        self._sync()
+        units = self._joined
+        if units is None:
+            texts = self._texts
+            for u in self.units:
+                if u.id not in texts:
+                    texts[u.id] = canonical_json(u.to_dict())
+            units = ",".join([texts[u.id] for u in self.units])
+            object.__setattr__(self, "_joined", units)
         return f'{self._head_json()[:-1]},"units":[{units}]}}'
 
     def _head_json(self) -> str:
@@ -194,14 +359,20 @@ class State:
     def copy(self) -> "State":
         """A deep copy, equal to State.from_dict(self.to_dict()) (dicts in sorted order, empty purchases and
         standing orders dropped), without going through JSON text for the units."""
+        self._sync()
         copied = State.from_dict({**json.loads(self._head_json()), "units": []})
-        copied.units = [Unit(u.id, u.type, u.owner, u.place, u.damage, u.moved,
-                             dict(sorted(u.flags.items())) if u.flags else {}, u.carried_by)
-                        for u in sorted(self.units, key=_by_id)]
+        seen = copied._changed
+        object.__setattr__(copied, "units", Units([u.clone(seen) for u in self.units]))
+        copied._texts.update(self._texts)
+        object.__setattr__(copied, "_joined", self._joined)
         return copied
 
 
 _by_id = attrgetter("id")
+
+
+def _first_id(item: tuple[str, list[Unit]]) -> int:
+    return item[1][0].id
 
 
 def _pairs(relations: dict[tuple[str, str], str | None]) -> list[list]:
@@ -209,27 +380,6 @@ def _pairs(relations: dict[tuple[str, str], str | None]) -> list[list]:
 
 
 _NAMES: dict[str, tuple[dict, str]] = {}   # owners, original_owners, relationships -> (a copy, its canonical JSON)
-
-
-_FRAGMENTS: dict[tuple, str] = {}      # a unit's fields -> its canonical JSON
-_KEPT_FRAGMENTS = 100_000
-
-
-def _unit_json(u: Unit) -> str:
-    """canonical_json(u.to_dict()), looked up by the unit's fields (with the types of its flags' values, so that
-    True and 1 are told apart)."""
-    flags = tuple((k, v, type(v)) for k, v in sorted(u.flags.items())) if u.flags else ()
-    key = (u.id, u.type, u.owner, u.place, u.damage, u.moved, u.carried_by, flags)
-    try:
-        return _FRAGMENTS[key]
-    except KeyError:
-        pass
-    except TypeError:                  # a flag whose value is not hashable: not cached
-        return canonical_json(u.to_dict())
-    if len(_FRAGMENTS) >= _KEPT_FRAGMENTS:
-        _FRAGMENTS.clear()
-    text = _FRAGMENTS[key] = canonical_json(u.to_dict())
-    return text
 
 
 def count_types(units: Iterable[Unit]) -> dict[str, int]:

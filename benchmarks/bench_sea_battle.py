@@ -16,7 +16,7 @@ from pathlib import Path
 from adjudicator import dice
 from adjudicator.rules.base import G40Rules
 from adjudicator.rules.combat import Battle, BattleOrders
-from adjudicator.state import State, Unit
+from adjudicator.state import State
 from adjudicator.triplea import load_scenario
 from shared import test_maps
 
@@ -33,11 +33,9 @@ def position(scenario) -> State:
     for owner, army in (("Germans", ATTACK), ("British", DEFEND)):
         for unit, n in army.items():
             for _ in range(n):
-                u = Unit(state.next_unit_id, unit, owner, ZONE)
+                u = state.add_unit(unit, owner, ZONE)
                 if owner == "Germans":
-                    u.flags["combat_moved"] = True
-                state.units.append(u)
-                state.next_unit_id += 1
+                    u.mark(combat_moved=True)
     return state
 
 

@@ -41,8 +41,8 @@ def test_the_hash_follows_every_change_of_the_position(au):
         lambda: setattr(unit, "owner", "Italians"),
         lambda: setattr(unit, "damage", 1),
         lambda: setattr(unit, "moved", 2),
-        lambda: unit.flags.__setitem__("fought", True),
-        lambda: unit.flags.__setitem__("fought", 1),          # True and 1 give different texts
+        lambda: unit.mark(fought=True),
+        lambda: unit.mark(fought=1),                          # True and 1 give different texts
         lambda: setattr(unit, "flags", {}),
         lambda: setattr(unit, "carried_by", state.units[1].id),
         lambda: state.add_unit("infantry", "Germans", "G2"),
@@ -50,11 +50,62 @@ def test_the_hash_follows_every_change_of_the_position(au):
         lambda: state.conquered.append("G2"),
         lambda: state.switches.__setitem__("some switch", True),
     ]
+    state.units_at("G2")                                  # the index by place is kept from here on
     for change in changes:
         change()
         assert state.hash() == fresh_hash(state)
         assert other.hash() == fresh_hash(other)      # another position hashed in between keeps its own text
         assert state.copy() == State.from_dict(json.loads(canonical_json(state.to_dict())))
+        assert_index_true(state)
+
+
+def assert_index_true(state: State) -> None:
+    """units_at and by_place answer what a pass over the units would."""
+    scanned: dict[str, list] = {}
+    for u in state.units:
+        scanned.setdefault(u.place, []).append(u)
+    assert [u.id for u in state.units] == sorted(u.id for u in state.units)
+    assert {p: [u.id for u in us] for p, us in state.by_place().items()} == {p: [u.id for u in us] for p, us in scanned.items()}
+    assert list(state.by_place()) == list(scanned)
+    for place, here in scanned.items():
+        assert [u.id for u in state.units_at(place)] == [u.id for u in here]
+        for owner in {u.owner for u in here}:
+            assert state.units_at(place, owner) == [u for u in here if u.owner == owner]
+
+
+def test_the_index_by_place_follows_moves_captures_and_losses(au):
+    state = State.initial(au.scenario)
+    assert_index_true(state)
+    copy = state.copy()
+    place, stack = max(state.by_place().items(), key=lambda item: len(item[1]))
+    for u in stack[:3]:
+        u.place = "G5"
+    stack[3].owner = "Russians"
+    state.remove_units([stack[4].id, state.units_at("G5")[0].id])
+    state.add_unit("armour", "Germans", place)
+    assert_index_true(state)
+    assert_index_true(copy)                               # the copy's units are its own
+    assert [u.id for u in copy.units_at(place)] == [u.id for u in State.initial(au.scenario).units_at(place)]
+    state.remove_units([2])
+    state.next_unit_id = 2                                # set back by hand: the units stay in id order
+    state.add_unit("infantry", "Germans", place)
+    assert_index_true(state)
+
+
+def test_a_unit_or_list_changed_behind_the_states_back_is_refused(au):
+    """The state keeps each unit's hash text and its units by place, so changes it would not see are errors."""
+    state = State.initial(au.scenario)
+    unit = state.units[0]
+    for sneak in (lambda: unit.flags.__setitem__("fought", True), lambda: unit.flags.pop("fought", None),
+                  lambda: unit.flags.update(fought=True), lambda: state.units.append(unit),
+                  lambda: state.units.remove(unit), lambda: state.units.__delitem__(0)):
+        with pytest.raises(TypeError):
+            sneak()
+    unit.mark(fought=True, landing="G5")
+    assert unit.unmark("landing") == "G5" and unit.flags == {"fought": True}
+    state.units = [u for u in state.units if u is not unit]    # a new list is taken in whole
+    assert_index_true(state)
+    assert state.hash() == fresh_hash(state)
 
 
 def test_lookups_the_scenario_keeps_are_handed_out_as_copies(au):

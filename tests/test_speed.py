@@ -42,7 +42,7 @@ def test_the_state_hash_and_copy_are_those_of_the_canonical_json(tmp_path):
         assert state.canonical() == canonical_json(state.to_dict())
     copy = state.copy()
     assert copy == State.from_dict(json.loads(canonical_json(state.to_dict())))
-    copy.units[0].flags["fought"] = False
+    copy.units[0].mark(fought=False)
     assert state.units[0].flags["fought"] is True                # a deep copy
     engine.dispose()
 

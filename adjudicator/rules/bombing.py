@@ -62,8 +62,7 @@ def declare_raid(rules: G40Rules, state: State, power: str, order: Bomb) -> dict
     for u in units:
         u.place = place
         u.moved += len(path) - 1
-        u.flags["combat_moved"] = True
-        u.flags["raid"] = goal.type
+        u.mark(combat_moved=True, raid=goal.type)
     movement.declare(state, place, power, "raid", facility=goal.type)
     event = {"type": "move", "phase": "combat_move", "power": power, "path": path, "order": order.canonical(),
              "units": count_types(units), "captures": [], "raid": f"{place} {facility_name(rules, goal.type)}"}

@@ -281,7 +281,7 @@ class Battle:
         grp["losses"] = count_types(killed)
         self.event["bombard"] = grp
         for s in ships:
-            s.flags["fought"] = True
+            s.mark(fought=True)
         if self.rules.prop("Naval Bombard Casualties Return Fire"):
             return killed
         self._remove(killed)
@@ -310,7 +310,7 @@ class Battle:
             for cargo in state.cargo_of(u):
                 cargo.place = order.to
         for u in self.att:
-            u.flags["fought"] = True
+            u.mark(fought=True)
         ev["retreat"] = {"to": order.to, "after_round": rnd, "units": count_types(going),
                          "stay": count_types(amphibious)}
         self.att = amphibious
@@ -323,7 +323,7 @@ class Battle:
             ev["notes"].append(f"lost aboard sunk transports: {', '.join(f'{n} {t}' for t, n in count_types(lost_cargo).items())}")
         state.remove_units(u.id for u in self.dead + lost_cargo)
         for u in self.att + self.left:
-            u.flags["fought"] = True
+            u.mark(fought=True)
         if ev.get("stalemate") and self.dfn:
             ev["result"] = "stalemate"
         elif self.dfn:

@@ -106,7 +106,7 @@ def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[
             rules.new_factory_placed(state, where)
         for _ in range(uc.count):
             _consume(rules, state, power, where, uc.unit)
-            state.add_unit(uc.unit, rules.placed_owner(power, uc.unit), where).flags["placed"] = True
+            state.add_unit(uc.unit, rules.placed_owner(power, uc.unit), where).mark(placed=True)
     return {"type": "place", "power": power, "place": where, "units": {uc.unit: uc.count for uc in order.units}}
 
 

@@ -93,7 +93,7 @@ def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, pha
         if u.moved == 0 and "bonus" not in u.flags:
             bonus = left[u.id] - rules.ut(u).movement
             if bonus:
-                u.flags["bonus"] = bonus
+                u.mark(bonus=bonus)
     return chosen
 
 
@@ -271,7 +271,7 @@ def _arrive(unit: Unit, place: str, steps: int, phase: str) -> None:
     unit.place = place
     unit.moved += steps
     if phase == "combat_move":
-        unit.flags["combat_moved"] = True
+        unit.mark(combat_moved=True)
 
 
 def _cannot_blitz(rules: G40Rules, units: list[Unit]) -> list[str]:

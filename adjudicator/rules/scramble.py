@@ -65,7 +65,7 @@ def _rise(rules: G40Rules, state: State, power: str, order: dict, zone: str) -> 
         return {"type": "scramble", "power": power, "from": place, "to": zone, "units": {}, "why": why, "note": note}
     for u in going:
         u.place = zone
-        u.flags["scrambled_from"] = place
+        u.mark(scrambled_from=place)
     return {"type": "scramble", "power": power, "from": place, "to": zone, "units": count_types(going), "why": why}
 
 
@@ -74,7 +74,7 @@ def return_to_base(rules: G40Rules, state: State) -> list[dict]:
     scramble distance (1), or they are lost."""
     events = []
     for u in sorted((u for u in state.units if u.flags.get("scrambled_from")), key=lambda u: u.id):
-        home = u.flags.pop("scrambled_from")
+        home = u.unmark("scrambled_from")
         start = u.place
         if not rules.prop("Scrambled Units Return To Base"):
             if not air.landed(rules, state, u.owner, u):

@@ -117,19 +117,18 @@ class Legs:
                 u.place, u.carried_by = self.sea_path[0], seats[u.id].id
                 u.moved += self.first
                 if phase == "combat_move":
-                    u.flags["combat_moved"] = True
+                    u.mark(combat_moved=True)
         if self.ashore is None:
             return None
         for u in land:
             boat = next((b for b in state.units if b.id == u.carried_by), None)
             if boat is not None:
-                boat.flags["unloaded"] = True
+                boat.mark(unloaded=True)
             if phase == "combat_move":
-                u.flags["combat_moved"] = True
-                u.flags["landing"] = self.ashore
+                u.mark(combat_moved=True, landing=self.ashore)
             else:
                 u.place, u.carried_by = self.ashore, None
-                u.flags["unloaded"] = True
+                u.mark(unloaded=True)
         return self.ashore if phase == "combat_move" else None
 
 
@@ -144,10 +143,10 @@ def land_assault_troops(rules: G40Rules, state: State, power: str) -> list[dict]
         for target in sorted({u.flags["landing"] for u in here}):
             troops = [u for u in here if u.flags["landing"] == target]
             for u in troops:
-                del u.flags["landing"]
+                u.unmark("landing")
                 if not blocked:
                     u.place, u.carried_by = target, None
-                    u.flags["unloaded"] = u.flags["amphibious"] = True
+                    u.mark(unloaded=True, amphibious=True)
             events.append({"type": "landing_called_off" if blocked else "assault_landing", "power": power,
                            "from": zone, "place": target, "units": count_types(troops)})
     return events

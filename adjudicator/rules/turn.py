@@ -333,8 +333,10 @@ def _end_turn(rules: G40Rules, state: State, roller) -> list[dict]:
     events += rules.end_of_turn(state, power)
     events += rules.check_victory(state, power)
     for u in state.units:
-        u.moved = 0
-        u.flags = {}
+        if u.moved:
+            u.moved = 0
+        if u.flags:
+            u.flags = {}
     state.conquered = []
     state.battles = []
     state.relations_at_start = {}

@@ -51,7 +51,7 @@ from adjudicator.game import game_options
 from adjudicator.games import game_module
 from adjudicator.notation import parse_submission
 from adjudicator.rules import turn
-from adjudicator.state import State, Unit, pair_key
+from adjudicator.state import State, pair_key
 from adjudicator.triplea import load_scenario
 from conftest import maps_folder, missing_shared
 
@@ -105,8 +105,7 @@ def position(case: dict):
         for power, units in spec.get("units", {}).items():
             for unit, n in units.items():
                 for _ in range(n):
-                    state.units.append(Unit(state.next_unit_id, unit, power, place))
-                    state.next_unit_id += 1
+                    state.add_unit(unit, power, place)
         for unit, damage in spec.get("damage", {}).items():
             for u, d in zip([u for u in state.units_at(place) if u.type == unit], damage):
                 u.damage = d
