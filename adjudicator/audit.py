@@ -138,18 +138,25 @@ def audit(db_arg: str, progress: Callable[[int, int], None] | None = None, ancho
     """Replay the game in `db_arg` (the one `game_id` names, in a league) and compare; the result names the first
     mismatch, if any. `anchor` (64 hex digits) is the one players saw when the game began."""
     journal = read_journal(db_arg, game_id)
-    replay = Replay(journal, progress or (lambda done, total: None))
+    progress = progress or (lambda done, total: None)
+    if anchor is not None and anchor != journal.game.anchor:
+        result = AuditResult(journal.game.id, len(journal.submissions), len(journal.steps),
+                             setup_hash=journal.game.setup_hash())
+        result.mismatch = Mismatch(0, "anchor", "the anchor published when the game began (a game re-keyed with a "
+                                   "new dice chain has another)", anchor, journal.game.anchor)
+        return result
+    from . import audit_halves
+    split = audit_halves.split_point(journal)
+    second = audit_halves.SecondHalf.start(journal, split) if split else None
+    replay = Replay(journal, progress)
     try:
-        if anchor is not None and anchor != journal.game.anchor:
-            raise Mismatch(0, "anchor", "the anchor published when the game began (a game re-keyed with a new dice "
-                           "chain has another)", anchor, journal.game.anchor)
-        replay.run()
+        replay.run(until=split if second else None, second=second)
     except Mismatch as m:
-        replay.result.mismatch = m
-        if m.turn in replay.result.turns:
-            replay.result.turns[m.turn].failed = True
+        replay.fail(m)
     finally:
         replay.engine.dispose()
+        if second is not None:
+            second.stop()
     return replay.result
 
 
@@ -255,7 +262,7 @@ class JournalDice:
 class Replay:
     """The rebuild of one game in memory, compared step by step with its journal."""
 
-    def __init__(self, journal: Journal, progress: Callable[[int, int], None]):
+    def __init__(self, journal: Journal, progress: Callable[[int, int], None], engine=None):
         self.journal = journal
         self.progress = progress
         self.result = AuditResult(journal.game.id, len(journal.submissions), len(journal.steps),
@@ -269,13 +276,26 @@ class Replay:
         self.first_step: dict[int, Step] = {}               # submission id -> its first stored step
         for step in reversed(journal.steps):
             self.first_step[step.submission_id] = step
-        self.engine = _fresh_store(journal.game)
+        self.engine = engine or _fresh_store(journal.game)
 
-    def run(self) -> None:
+    def fail(self, m: Mismatch) -> None:
+        self.result.mismatch = m
+        if m.turn in self.result.turns:
+            self.result.turns[m.turn].failed = True
+
+    def run(self, until: int | None = None, second=None, start: int = 0) -> None:
+        """Replay the submissions from number `start` + 1. `until`: where submission `until` + 1 is about to be
+        filed, take the verdict of `second` (audit_halves.SecondHalf), which replayed the rest from there, if it
+        can be taken; else go on."""
         total = len(self.journal.submissions)
-        previous_id = 0
-        for k, stored in enumerate(self.journal.submissions, 1):
-            self.progress(k - 1, total)
+        previous_id = self.journal.submissions[start - 1].id if start else 0
+        for k, stored in enumerate(self.journal.submissions[start:], start + 1):
+            if k - 1 == until:
+                self._catch_up(stored)
+                if second is not None and second.take_over(self):
+                    return
+                second = until = None
+            self.progress(k - 1 + (second.done() if second else 0), total)
             where = f"submission {stored.seq} ({stored.power})"
             if stored.seq != k:
                 raise Mismatch(stored.turn_index, where, "submission numbers run 1, 2, 3 … in acceptance order", k, stored.seq)

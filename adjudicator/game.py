@@ -63,6 +63,19 @@ class Setup:
                                                          verbs=self.rules.verbs())
         return found
 
+    def play(self, state: State, text: str, phase: str, roller) -> list:
+        """Play a locked submission's `text`, accepted in `phase` of the turn of the power to move, on `state`:
+        `adjudicate`, and `audit` when it brings a position forward by the rules alone."""
+        parsed = self.parse(text, state.power, phase)
+        if parsed.errors:
+            raise StoreError("a locked submission no longer parses; the database was changed by hand?")
+        return self.rules.play(state, turn.turn_orders(parsed.submission.orders), parsed.submission.ended, roller)
+
+
+def standing_orders(orders: list) -> list:
+    """The orders that stand until replaced, as opposed to a phase's orders of this turn."""
+    return [o for o in orders if isinstance(o, STANDING) and not o.phase]
+
 
 @dataclass
 class Loaded:
@@ -309,7 +322,7 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
                                      "they are adjudicated next (`adjudicate`)"))
         if turn_orders and not blocked:
             errors += g.rules.check(g.state, turn_orders, sub.ended)
-        errors += g.rules.check_standing(power, [o for o in sub.orders if isinstance(o, STANDING) and not o.phase])
+        errors += g.rules.check_standing(power, standing_orders(sub.orders))
         if not sub.orders and not errors:
             errors.append(OrderError("invalid", "the submission holds no orders"))
         if errors:
@@ -322,7 +335,7 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
             return summary
         kind = "turn" if turn_orders else ("salt" if salts else "standing")
         seq, row_id = _add_submission(s, g, power, kind, text, summary["sha256"], "locked" if kind == "turn" else "done")
-        standing = [o for o in sub.orders if isinstance(o, STANDING) and not o.phase]
+        standing = standing_orders(sub.orders)
         if standing:
             apply_standing(g.state, power, standing)
             _add_step(s, g, row_id, "standing", [{"type": "standing", "power": power,
@@ -378,10 +391,16 @@ def edit(engine, text: str, reason: str, dry_run: bool = False) -> dict:
 
 def replay_edit(engine, stored: str) -> dict:
     """`audit`: a journalled correction, applied again from its stored text."""
+    reason, text = stored_edit(stored)
+    return edit(engine, text, reason)
+
+
+def stored_edit(stored: str) -> tuple[str, str]:
+    """A journalled correction's reason and lines."""
     head, _, text = stored.partition("\n")
     if not head.startswith(_REASON):
         raise StoreError("a journalled correction has lost its reason line")
-    return edit(engine, text, head[len(_REASON):])
+    return head[len(_REASON):], text
 
 
 def _refuse_when_over(g: Loaded) -> None:
@@ -478,11 +497,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         salts, salt_event = salts_mod.key_salts(s, g, sub, without_salts)
         source = dice_source or HostDice(settings, g.game)
         roller = source.roller(g.game.id, turn_index, [text for _, text in salts])
-        parsed = g.setup.parse(sub.text, power, sub.phase)
-        orders = turn.turn_orders(parsed.submission.orders)
-        if parsed.errors:
-            raise StoreError(f"the locked submission {sub.seq} no longer parses; the database was changed by hand?")
-        results = g.rules.play(g.state, orders, parsed.submission.ended, roller)
+        results = g.setup.play(g.state, sub.text, sub.phase, roller)
         if salt_event and results:
             results[0].events.insert(0, salt_event)
         _add_steps(s, g, sub.id, results, turn_index, round_, power)

@@ -253,3 +253,81 @@ def test_the_orders_hash_is_in_every_report_format_and_in_rolls(cli, demo_db, tm
     assert groups and all(g["orders_sha256"] == sha for g in groups)
     assert cli.json("audit", demo_db)["orders"] == [{"seq": 1, "power": "Germans", "kind": "turn", "sha256": sha,
                                                       "status": "done"}]
+
+
+# -- on two cores (adjudicator/audit_halves.py) ------------------------------------------------------
+
+@pytest.fixture
+def split_at(monkeypatch):
+    """Make `audit` hand the submissions after the first `k` to a second process, on any machine; records whether
+    the first process took the second's verdict (False: it replayed the rest itself)."""
+    from adjudicator import audit_halves
+    taken: list[bool] = []
+    take_over = audit_halves.SecondHalf.take_over
+
+    def spied(self, first):
+        taken.append(take_over(self, first))
+        return taken[-1]
+
+    def split(k: int | None) -> list[bool]:
+        monkeypatch.setattr(audit_halves, "split_point", lambda journal: k)
+        return taken
+
+    monkeypatch.setattr(audit_halves.SecondHalf, "take_over", spied)
+    return split
+
+
+def one_core(cli, db, code=0) -> str:
+    from adjudicator import audit_halves
+    enabled, audit_halves.ENABLED = audit_halves.ENABLED, False
+    try:
+        return cli("audit", db, code=code).output
+    finally:
+        audit_halves.ENABLED = enabled
+
+
+@pytest.mark.parametrize("k", range(1, 10))
+def test_two_cores_give_the_verdict_of_one_wherever_the_journal_is_split(cli, game_db, split_at, k):
+    """Where orders are locked at the split (the second process cannot start there), the first replays alone."""
+    alone = one_core(cli, game_db)
+    taken = split_at(k)
+    assert cli("audit", game_db).output == alone
+    assert taken == [k not in LOCKED_AT]
+
+
+LOCKED_AT = {4}         # the split before the Russians' order of loss, filed while the Germans' orders were locked;
+                        # 5 and 6 split the Germans' turn played in two parts
+
+
+@pytest.mark.parametrize("k", [2, 5, 8])
+@pytest.mark.parametrize("tamper", TAMPERING, ids=[t.__name__ for t in TAMPERING])
+def test_two_cores_name_the_first_mismatch_as_one_does(cli, game_db, split_at, tamper, k):
+    """Tampered before the split, after it or at it: the same verdict, the same words."""
+    tamper(game_db)
+    alone = one_core(cli, game_db, code=1)
+    split_at(k)
+    assert cli("audit", game_db, code=1).output == alone
+
+
+def test_the_split_falls_where_no_orders_are_locked(played):
+    from adjudicator import audit, audit_halves
+    journal = audit.read_journal(str(played))
+    subs = journal.submissions
+    for share in (0.1, 0.3, 0.5, 0.7, 0.9):
+        audit_halves.SHARE, audit_halves.MIN_SUBMISSIONS = share, 2
+        try:
+            k = audit_halves.split_point(journal)
+        finally:
+            audit_halves.SHARE, audit_halves.MIN_SUBMISSIONS = 0.6, 24
+        if k is not None and audit_halves._two_cores():
+            assert all(s.turn_index < subs[k].turn_index for s in subs[:k] if s.kind == "turn")
+
+
+def test_two_cores_bring_a_host_correction_forward(cli, game_db, split_at):
+    """The second process starts after a host's correction: it must apply it as the journal has it."""
+    cli("edit", game_db, "-", "--reason", "a forgotten payment", input="pus Germans 3\n")
+    cli("submit", game_db, "--power", "Russians", "-", input="ool inf\n")
+    alone = one_core(cli, game_db)
+    taken = split_at(11)
+    assert cli("audit", game_db).output == alone
+    assert taken == [True]
