@@ -137,19 +137,16 @@ def audit(db_arg: str, progress: Callable[[int, int], None] | None = None, ancho
           game_id: str | None = None) -> AuditResult:
     """Replay the game in `db_arg` (the one `game_id` names, in a league) and compare; the result names the first
     mismatch, if any. `anchor` (64 hex digits) is the one players saw when the game began."""
-    journal = read_journal(db_arg, game_id)
-    progress = progress or (lambda done, total: None)
-    if anchor is not None and anchor != journal.game.anchor:
-        result = AuditResult(journal.game.id, len(journal.submissions), len(journal.steps),
-                             setup_hash=journal.game.setup_hash())
-        result.mismatch = Mismatch(0, "anchor", "the anchor published when the game began (a game re-keyed with a "
-                                   "new dice chain has another)", anchor, journal.game.anchor)
-        return result
     from . import audit_halves
-    split = audit_halves.split_point(journal)
-    second = audit_halves.SecondHalf.start(journal, split) if split else None
-    replay = Replay(journal, progress)
+    journal = read_journal(db_arg, game_id)
+    replay = Replay(journal, progress or (lambda done, total: None))
+    second = None
     try:
+        if anchor is not None and anchor != journal.game.anchor:
+            raise Mismatch(0, "anchor", "the anchor published when the game began (a game re-keyed with a new dice "
+                           "chain has another)", anchor, journal.game.anchor)
+        split = audit_halves.split_point(journal)
+        second = audit_halves.SecondHalf.start(journal, split) if split else None
         replay.run(until=split if second else None, second=second)
     except Mismatch as m:
         replay.fail(m)

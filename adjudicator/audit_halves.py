@@ -185,8 +185,6 @@ def fast_forward(g: services.Loaded, journal: Journal, split: int, dice: Journal
     (Replay.run): locked turn submissions are played until the position is the one each submission was filed
     in; standing orders and corrections are applied as filed. Returns why it cannot, or None."""
     from .corrections import apply
-    from .notation import parse_submission
-    from .notation.edits import edit_verbs
     state, setup, locked = g.state, g.setup, []
     for k, target in enumerate(journal.submissions[:split + 1]):
         while (state.round, state.turn_index, state.phase) != (target.round, target.turn_index, target.phase):
@@ -195,13 +193,12 @@ def fast_forward(g: services.Loaded, journal: Journal, split: int, dice: Journal
             sub = locked.pop(0)
             seed = journal.seeds.get(state.turn_index)
             salts = json.loads(seed.salts) if seed is not None else []
-            setup.play(state, sub.text, sub.phase, dice.roller(journal.game.id, state.turn_index, salts))
+            setup.play(state, sub, dice.roller(journal.game.id, state.turn_index, salts))
         if k == split:
             break
         if target.kind == "edit":
-            _, text = services.stored_edit(target.text)
-            _, problems = apply(setup.rules, state, parse_submission(text, setup.lexicon, verbs=edit_verbs()).submission.orders)
-            if problems:
+            corrections = setup.read_corrections(services.stored_edit(target.text)[1])
+            if corrections.errors or apply(setup.rules, state, corrections.submission.orders)[1]:
                 return f"correction {target.seq} does not apply"
             continue
         parsed = setup.parse(target.text, target.power, state.phase if target.power == state.power else None)

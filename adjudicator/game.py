@@ -63,13 +63,18 @@ class Setup:
                                                          verbs=self.rules.verbs())
         return found
 
-    def play(self, state: State, text: str, phase: str, roller) -> list:
-        """Play a locked submission's `text`, accepted in `phase` of the turn of the power to move, on `state`:
-        `adjudicate`, and `audit` when it brings a position forward by the rules alone."""
-        parsed = self.parse(text, state.power, phase)
+    def play(self, state: State, sub, roller) -> list:
+        """Play the locked submission `sub` (a row: seq, text, the phase it was accepted in) of the power to move on
+        `state`: `adjudicate`, and `audit` when it brings a position forward by the rules alone."""
+        parsed = self.parse(sub.text, state.power, sub.phase)
         if parsed.errors:
-            raise StoreError("a locked submission no longer parses; the database was changed by hand?")
+            raise StoreError(f"the locked submission {sub.seq} no longer parses; the database was changed by hand?")
         return self.rules.play(state, turn.turn_orders(parsed.submission.orders), parsed.submission.ended, roller)
+
+    def read_corrections(self, text: str):
+        """A host's corrections (`edit`), read with their own verbs."""
+        from .notation.edits import edit_verbs
+        return parse_submission(text, self.lexicon, verbs=edit_verbs())
 
 
 def standing_orders(orders: list) -> list:
@@ -357,7 +362,6 @@ def edit(engine, text: str, reason: str, dry_run: bool = False) -> dict:
     """Apply a host's corrections (adjudicator.corrections) as one journalled step; refused, changing nothing,
     while a power's orders are locked or when any line is wrong."""
     from .corrections import apply, reason_problem
-    from .notation.edits import edit_verbs
     problem = reason_problem(reason)
     if problem:
         raise ConfigError(problem)
@@ -366,7 +370,7 @@ def edit(engine, text: str, reason: str, dry_run: bool = False) -> dict:
         if not g.rules.takes_corrections:
             raise ConfigError(f"the {g.game.name} game takes no host corrections: its position is not units and "
                               "owners that `edit` could change")
-        result = parse_submission(text, g.lexicon, verbs=edit_verbs())
+        result = g.setup.read_corrections(text)
         errors = list(result.errors)
         if db.locked_submission(s, g.game) is not None:
             errors.insert(0, OrderError(ILLEGAL, f"{possessive(g.state.power, the=True)} orders are locked: correct the game after "
@@ -497,7 +501,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         salts, salt_event = salts_mod.key_salts(s, g, sub, without_salts)
         source = dice_source or HostDice(settings, g.game)
         roller = source.roller(g.game.id, turn_index, [text for _, text in salts])
-        results = g.setup.play(g.state, sub.text, sub.phase, roller)
+        results = g.setup.play(g.state, sub, roller)
         if salt_event and results:
             results[0].events.insert(0, salt_event)
         _add_steps(s, g, sub.id, results, turn_index, round_, power)

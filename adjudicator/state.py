@@ -272,16 +272,16 @@ class State:
         if not gone:
             return
         self._sync()
-        kept = Units(u for u in self.units if u.id not in gone)
-        for uid in gone:
-            self._texts.pop(uid, None)
-            u = self._by_id.pop(uid, None) if self._at is not None else None
-            if u is not None:
-                self._unplace(u, self._where.pop(uid))
+        kept = []
         for u in self.units:
-            if u.id in gone:
-                u.__dict__["_seen"] = None
-        object.__setattr__(self, "units", kept)
+            if u.id not in gone:
+                kept.append(u)
+                continue
+            u.__dict__["_seen"] = None
+            self._texts.pop(u.id, None)
+            if self._by_id.pop(u.id, None) is not None:       # filled with the index, when it is kept
+                self._unplace(u, self._where.pop(u.id))
+        object.__setattr__(self, "units", Units(kept))
         object.__setattr__(self, "_joined", None)
 
     # -- hashing ------------------------------------------------------------------------------------

@@ -309,18 +309,20 @@ def test_two_cores_name_the_first_mismatch_as_one_does(cli, game_db, split_at, t
     assert cli("audit", game_db, code=1).output == alone
 
 
-def test_the_split_falls_where_no_orders_are_locked(played):
+def test_the_split_falls_where_no_orders_are_locked(played, monkeypatch):
     from adjudicator import audit, audit_halves
     journal = audit.read_journal(str(played))
     subs = journal.submissions
+    monkeypatch.setattr(audit_halves, "MIN_SUBMISSIONS", 2)
+    monkeypatch.setattr(audit_halves, "_two_cores", lambda: True)
+    found = set()
     for share in (0.1, 0.3, 0.5, 0.7, 0.9):
-        audit_halves.SHARE, audit_halves.MIN_SUBMISSIONS = share, 2
-        try:
-            k = audit_halves.split_point(journal)
-        finally:
-            audit_halves.SHARE, audit_halves.MIN_SUBMISSIONS = 0.6, 24
-        if k is not None and audit_halves._two_cores():
+        monkeypatch.setattr(audit_halves, "SHARE", share)
+        k = audit_halves.split_point(journal)       # None: no such point near the share
+        if k is not None:
             assert all(s.turn_index < subs[k].turn_index for s in subs[:k] if s.kind == "turn")
+            found.add(k)
+    assert len(found) > 1 and not found & (LOCKED_AT | {5, 6})     # nor inside a turn played in two parts
 
 
 def test_two_cores_bring_a_host_correction_forward(cli, game_db, split_at):
