@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from contextlib import nullcontext
 
 import pytest
 
@@ -106,6 +107,46 @@ def test_a_unit_or_list_changed_behind_the_states_back_is_refused(au):
     state.units = [u for u in state.units if u is not unit]    # a new list is taken in whole
     assert_index_true(state)
     assert state.hash() == fresh_hash(state)
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_a_trial_puts_every_kind_of_change_back(au, fails):
+    """`check` tries a turn on the state itself (State.trial): whatever the orders did, and however the trial ends,
+    the state is the one it was, its units the same objects, and its later changes are seen as before."""
+    state = State.initial(au.scenario)
+    place, stack = max(state.by_place().items(), key=lambda item: len(item[1]))
+    stack[0].mark(fought=True)
+    before, ids, objects = state.to_dict(), state.hash(), list(state.units)
+    with pytest.raises(ZeroDivisionError) if fails else nullcontext():
+        with state.trial() as trial:
+            assert trial is state
+            for u in stack[:3]:
+                u.place = "G5"
+            stack[0].unmark("fought")
+            stack[3].owner, stack[3].damage, stack[3].moved = "Russians", 1, 2
+            state.add_unit("armour", "Germans", place).mark(placed=True)
+            state.remove_units([stack[4].id, state.units_at("G5")[0].id])
+            state.treasury["Germans"] -= 5
+            state.owners["G5"] = "Russians"
+            state.purchases.setdefault("Germans", {})["infantry"] = 2
+            state.conquered.append("G5")
+            state.set_relationship("Germans", "Russians", "War")
+            state.phase, state.round = "noncombat_move", 7
+            state.units = [u for u in state.units if u.id != stack[5].id]     # a new list, taken in whole
+            stack[6].place = place if stack[6].place != place else "G5"
+            assert_index_true(state)
+            1 / 0 if fails else None
+    assert state.to_dict() == before and state.hash() == ids == fresh_hash(state)
+    assert state.units == objects and all(a is b for a, b in zip(state.units, objects))
+    assert_index_true(state)
+    stack[1].place = "G5"                                 # changes after the trial are tracked as ever
+    state.remove_units([stack[2].id])
+    assert state.hash() == fresh_hash(state)
+    assert_index_true(state)
+    with state.trial():
+        with pytest.raises(RuntimeError):
+            with state.trial():
+                pass
 
 
 def test_lookups_the_scenario_keeps_are_handed_out_as_copies(au):

@@ -1,6 +1,6 @@
 """A power's turn, phase by phase: checking a submission against the position, and playing it out.
 
-The same code does both. `check` plays the orders on a copy with no dice, presuming every attack wins, so
+The same code does both. `check` plays the orders on a trial of the state (State.trial) with no dice, presuming every attack wins, so
 that non-combat moves into a territory attacked this turn can be accepted; `play` plays them for real, and an
 order that the battles made impossible (the units died, the territory held) is reported void, not applied.
 """
@@ -45,13 +45,13 @@ def covered_phases(rules: G40Rules, state: State, orders: list[Order], ended: bo
 
 
 def check(rules: G40Rules, state: State, orders: list[Order], ended: bool) -> list[OrderError]:
-    """Every rules error of a turn submission, played on a copy of `state` without dice. The end of the turn takes
+    """Every rules error of a turn submission, played on a trial of `state` without dice. The end of the turn takes
     no orders and so finds no error: the trial stops before it."""
-    trial = state.copy()
     errors: list[OrderError] = []
-    for phase in covered_phases(rules, trial, orders, ended):
-        if phase != "end_turn":
-            _play_phase(rules, trial, phase, orders, roller=None, errors=errors)
+    with state.trial() as trial:
+        for phase in covered_phases(rules, trial, orders, ended):
+            if phase != "end_turn":
+                _play_phase(rules, trial, phase, orders, roller=None, errors=errors)
     return errors
 
 

@@ -2,7 +2,7 @@
 actions phase (treaty, invasion, defend army, recruits, cards), then the end of the turn.
 
 `check` reads a submission without dice: what the spin decides is unknown, so it refuses what no spin can make
-legal (foresight.py); once the token has landed (the cursor in the actions phase) it plays the actions on a copy and
+legal (foresight.py); once the token has landed (the cursor in the actions phase) it plays the actions on a trial and
 refuses every one that cannot be carried out. `play` plays for real, and an order the spin made impossible is
 reported void; a conditional order whose condition does not hold where the token landed is reported as not played,
 and so is every order left when imprisonment ends the turn early.
@@ -34,8 +34,8 @@ def check(rules, state: State, orders: list, ended: bool) -> list:
             errors.append(order_error(o, f"{power} hold no {o.card} card (they hold "
                                          f"{', '.join(board['hands'][power]) or 'none'})", "AV-36"))
     if state.phase == "actions" and not errors:
-        trial = state.copy()
-        _actions(rules, trial, [o for o in orders if o.phase == "actions"], errors)
+        with state.trial() as trial:
+            _actions(rules, trial, [o for o in orders if o.phase == "actions"], errors)
     return errors
 
 
