@@ -169,6 +169,7 @@ class State:
         keep(self, "_at", None)               # place -> its units in id order, once asked for
         keep(self, "_where", {})              # unit id -> its place in _at
         keep(self, "_by_id", {})              # unit id -> unit, with _at
+        keep(self, "_unsaved", None)          # ids of units changed since unit_changes; None: all may be
         return units
 
     def _sync(self) -> None:
@@ -177,6 +178,8 @@ class State:
         if not changed:
             return
         object.__setattr__(self, "_joined", None)
+        if self._unsaved is not None:
+            self._unsaved |= changed
         texts = self._texts
         for uid in changed:
             texts.pop(uid, None)
@@ -242,6 +245,19 @@ class State:
             return []
         return list(here) if owner is None else [u for u in here if u.owner == owner]
 
+    def unit(self, uid: int) -> Unit | None:
+        """The unit with id `uid`, if the state holds it."""
+        self._index()
+        return self._by_id.get(uid)
+
+    def unit_changes(self) -> set[int] | None:
+        """The ids of the units changed, added or removed since the last call, which starts afresh; None when any
+        may have been (the state was given a new list of units since). The store writes only these units' rows."""
+        self._sync()
+        changes = self._unsaved
+        object.__setattr__(self, "_unsaved", set())
+        return changes
+
     def by_place(self) -> dict[str, list[Unit]]:
         """Place -> its units, the places in the order of their first unit's id."""
         return {place: list(here) for place, here in sorted(self._index().items(), key=_first_id)}
@@ -280,6 +296,7 @@ class State:
         else:
             list.append(self.units, u)
             u.__dict__["_seen"] = self._changed
+            self._changed.add(u.id)
             object.__setattr__(self, "_joined", None)
             if self._at is not None:
                 self._by_id[u.id] = u
@@ -300,6 +317,7 @@ class State:
             self._texts.pop(u.id, None)
             if self._by_id.pop(u.id, None) is not None:       # filled with the index, when it is kept
                 self._unplace(u, self._where.pop(u.id))
+            self._changed.add(u.id)
         object.__setattr__(self, "units", Units(kept))
         object.__setattr__(self, "_joined", None)
 

@@ -72,6 +72,41 @@ def test_what_a_declaration_changed_this_turn_is_kept_with_the_state(demo_db):
     engine.dispose()
 
 
+def _tried(state: State) -> None:
+    with state.trial():
+        state.units[0].place = state.units[-1].place
+        state.remove_units([state.units[1].id])
+        state.add_unit("infantry", state.units[0].owner, state.units[0].place)
+
+
+def test_a_save_writes_every_change_since_the_state_was_loaded_or_saved(demo_db):
+    """save_state writes only the rows of the units a state changed since it was loaded or last saved: the rows,
+    read back alone, must be the whole position after every kind of change, a trial's undone ones among them."""
+    engine = open_existing(str(demo_db))
+    changes = [
+        lambda st: setattr(st.units[0], "place", st.units[-1].place),
+        lambda st: st.units[1].mark(fought=True),
+        lambda st: setattr(st.units[2], "damage", 1),
+        lambda st: st.add_unit("infantry", st.units[0].owner, st.units[3].place),
+        lambda st: st.remove_units([st.units[4].id, st.units[-1].id]),
+        _tried,
+        lambda st: (_tried(st), setattr(st.units[5], "owner", st.units[-1].owner)),
+        lambda st: setattr(st, "units", [u for u in st.units if u.id != st.units[6].id]),
+    ]
+    for change in changes:
+        with Session(engine) as s:
+            state = open_game(s).state
+            change(state)
+            save_state(s, db.the_game(s), state)
+            state.units[7].moved = 1                          # saved twice in one transaction
+            save_state(s, db.the_game(s), state)
+            s.commit()
+        with Session(engine) as s:
+            game = db.the_game(s)
+            assert db._load_rows(s, game).state(game).to_dict() == state.to_dict()
+    engine.dispose()
+
+
 def test_the_table_list_names_every_table():
     """`open_existing` checks a database for the tables of schema.TABLES without defining any table (store/game_row.py);
     a table added to the schema but not to that list would go unchecked."""

@@ -25,7 +25,7 @@ import json
 import os
 import sqlite3
 from collections import namedtuple
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from dataclasses import dataclass
@@ -518,11 +518,21 @@ class Stored:
     live: State | None = None                    # the state object saved, on an engine that hands it on (`live`)
 
     @classmethod
-    def of(cls, state: State, state_hash: str) -> "Stored":
+    def of(cls, state: State, state_hash: str, since: "Stored | None" = None, changes: set[int] | None = None) -> "Stored":
+        """The rows of `state`; `since`: those the state was last in step with (loaded from, or saved as), whose
+        units' rows are taken as they are but for `changes`, the ids of the units the state changed since."""
+        if since is None:
+            units = {u.id: _unit_row(u) for u in state.units}
+        else:
+            units = dict(since.units)
+            for uid in changes:
+                u = state.unit(uid)
+                if u is None:
+                    units.pop(uid, None)
+                else:
+                    units[uid] = _unit_row(u)
         originals = state.original_owners
-        return cls(state_hash,
-                   {u.id: (u.type, u.owner, u.place, u.damage, u.moved, _flags(u.flags), u.carried_by)
-                    for u in sorted(state.units, key=lambda u: u.id)},
+        return cls(state_hash, units,
                    {t: (state.owners.get(t, ""), originals.get(t, ""))
                     for t in sorted(state.owners.keys() | originals.keys())},
                    dict(sorted(state.relationships.items())), dict(sorted(state.treasury.items())))
@@ -546,8 +556,9 @@ class Stored:
         )
 
 
-def _flags(flags: dict) -> str:
-    return json.dumps(flags, sort_keys=True) if flags else "{}"
+def _unit_row(u: Unit) -> tuple:
+    return (u.type, u.owner, u.place, u.damage, u.moved, json.dumps(u.flags, sort_keys=True) if u.flags else "{}",
+            u.carried_by)
 
 
 LIVE_OPTION = "adjudicator_live_state"
@@ -574,8 +585,13 @@ def load_state(session: Session, game: GameRow) -> State:
             known = _load_rows(session, game)
             if game.state_hash:          # read with the game row in one transaction: they belong together
                 _COMMITTED.setdefault(engine, {})[game.id] = known
+        state = known.live
+        if state is None:
+            state = known.state(game)
+            state.unit_changes()                          # none yet: it is the rows
         session.info[("stored", game.id)] = known
-        return known.live or known.state(game)
+        session.info[("in step", game.id)] = state        # its changes from here are those to write (save_state)
+        return state
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise StoreError(f"the stored state of game {game.id} is damaged ({type(exc).__name__}: {exc}); "
                          "restore the database from a copy (it was changed outside the adjudicator)") from None
@@ -609,10 +625,12 @@ def save_state(session: Session, game: GameRow, state: State, turn_order: list[s
     """Write `state` into the tables of `game` (inside the caller's transaction): only the rows that differ from
     what the tables held when the state was loaded. `state_hash` is the state's hash when the caller knows it."""
     gid = game.id
-    new = Stored.of(state, state_hash or state.hash())
+    old = session.info.get(("stored", gid))
+    changes = state.unit_changes()          # from here on the state is in step with what this writes
+    in_step = old is not None and changes is not None and session.info.get(("in step", gid)) is state
+    new = Stored.of(state, state_hash or state.hash(), *((old, changes) if in_step else ()))
     if session.get_bind().get_execution_options().get(LIVE_OPTION):
         new.live = state
-    old = session.info.get(("stored", gid))
     if old is None:                  # a state not loaded in this transaction: its rows are written afresh
         for table in ("unit", "territoryowner", "relationship"):
             execute(session, f"DELETE FROM {table} WHERE game_id = :game", game=gid)
@@ -626,7 +644,7 @@ def save_state(session: Session, game: GameRow, state: State, turn_order: list[s
             insert(session, "power", game_id=gid, name=name, turn_order=order, treasury=amount,
                    contact=(contacts or {}).get(name, ""))
     _write(session, "unit", gid, ("id",), ("type", "owner", "place", "damage", "moved", "flags", "carried_by"),
-           old.units, new.units)
+           old.units, new.units, only=changes if in_step else None)
     _write(session, "territoryowner", gid, ("territory",), ("owner", "original_owner"), old.owners, new.owners)
     _write(session, "relationship", gid, ("a", "b"), ("type",),
            {k: (v,) for k, v in old.relationships.items()}, {k: (v,) for k, v in new.relationships.items()})
@@ -642,17 +660,18 @@ def save_state(session: Session, game: GameRow, state: State, turn_order: list[s
                      "extra = :extra, state_hash = :hash WHERE id = :id", round=game.round, power=game.power,
             phase=game.phase, turn=game.turn_index, extra=game.extra, hash=game.state_hash, id=gid)
     session.info[("stored", gid)] = new
-    if not session.info.get("remember_on_commit"):
-        session.info["remember_on_commit"] = True
-        event.listen(session, "after_commit", _remember)
+    session.info[("in step", gid)] = state
 
 
 def _write(session: Session, table: str, gid: str, keys: tuple[str, ...], columns: tuple[str, ...],
-           old: dict, new: dict) -> None:
-    """Delete, insert and update the rows of `table` that differ between `old` and `new` (key -> column values)."""
+           old: dict, new: dict, only: Iterable | None = None) -> None:
+    """Delete, insert and update the rows of `table` that differ between `old` and `new` (key -> column values);
+    `only`: the keys that may differ, when the caller knows them."""
     def key_of(key) -> dict:
         return {"k_game_id": gid, **dict(zip((f"k_{k}" for k in keys), key if isinstance(key, tuple) else (key,)))}
     match = " AND ".join(["game_id = :k_game_id"] + [f"{_quoted(k)} = :k_{k}" for k in keys])
+    if only is not None:
+        old, new = {k: old[k] for k in only if k in old}, {k: new[k] for k in only if k in new}
     gone = [key_of(k) for k in old if k not in new]
     added = [{"game_id": gid, **dict(zip(keys, k if isinstance(k, tuple) else (k,))), **dict(zip(columns, v))}
              for k, v in new.items() if k not in old]
@@ -668,12 +687,12 @@ def _write(session: Session, table: str, gid: str, keys: tuple[str, ...], column
                      changed)
 
 
+@event.listens_for(Session, "after_commit")
 def _remember(session: Session) -> None:
     """After a commit: the states this transaction wrote are what the tables hold now."""
-    engine = session.get_bind()
-    for key, stored in session.info.items():
-        if isinstance(key, tuple) and key[0] == "stored":
-            _COMMITTED.setdefault(engine, {})[key[1]] = stored
+    saved = [(key[1], stored) for key, stored in session.info.items() if isinstance(key, tuple) and key[0] == "stored"]
+    if saved:
+        _COMMITTED.setdefault(session.get_bind(), {}).update(saved)
 
 
 def position(state: State) -> dict:
