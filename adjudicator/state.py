@@ -165,7 +165,7 @@ class State:
         keep = object.__setattr__
         keep(self, "_changed", changed)       # ids of units whose attributes were set since the last _sync
         keep(self, "_texts", {})              # unit id -> its canonical JSON
-        keep(self, "_joined", None)           # the units' part of the canonical JSON, while nothing changed
+        keep(self, "_joined", None)           # the units' part of the canonical JSON, encoded, while nothing changed
         keep(self, "_at", None)               # place -> its units in id order, once asked for
         keep(self, "_where", {})              # unit id -> its place in _at
         keep(self, "_by_id", {})              # unit id -> unit, with _at
@@ -364,8 +364,12 @@ class State:
         )
 
     def canonical(self) -> str:
-        """canonical_json(self.to_dict()), built from each unit's text as last seen: a step's hash is taken after
-        every phase of every turn, and a G40 map has some 850 units of which a phase changes a few."""
+        """canonical_json(self.to_dict()): what the state hash covers."""
+        return f'{self._head_json()[:-1]},"units":[{self._units_json().decode("utf-8")}]}}'
+
+    def _units_json(self) -> bytes:
+        """The units' part of the canonical JSON, encoded, built from each unit's text as last seen: a step's hash
+        is taken after every phase of every turn, and a G40 map has some 850 units of which a phase changes a few."""
         self._sync()
         units = self._joined
         if units is None:
@@ -373,25 +377,43 @@ class State:
             for u in self.units:
                 if u.id not in texts:
                     texts[u.id] = canonical_json(u.to_dict())
-            units = ",".join([texts[u.id] for u in self.units])
+            units = ",".join([texts[u.id] for u in self.units]).encode("utf-8")
             object.__setattr__(self, "_joined", units)
-        return f'{self._head_json()[:-1]},"units":[{units}]}}'
+        return units
 
     def _head_json(self) -> str:
         """canonical_json(self._head()), with the texts of the territories' owners and of the relationships, its
         bulk, as last written while they are equal to what was written then (they hold names only, so equal
-        means the same text): they change a few times a game, and a hash is taken after every phase."""
-        fields = {key: canonical_json(value) for key, value in self._head(names=False).items()}
+        means the same text): they change a few times a game, and a hash is taken after every phase. The other
+        fields are encoded a run of keys at a time, between those texts in key order."""
+        head = self._head(names=False)
+        names = {}
         for key, pairs in (("owners", False), ("original_owners", False), ("relationships", True)):
             value = getattr(self, key)
             kept = _NAMES.get(key)
             if kept is None or kept[0] != value:
                 kept = _NAMES[key] = (dict(value), canonical_json(_pairs(value) if pairs else value))
-            fields[key] = kept[1]
-        return "{" + ",".join(f'"{key}":{text}' for key, text in sorted(fields.items())) + "}"
+            names[key] = kept[1]
+        parts, run = [], {}
+        for key in sorted([*head, *names]):
+            if key in names:
+                if run:
+                    parts.append(canonical_json(run)[1:-1])
+                    run = {}
+                parts.append(f'"{key}":{names[key]}')
+            else:
+                run[key] = head[key]
+        if run:
+            parts.append(canonical_json(run)[1:-1])
+        return "{" + ",".join(parts) + "}"
 
     def hash(self) -> str:
-        return hashlib.sha256(self.canonical().encode("utf-8")).hexdigest()
+        """SHA-256 of the canonical JSON, fed in its parts rather than joined into one text of 150 KB."""
+        digest = hashlib.sha256(self._head_json()[:-1].encode("utf-8"))
+        digest.update(b',"units":[')
+        digest.update(self._units_json())
+        digest.update(b"]}")
+        return digest.hexdigest()
 
     def copy(self) -> "State":
         """A deep copy, equal to State.from_dict(self.to_dict()) (dicts in sorted order, empty purchases and
@@ -467,5 +489,8 @@ def pair_key(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical_json(value) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(value)
