@@ -169,6 +169,7 @@ class State:
         keep(self, "_at", None)               # place -> its units in id order, once asked for
         keep(self, "_where", {})              # unit id -> its place in _at
         keep(self, "_by_id", {})              # unit id -> unit, with _at
+        keep(self, "_counts", {})             # place -> its units counted by owner and type, with _at, once asked for
         keep(self, "_unsaved", None)          # ids of units changed since unit_changes; None: all may be
         return units
 
@@ -188,9 +189,13 @@ class State:
             where, by_id = self._where, self._by_id
             for uid in changed:
                 u = by_id.get(uid)
-                if u is not None and u.place != where[uid]:
+                if u is None:
+                    continue
+                if u.place != where[uid]:
                     self._unplace(u, where[uid])
                     self._place(u)
+                else:
+                    self._counts.pop(u.place, None)         # its owner or type may have changed
         changed.clear()
 
     def _index(self) -> dict[str, list[Unit]]:
@@ -207,8 +212,10 @@ class State:
     def _place(self, u: Unit) -> None:
         insort(self._at.setdefault(u.place, []), u, key=_by_id)
         self._where[u.id] = u.place
+        self._counts.pop(u.place, None)
 
     def _unplace(self, u: Unit, place: str) -> None:
+        self._counts.pop(place, None)
         here = self._at[place]
         del here[bisect_left(here, u.id, key=_by_id)]
         if not here:
@@ -257,6 +264,23 @@ class State:
         changes = self._unsaved
         object.__setattr__(self, "_unsaved", set())
         return changes
+
+    def counts_by_place(self) -> dict[str, tuple[tuple[str, str, int], ...]]:
+        """Place -> (owner, unit type, how many) of its units, both in sorted order: the public position each
+        adjudication keeps, counted again only where units came, went or changed since it was last asked for."""
+        at = self._index()
+        counts = self._counts
+        out = {}
+        for place in sorted(at):
+            here = counts.get(place)
+            if here is None:
+                tally: dict[tuple[str, str], int] = {}
+                for u in at[place]:
+                    key = (u.owner, u.type)
+                    tally[key] = tally.get(key, 0) + 1
+                here = counts[place] = tuple((owner, kind, n) for (owner, kind), n in sorted(tally.items()))
+            out[place] = here
+        return out
 
     def by_place(self) -> dict[str, list[Unit]]:
         """Place -> its units, the places in the order of their first unit's id."""
@@ -439,7 +463,7 @@ class State:
         head = {name: getattr(self, name) for name in _HEAD}
         units, count, changed = self.units, len(self.units), self._changed
         kept = (dict(self._texts), self._joined, {place: list(here) for place, here in self._at.items()},
-                dict(self._where), dict(self._by_id))
+                dict(self._where), dict(self._by_id), dict(self._counts))
         for name in _HEAD:
             object.__setattr__(self, name, getattr(fresh, name))
         changed.before = {}
@@ -455,7 +479,7 @@ class State:
                 for u in units:                                  # units the trial removed, or a list it gave
                     u.__dict__["_seen"] = changed
             changed.clear()
-            for name, value in zip(("units", "_changed", "_texts", "_joined", "_at", "_where", "_by_id"),
+            for name, value in zip(("units", "_changed", "_texts", "_joined", "_at", "_where", "_by_id", "_counts"),
                                    (units, changed, *kept)):
                 object.__setattr__(self, name, value)
             for name, value in head.items():

@@ -61,10 +61,13 @@ def test_the_hash_follows_every_change_of_the_position(au):
 
 
 def assert_index_true(state: State) -> None:
-    """units_at and by_place answer what a pass over the units would."""
+    """units_at, by_place and counts_by_place answer what a pass over the units would."""
     scanned: dict[str, list] = {}
+    tally: dict[tuple[str, str, str], int] = {}
     for u in state.units:
         scanned.setdefault(u.place, []).append(u)
+        tally[u.place, u.owner, u.type] = tally.get((u.place, u.owner, u.type), 0) + 1
+    assert [(p, *c) for p, here in state.counts_by_place().items() for c in here] == [(*k, n) for k, n in sorted(tally.items())]
     assert [u.id for u in state.units] == sorted(u.id for u in state.units)
     assert {p: [u.id for u in us] for p, us in state.by_place().items()} == {p: [u.id for u in us] for p, us in scanned.items()}
     assert list(state.by_place()) == list(scanned)
@@ -126,6 +129,7 @@ def test_a_trial_puts_every_kind_of_change_back(au, fails):
             stack[3].owner, stack[3].damage, stack[3].moved = "Russians", 1, 2
             state.add_unit("armour", "Germans", place).mark(placed=True)
             state.remove_units([stack[4].id, state.units_at("G5")[0].id])
+            assert_index_true(state)
             state.treasury["Germans"] -= 5
             state.owners["G5"] = "Russians"
             state.purchases.setdefault("Germans", {})["infantry"] = 2

@@ -697,13 +697,9 @@ def _remember(session: Session) -> None:
 
 def position(state: State) -> dict:
     """The public position of a state: what a map picture or a treasury table shows."""
-    counts: dict[tuple[str, str, str], int] = {}
-    for u in state.units:
-        key = (u.place, u.owner, u.type)
-        counts[key] = counts.get(key, 0) + 1
     return {"round": state.round, "power": state.power, "phase": state.phase, "turn_index": state.turn_index,
             "treasury": dict(state.treasury), "owners": dict(state.owners),
-            "units": [[p, o, t, n] for (p, o, t), n in sorted(counts.items())]}
+            "units": [[p, o, t, n] for p, here in state.counts_by_place().items() for o, t, n in here]}
 
 
 def save_snapshot(session: Session, game: GameRow, turn_index: int, state: State, extra: dict | None = None) -> dict:
