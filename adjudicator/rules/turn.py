@@ -79,7 +79,9 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
     else:
         placed: dict[str, int] = {}
         moved_ships: dict[int, Order] = {}
-        flagged = {u.id for u in state.units if u.flags.get("combat_moved")} if phase == "combat_move" else set()
+        # the check's idle-ship test (BG-02) asks which order moved each of the mover's ships
+        ships = ([u for u in state.units if u.owner == power and rules.ut(u).domain == "sea"
+                  and not u.flags.get("combat_moved")] if phase == "combat_move" and errors is not None else [])
         for order in mine:
             try:
                 event = _apply(rules, state, power, order, placed)
@@ -90,10 +92,7 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
                 else:
                     errors.append(OrderError(ILLEGAL, exc.message, order.line, order.column, order.source, rule=exc.rule))
                 continue
-            if phase == "combat_move":          # the ships this order moved, for the idle-ship check
-                now = [u for u in state.units if u.flags.get("combat_moved") and u.id not in flagged]
-                flagged.update(u.id for u in now)
-                moved_ships.update((u.id, order) for u in now if rules.ut(u).domain == "sea" and u.owner == power)
+            moved_ships.update((u.id, order) for u in ships if u.flags.get("combat_moved") and u.id not in moved_ships)
         if phase == "combat_move" and errors is not None:
             _check_battle_orders(rules, state, mine, errors)
             _check_idle_ships(rules, state, moved_ships, errors)
@@ -217,7 +216,7 @@ def _check_idle_ships(rules: G40Rules, state: State, moved: dict[int, Order], er
     idle = movement.idle_combat_ships(rules, state, state.power, set(moved))
     reported = set()
     for uid in sorted(idle):
-        unit = next(u for u in state.units if u.id == uid)
+        unit = state.unit(uid)
         order = moved[uid]
         if state.cargo_of(unit) or id(order) in reported:
             continue
