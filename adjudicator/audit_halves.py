@@ -193,7 +193,7 @@ def fast_forward(g: services.Loaded, journal: Journal, split: int, dice: Journal
             sub = locked.pop(0)
             seed = journal.seeds.get(state.turn_index)
             salts = json.loads(seed.salts) if seed is not None else []
-            setup.play(state, sub, dice.roller(journal.game.id, state.turn_index, salts))
+            setup.play(state, sub, dice.roller(journal.game.id, state.turn_index, salts), hashed=False)
         if k == split:
             break
         if target.kind == "edit":

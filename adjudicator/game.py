@@ -63,13 +63,15 @@ class Setup:
                                                          verbs=self.rules.verbs())
         return found
 
-    def play(self, state: State, sub, roller) -> list:
+    def play(self, state: State, sub, roller, hashed: bool = True) -> list:
         """Play the locked submission `sub` (a row: seq, text, the phase it was accepted in) of the power to move on
-        `state`: `adjudicate`, and `audit` when it brings a position forward by the rules alone."""
+        `state`: `adjudicate`, and `audit` when it brings a position forward by the rules alone (not `hashed`: it
+        checks the hash where it arrives)."""
         parsed = self.parse(sub.text, state.power, sub.phase)
         if parsed.errors:
             raise StoreError(f"the locked submission {sub.seq} no longer parses; the database was changed by hand?")
-        return self.rules.play(state, turn.turn_orders(parsed.submission.orders), parsed.submission.ended, roller)
+        return self.rules.play(state, turn.turn_orders(parsed.submission.orders), parsed.submission.ended, roller,
+                               hashed)
 
     def read_corrections(self, text: str):
         """A host's corrections (`edit`), read with their own verbs."""

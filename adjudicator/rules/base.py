@@ -45,9 +45,9 @@ class G40Rules(RulesCore):
         from . import turn
         return turn.check(self, state, orders, ended)
 
-    def play(self, state: State, orders: list, ended: bool, roller) -> list:
+    def play(self, state: State, orders: list, ended: bool, roller, hashed: bool = True) -> list:
         from . import turn
-        return turn.play(self, state, orders, ended, roller)
+        return turn.play(self, state, orders, ended, roller, hashed)
 
     def check_standing(self, power: str, orders: list) -> list:
         from . import turn

@@ -45,8 +45,9 @@ class RulesCore:
         """Every rules error of the mover's turn orders, without dice and without changing `state`."""
         raise NotImplementedError
 
-    def play(self, state: State, orders: list, ended: bool, roller) -> list:
-        """Play the covered phases on `state` with `roller`'s dice: one turn.StepResult per phase played."""
+    def play(self, state: State, orders: list, ended: bool, roller, hashed: bool = True) -> list:
+        """Play the covered phases on `state` with `roller`'s dice: one turn.StepResult per phase played, with the
+        state hash after it unless not `hashed` (a position brought forward to be replayed from, audit_halves)."""
         raise NotImplementedError
 
     def check_standing(self, power: str, orders: list) -> list[OrderError]:

@@ -55,13 +55,14 @@ def check(rules: G40Rules, state: State, orders: list[Order], ended: bool) -> li
     return errors
 
 
-def play(rules: G40Rules, state: State, orders: list[Order], ended: bool, roller) -> list[StepResult]:
-    """Play the covered phases on `state` for real; returns one StepResult per phase played."""
+def play(rules: G40Rules, state: State, orders: list[Order], ended: bool, roller,
+         hashed: bool = True) -> list[StepResult]:
+    """Play the covered phases on `state` for real; returns one StepResult per phase played (RulesCore.play)."""
     steps = []
     for phase in covered_phases(rules, state, orders, ended):
         before = len(roller.groups)
         events = _play_phase(rules, state, phase, orders, roller=roller, errors=None)
-        steps.append(StepResult(phase, events, list(roller.groups[before:]), state.hash()))
+        steps.append(StepResult(phase, events, list(roller.groups[before:]), state.hash() if hashed else ""))
     return steps
 
 

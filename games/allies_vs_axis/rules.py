@@ -166,9 +166,9 @@ class AvRules(RulesCore):
         from .turn import check
         return check(self, state, orders, ended)
 
-    def play(self, state: State, orders: list, ended: bool, roller) -> list:
+    def play(self, state: State, orders: list, ended: bool, roller, hashed: bool = True) -> list:
         from .turn import play
-        return play(self, state, orders, ended, roller)
+        return play(self, state, orders, ended, roller, hashed)
 
     def income(self, state: State, power: str) -> tuple[int, list[dict]]:
         """AV-09, AV-17: the money every space the power owns yields each turn (its units are in `yields`)."""

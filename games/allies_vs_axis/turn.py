@@ -66,7 +66,7 @@ def _check_spin_phase(rules, state: State, orders: list) -> list:
     return errors
 
 
-def play(rules, state: State, orders: list, ended: bool, roller) -> list[StepResult]:
+def play(rules, state: State, orders: list, ended: bool, roller, hashed: bool = True) -> list[StepResult]:
     steps = []
     turn = state.turn_index
     power = state.power
@@ -82,7 +82,7 @@ def play(rules, state: State, orders: list, ended: bool, roller) -> list[StepRes
         else:
             later = [o for o in orders if o.phase in PHASES and PHASES.index(o.phase) > PHASES.index(phase)]
             events += _cut_short(state, power, later)
-        steps.append(StepResult(phase, events, list(roller.groups[before:]), state.hash()))
+        steps.append(StepResult(phase, events, list(roller.groups[before:]), state.hash() if hashed else ""))
         if state.turn_index != turn:
             break
     return steps
