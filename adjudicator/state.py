@@ -165,6 +165,7 @@ class State:
         keep = object.__setattr__
         keep(self, "_changed", changed)       # ids of units whose attributes were set since the last _sync
         keep(self, "_texts", {})              # unit id -> its canonical JSON
+        keep(self, "_chunks", {})             # id >> _RUN -> that run of ids' units' texts, joined and encoded
         keep(self, "_joined", None)           # the units' part of the canonical JSON, encoded, while nothing changed
         keep(self, "_at", None)               # place -> its units in id order, once asked for
         keep(self, "_where", {})              # unit id -> its place in _at
@@ -181,9 +182,10 @@ class State:
         object.__setattr__(self, "_joined", None)
         if self._unsaved is not None:
             self._unsaved |= changed
-        texts = self._texts
+        texts, chunks = self._texts, self._chunks
         for uid in changed:
             texts.pop(uid, None)
+            chunks.pop(uid >> _RUN, None)
         at = self._at
         if at is not None:
             where, by_id = self._where, self._by_id
@@ -348,25 +350,25 @@ class State:
     # -- hashing ------------------------------------------------------------------------------------
 
     def to_dict(self) -> dict:
-        """What the state hash covers: every field that decides a later turn, in canonical form."""
+        """What the state hash covers: every field that decides a later turn (canonical_json of it is hashed)."""
         return {**self._head(), "units": [u.to_dict() for u in sorted(self.units, key=_by_id)]}
 
     def _head(self, names: bool = True) -> dict:
-        """Everything but the units; `names`: with the owners and relationships (_head_json writes those)."""
+        """Everything but the units; `names`: with the owners and relationships (_head_json writes those). Its
+        dicts are copies in the state's order: the canonical JSON sorts every key."""
         return {
             "round": self.round, "power": self.power, "phase": self.phase, "turn_index": self.turn_index,
-            "treasury": dict(sorted(self.treasury.items())),
-            **({"owners": dict(sorted(self.owners.items())),
-                "original_owners": dict(sorted(self.original_owners.items())),
+            "treasury": dict(self.treasury),
+            **({"owners": dict(self.owners), "original_owners": dict(self.original_owners),
                 "relationships": _pairs(self.relationships)} if names else {}),
-            "purchases": {p: dict(sorted(b.items())) for p, b in sorted(self.purchases.items()) if b},
-            "standing": {p: s for p, s in sorted(self.standing.items()) if s},
+            "purchases": {p: dict(b) for p, b in self.purchases.items() if b},
+            "standing": {p: s for p, s in self.standing.items() if s},
             "conquered": sorted(self.conquered),
             "battles": self.battles,
             "next_unit_id": self.next_unit_id,
             # only when set, so that the hashes of games without politics or objectives stay what they were
-            **({"switches": dict(sorted(self.switches.items()))} if self.switches else {}),
-            **({"spent": dict(sorted(self.spent.items()))} if self.spent else {}),
+            **({"switches": dict(self.switches)} if self.switches else {}),
+            **({"spent": dict(self.spent)} if self.spent else {}),
             **({"relations_at_start": _pairs(self.relations_at_start)} if self.relations_at_start else {}),
             **({"board": self.board} if self.board else {}),
         }
@@ -392,16 +394,26 @@ class State:
         return f'{self._head_json()[:-1]},"units":[{self._units_json().decode("utf-8")}]}}'
 
     def _units_json(self) -> bytes:
-        """The units' part of the canonical JSON, encoded, built from each unit's text as last seen: a step's hash
-        is taken after every phase of every turn, and a G40 map has some 850 units of which a phase changes a few."""
+        """The units' part of the canonical JSON, encoded, built from each unit's text as last seen, joined a run of
+        ids at a time: a step's hash is taken after every phase of every turn, and a G40 map has some 850 units of
+        which a phase changes a few."""
         self._sync()
         units = self._joined
         if units is None:
-            texts = self._texts
-            for u in self.units:
-                if u.id not in texts:
-                    texts[u.id] = canonical_json(u.to_dict())
-            units = ",".join([texts[u.id] for u in self.units]).encode("utf-8")
+            chunks, texts, every = self._chunks, self._texts, self.units
+            parts = []
+            for k in range(every[0].id >> _RUN, (every[-1].id >> _RUN) + 1) if every else ():
+                part = chunks.get(k)
+                if part is None:
+                    low = bisect_left(every, k << _RUN, key=_by_id)
+                    run = every[low:bisect_left(every, (k + 1) << _RUN, lo=low, key=_by_id)]
+                    for u in run:
+                        if u.id not in texts:
+                            texts[u.id] = canonical_json(u.to_dict())
+                    part = chunks[k] = ",".join([texts[u.id] for u in run]).encode("utf-8")
+                if part:
+                    parts.append(part)
+            units = b",".join(parts)
             object.__setattr__(self, "_joined", units)
         return units
 
@@ -447,6 +459,7 @@ class State:
         seen = copied._changed
         object.__setattr__(copied, "units", Units([u.clone(seen) for u in self.units]))
         copied._texts.update(self._texts)
+        copied._chunks.update(self._chunks)
         object.__setattr__(copied, "_joined", self._joined)
         return copied
 
@@ -462,7 +475,7 @@ class State:
         fresh = State.from_dict({**json.loads(self._head_json()), "units": []})    # the head, deep-copied
         head = {name: getattr(self, name) for name in _HEAD}
         units, count, changed = self.units, len(self.units), self._changed
-        kept = (dict(self._texts), self._joined, {place: list(here) for place, here in self._at.items()},
+        kept = (dict(self._texts), dict(self._chunks), self._joined, {place: list(here) for place, here in self._at.items()},
                 dict(self._where), dict(self._by_id), dict(self._counts))
         for name in _HEAD:
             object.__setattr__(self, name, getattr(fresh, name))
@@ -479,13 +492,14 @@ class State:
                 for u in units:                                  # units the trial removed, or a list it gave
                     u.__dict__["_seen"] = changed
             changed.clear()
-            for name, value in zip(("units", "_changed", "_texts", "_joined", "_at", "_where", "_by_id", "_counts"),
+            for name, value in zip(("units", "_changed", "_texts", "_chunks", "_joined", "_at", "_where", "_by_id", "_counts"),
                                    (units, changed, *kept)):
                 object.__setattr__(self, name, value)
             for name, value in head.items():
                 object.__setattr__(self, name, value)
 
 
+_RUN = 6                  # the units' texts are joined in runs of 2**6 ids (State._units_json)
 _HEAD = tuple(f.name for f in fields(State) if f.name != "units")
 _by_id = attrgetter("id")
 
