@@ -398,7 +398,8 @@ class G40Rules(RulesCore):
         each national objective met or missed (BG-37). Reads the state only; collect_income pays."""
         if not self.can_collect_income(state, power):
             return 0, [{"item": self.no_income, "amount": 0}]
-        total = sum(self.scenario.territory(t).production for t, o in state.owners.items() if o == power)
+        territories = self.scenario.territories_by_name()
+        total = sum(territories[t].production for t, o in state.owners.items() if o == power)
         lines = [{"item": "territories", "amount": total}]
         for objective in self.national_objectives(state, power):
             lines.append({"item": "objective", "amount": objective["paid"], **objective})

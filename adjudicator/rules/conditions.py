@@ -10,7 +10,7 @@ never granted by a guess.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ..scenario import Attachment
 from ..state import State
@@ -35,23 +35,22 @@ class Unsupported(Exception):
 
 class Conditions:
     """Evaluates conditions by name for one rules object. Results are not cached; what they are computed from is,
-    for one state (a condition over "map" looks at every territory): the units by place, and which owners' units
-    count for a test. So use an evaluator while the units do not move and no relationship changes."""
+    for one state: which owners' units count for a test, and where each unit type stands (a presence test over
+    "map" looks only where a listed type does). So use an evaluator while the units do not move and no
+    relationship changes."""
 
     def __init__(self, rules):
         self.rules = rules
         self.scenario = rules.scenario
         self._state: State | None = None                 # the state the caches below are of
-        self._kinds: dict | None = None                  # unit_kinds of it
+        self._where: dict[str, set[str]] | None = None   # unit type -> the places holding one
         self._counted: dict[tuple, bool] = {}            # (owner, type, whose, players) -> whether such units count
         self.unsupported: list[str] = []                 # parts of conditions not evaluated, for explanations
 
-    def _index(self, state: State) -> dict[str, dict[tuple[str, str], int]]:
+    def _of(self, state: State) -> None:
+        """Drop what was kept of another state."""
         if self._state is not state:
-            self._state, self._kinds, self._counted = state, None, {}
-        if self._kinds is None:
-            self._kinds = unit_kinds(state)
-        return self._kinds
+            self._state, self._where, self._counted = state, None, {}
 
     # -- entry points --------------------------------------------------------------------------------
 
@@ -77,38 +76,32 @@ class Conditions:
 
     def test(self, state: State, cond: Attachment) -> tuple[bool, int]:
         """(met, multiple): the multiple is how many listed items counted, for objectives counted "each"."""
-        unknown = [n for n, _, _ in cond.options if n not in _OTHER_OPTIONS and n not in _TERRITORY_TESTS]
-        if unknown:
-            raise Unsupported(f"condition {cond.name} tests {', '.join(sorted(set(unknown)))}, which this "
-                              "adjudicator does not evaluate")
-        met, multiple = self._test(state, cond)
-        return met != (cond.value("invert").lower() == "true"), multiple
+        parsed = _parsed(cond)
+        if parsed.unknown:
+            raise Unsupported(parsed.unknown)
+        met, multiple = self._test(state, cond, parsed)
+        return met != parsed.invert, multiple
 
     # -- the tests, in TripleA's order ----------------------------------------------------------------
 
-    def _test(self, state: State, cond: Attachment) -> tuple[bool, int]:
-        subs = cond.names("conditions")
-        if subs and not self.all_met(state, subs, cond.value("conditionType", "AND")):
+    def _test(self, state: State, cond: Attachment, parsed: _Parsed) -> tuple[bool, int]:
+        if parsed.subs and not self.all_met(state, parsed.subs, parsed.kind):
             return False, 0
-        if not state.switches.get(cond.name, cond.value("switch", "true").lower() == "true"):
+        if not state.switches.get(cond.name, parsed.switch):
             return False, 0
-        rounds = cond.value("rounds") or cond.value("turns")
-        if rounds and not in_rounds(state.round, rounds):
+        if parsed.rounds and not in_rounds(state.round, parsed.rounds):
             return False, 0
-        players = cond.names("players") or [cond.attach_to]
+        players = parsed.players
         multiple = 1
         each = False
-        for option in _TERRITORY_TESTS:
-            for n, value, count in cond.options:
-                if n != option:
-                    continue
-                places, needed, counted_each = self._places(state, value, count, players, option)
-                hits = self._count(state, option, places, players, _presence(cond))
-                if hits < needed or (counted_each and hits == 0):
-                    return False, 0
-                if counted_each:
-                    each, multiple = True, hits
-        for n, value, count in cond.options:
+        for option, value, count in parsed.territory_tests:
+            places, needed, counted_each = self._places(state, value, count, players, option)
+            hits = self._count(state, option, places, players, parsed.combos)
+            if hits < needed or (counted_each and hits == 0):
+                return False, 0
+            if counted_each:
+                each, multiple = True, hits
+        for n, value, count in parsed.relation_tests:
             if n == "atWarPlayers":
                 listed = [p for p in value.split(":") if p]
                 found = sum(self.rules.at_war(state, cond.attach_to, p) for p in listed)
@@ -117,7 +110,7 @@ class Conditions:
                     return False, 0
                 if count == "each":
                     each, multiple = True, found
-            elif n == "relationship" and not relation_is(self.rules, state, *(value.split(":") + ["", "", ""])[:3]):
+            elif not relation_is(self.rules, state, *(value.split(":") + ["", "", ""])[:3]):
                 return False, 0
         return True, multiple if each else 1
 
@@ -135,16 +128,17 @@ class Conditions:
             elif group == "original" and option == "alliedOwnershipTerritories":
                 owners = [p for p in everyone if any(self.rules.friendly(state, p, q) for q in players)]
             places = self._group(state, group, owners)
-        known = self.scenario.territories_by_name()
-        for place in places:
-            if place not in known:
-                self.scenario.territory(place)      # KeyError names an unknown territory: the map is broken
+        if group != "map":                          # the map's own names are known
+            known = self.scenario.territories_by_name()
+            for place in places:
+                if place not in known:
+                    self.scenario.territory(place)  # KeyError names an unknown territory: the map is broken
         return places, len(places) if needed is None else needed, each
 
     def _group(self, state: State, group: str, players: list[str]) -> list[str]:
-        land = {t.name for t in self.scenario.territories if not t.water}
         if group == "map":
             return [t.name for t in self.scenario.territories]
+        land = {t.name for t in self.scenario.territories if not t.water}
         original = {t for t, o in state.original_owners.items() if o in players}
         controlled = {t for t, o in state.owners.items() if o in players}
         chosen = {"original": original, "enemy": original, "originalNoWater": original & land,
@@ -153,7 +147,7 @@ class Conditions:
         return sorted(chosen)
 
     def _count(self, state: State, option: str, places: list[str], players: list[str],
-               presence: dict[str, int]) -> int:
+               combos: list[tuple[set[str] | None, int]]) -> int:
         rules = self.rules
         if option == "directOwnershipTerritories":
             return sum(state.owners.get(p) in players for p in places)
@@ -161,42 +155,54 @@ class Conditions:
             return sum(any(rules.friendly(state, state.owners.get(p) or "", q) for q in players)
                        if state.owners.get(p) else False for p in places)
         whose, test = _TERRITORY_TESTS[option]
-        combos = [(_combo_types(combo), n) for combo, n in presence.items()]
+        self._of(state)
         if test == "present" and combos and all(types is not None and n > 0 for types, n in combos):
-            # only places with a unit of a listed type can count: most hold none (the map's captured-city markers)
-            wanted = set().union(*(types for types, _ in combos))
-            holding = {u.place for u in state.units if u.type in wanted}
-            places = [p for p in places if p in holding]
+            # only places holding units that may count of each listed group of types can count: most hold none
+            # (the map's end-of-turn triggers look all over the map for captured-city markers, which never count)
+            for types, _ in combos:
+                holding = self._holding(state, types)
+                if not holding:
+                    return 0
+                places = [p for p in places if p in holding]
             if not places:
                 return 0
-        index = self._index(state)
-        occupied = [p for p in places if p in index]   # a place without units holds none that count
-        hits = len(places) - len(occupied) if test == "excluded" else 0
         key = (whose, tuple(players))
         counted = self._counted
-        for place in occupied:
-            units = []                                  # (type, how many) of the units that count
-            for kind, n in index[place].items():
+        hits = 0
+        for place in places:
+            units = []                                  # the types of the units here that count
+            for u in state.units_at(place):
+                kind = (u.owner, u.type)
                 belongs = counted.get(kind + key)
                 if belongs is None:
                     belongs = counted[kind + key] = _belongs(rules, state, *kind, whose, players)
                 if belongs:
-                    units.append((kind[1], n))
+                    units.append(u.type)
             if test == "excluded":
                 hits += not units or bool(combos) and all(_matching(units, types) <= most for types, most in combos)
             else:
                 hits += bool(units) and all(_matching(units, types) >= least for types, least in combos)
         return hits
 
+    def _holding(self, state: State, types: set[str]) -> set[str]:
+        """The places holding a unit of one of `types` that may count: markers never do (_belongs), and no unit
+        is of a type the map does not have. Where each type stands is found in one pass over the units, only
+        when a type that may count is asked for."""
+        types = {t for t in types if self._may_count(t)}
+        if not types:
+            return set()
+        if self._where is None:
+            self._where = {}
+            for u in state.units:
+                self._where.setdefault(u.type, set()).add(u.place)
+        return set().union(*(self._where.get(t, ()) for t in types))
 
-def unit_kinds(state: State) -> dict[str, dict[tuple[str, str], int]]:
-    """Place -> (owner, unit type) -> how many: what presence tests count, built in one pass over the units. Valid
-    while no unit moves: a Conditions evaluator builds it once for the conditions of one position."""
-    index: dict[str, dict[tuple[str, str], int]] = {}
-    for u in state.units:
-        here = index.setdefault(u.place, {})
-        here[u.owner, u.type] = here.get((u.owner, u.type), 0) + 1
-    return index
+    def _may_count(self, type_: str) -> bool:
+        """Whether units of this type may count in a presence test (_belongs): not a marker, nor unknown."""
+        try:
+            return not self.rules.ut(type_).has("marker")
+        except KeyError:
+            return False
 
 
 def _belongs(rules, state: State, owner: str, type_: str, whose: str, players: list[str]) -> bool:
@@ -215,9 +221,41 @@ def _belongs(rules, state: State, owner: str, type_: str, whose: str, players: l
     return enemy
 
 
-def _presence(cond: Attachment) -> dict[str, int]:
-    """unitPresence: unit types (colon-separated, or ANY) -> the count (at least, or at most for exclusions)."""
-    return {value: int(count or 0) for n, value, count in cond.options if n == "unitPresence"}
+class _Parsed:
+    """A condition's options as the tests read them, parsed once (see _parsed)."""
+
+    def __init__(self, cond: Attachment):
+        self.options = cond.options
+        unknown = sorted({n for n, _, _ in cond.options if n not in _OTHER_OPTIONS and n not in _TERRITORY_TESTS})
+        self.unknown = (f"condition {cond.name} tests {', '.join(unknown)}, which this adjudicator does not "
+                        "evaluate") if unknown else ""
+        self.subs = cond.names("conditions")
+        self.kind = cond.value("conditionType", "AND")
+        self.switch = cond.value("switch", "true").lower() == "true"
+        self.rounds = cond.value("rounds") or cond.value("turns")
+        self.players = cond.names("players") or [cond.attach_to]
+        # territory tests in TripleA's order, then the relationships tested, in the map's
+        self.territory_tests = [(n, value, count) for option in _TERRITORY_TESTS
+                                for n, value, count in cond.options if n == option]
+        self.relation_tests = [(n, value, count) for n, value, count in cond.options
+                               if n in ("atWarPlayers", "relationship")]
+        self.invert = cond.value("invert").lower() == "true"
+
+    @cached_property
+    def combos(self) -> list[tuple[set[str] | None, int]]:
+        """unitPresence: (the unit types, None for ANY; the count, at least, or at most for exclusions). Read
+        when a territory test first asks, as a count that is not a number fails only there."""
+        presence = {value: int(count or 0) for n, value, count in self.options if n == "unitPresence"}
+        return [(_combo_types(combo), n) for combo, n in presence.items()]
+
+
+def _parsed(cond: Attachment) -> _Parsed:
+    """The condition's options parsed, kept with it: triggers test the same conditions every phase, and a map's
+    options are not changed once read (a condition given new options is parsed anew)."""
+    parsed = cond.__dict__.get("_parsed")
+    if parsed is None or parsed.options is not cond.options:
+        parsed = cond.__dict__["_parsed"] = _Parsed(cond)
+    return parsed
 
 
 def _combo_types(combo: str) -> set[str] | None:
@@ -225,11 +263,9 @@ def _combo_types(combo: str) -> set[str] | None:
     return None if combo.lower() == "any" else set(combo.split(":"))
 
 
-def _matching(units: list[tuple[str, int]], types: set[str] | None) -> int:
-    """How many of the units, given as (type, how many), are of these types (None: of any)."""
-    if types is None:
-        return sum(n for _, n in units)
-    return sum(n for t, n in units if t in types)
+def _matching(units: list[str], types: set[str] | None) -> int:
+    """How many of the units, given by their types, are of these types (None: of any)."""
+    return len(units) if types is None else sum(t in types for t in units)
 
 
 @lru_cache(maxsize=4096)

@@ -156,7 +156,7 @@ def run_triggers(rules: G40Rules, state: State, step: str, moment: str) -> list[
     """Play the triggers the map fires `moment` ("before" or "after") the step named `step`."""
     events = []
     conditions = Conditions(rules)        # what it counts holds until a trigger fires and changes the state
-    for trigger in _timed_triggers(rules.scenario).get(f"{moment}:{step}", []):
+    for trigger in _triggers(rules.scenario).get(f"{moment}:{step}", []):
         if not _available(state, trigger) or not rules.plays_trigger(trigger):
             continue
         try:
@@ -169,17 +169,21 @@ def run_triggers(rules: G40Rules, state: State, step: str, moment: str) -> list[
     return events
 
 
-def _timed_triggers(scenario) -> dict[str, list[Attachment]]:
-    """"before:STEP" or "after:STEP" -> the triggers with effects we play then, in the map's order; indexed once
-    per scenario, since every phase of every turn asks twice."""
-    index = scenario.__dict__.get("_timed_triggers")
+def _triggers(scenario) -> dict[str, list[Attachment]]:
+    """"before:STEP" or "after:STEP" -> the triggers with effects we play then, and "frontier:POWER" -> the
+    power's triggers without a step that change a purchase list, in the map's order; indexed once per scenario,
+    since every phase of every turn asks twice."""
+    index = scenario.__dict__.get("_triggers")
     if index is None:
         index = {}
         for trigger in scenario.attachments_of("trigger"):
-            if _effects(trigger):
-                for when in dict.fromkeys(trigger.values("when")):
-                    index.setdefault(when, []).append(trigger)
-        scenario.__dict__["_timed_triggers"] = index
+            if not _effects(trigger):
+                continue
+            for when in dict.fromkeys(trigger.values("when")):
+                index.setdefault(when, []).append(trigger)
+            if not trigger.values("when") and trigger.values("frontier"):
+                index.setdefault(f"frontier:{trigger.attach_to}", []).append(trigger)
+        scenario.__dict__["_triggers"] = index
     return index
 
 
@@ -197,8 +201,8 @@ def run_frontier_triggers(rules: G40Rules, state: State, power: str) -> list[dic
     """Triggers without a step that change `power`'s purchase list fire as its purchase begins, as in TripleA
     (China's artillery while the Burma Road is open)."""
     events = []
-    for trigger in rules.scenario.attachments_of("trigger", power):
-        if trigger.values("when") or not trigger.values("frontier") or not _available(state, trigger):
+    for trigger in _triggers(rules.scenario).get(f"frontier:{power}", []):
+        if not _available(state, trigger):
             continue
         try:
             if _trigger_met(rules, state, trigger):
@@ -210,8 +214,7 @@ def run_frontier_triggers(rules: G40Rules, state: State, power: str) -> list[dic
 
 def _available(state: State, attachment: Attachment) -> bool:
     uses = attachment.value("uses")
-    key = f"{attachment.attach_to}:{attachment.name}"
-    return not uses or state.spent.get(key, 0) < int(uses)
+    return not uses or state.spent.get(f"{attachment.attach_to}:{attachment.name}", 0) < int(uses)
 
 
 def _trigger_met(rules: G40Rules, state: State, trigger: Attachment, conditions: Conditions | None = None) -> bool:

@@ -124,9 +124,8 @@ def _germans(b: _Board) -> list[dict]:
 
 
 def _soviets(b: _Board) -> list[dict]:
-    soviet_land = set(b.originally("Russians"))
-    guests = sorted({u.place for u in b.state.units if u.place in soviet_land and u.owner in ALLIES
-                     and u.owner != "Russians" and not b.rules.ut(u).has("marker")})
+    guests = sorted(p for p in b.originally("Russians") if any(
+        u.owner in ALLIES and u.owner != "Russians" and not b.rules.ut(u).has("marker") for u in b.state.units_at(p)))
     prestige = b.line("AU-74", "National Prestige", 3, 0 if guests else 1,
                       f"other Allied units in {_words(guests)}", b.war_needed("Russians"))
     return [
@@ -231,11 +230,11 @@ class _Board:
         self.state = state
         self.beta_11 = rules.rules_version == "beta-1.1"
         self.land = _land(rules.scenario)
-        self._by_place: dict | None = None          # state.by_place(), once asked for
 
     def originally(self, *powers: str) -> list[str]:
-        """The land `powers` owned at the start (the map's fake capitals are not land anyone holds)."""
-        return sorted((t for t, o in self.state.original_owners.items() if o in powers and t in self.land), key=_order)
+        """The land `powers` owned at the start (the map's fake capitals are not land anyone holds), in order."""
+        owners = self.state.original_owners
+        return [t for t in self.land if owners.get(t) in powers]
 
     def island(self, place: str) -> bool:
         """AU-147's island: a land territory that borders no other land territory."""
@@ -289,10 +288,8 @@ class _Board:
 
     def no_axis_warships(self, rule: str, name: str, value: int, zones: list[str], blocked: str = "") -> dict:
         """RULINGS.md "axis-warships": any Axis power's ships but transports, whether at war with the owner or not."""
-        if self._by_place is None:
-            self._by_place = self.state.by_place()
         found = [z for z in zones if any(u.owner in AXIS and self.rules.ut(u).domain == "sea"
-                                         and not self.rules.is_transport(u) for u in self._by_place.get(z, []))]
+                                         and not self.rules.is_transport(u) for u in self.state.units_at(z))]
         return self.line(rule, name, value, 0 if found else 1, f"Axis warships in {_words(found)}", blocked)
 
     def _held(self, places: list[str], by: str | tuple) -> list[str]:
@@ -301,11 +298,13 @@ class _Board:
         return [p for p in places if self.state.owners.get(p) in holders]
 
 
-def _land(scenario) -> set[str]:
-    """The map's land but its fake capitals, kept per scenario: every income line of every power asks."""
+def _land(scenario) -> dict[str, None]:
+    """The map's land but its fake capitals, in natural order (_order tells every name of the Alt-Universe maps
+    apart), kept per scenario: every income line of every power asks."""
     land = scenario.__dict__.get("_au_land")
     if land is None:
-        land = scenario.__dict__["_au_land"] = {t.name for t in scenario.territories if not t.water and not t.hidden}
+        land = scenario.__dict__["_au_land"] = dict.fromkeys(
+            sorted((t.name for t in scenario.territories if not t.water and not t.hidden), key=_order))
     return land
 
 
