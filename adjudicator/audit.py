@@ -34,7 +34,7 @@ from .scenario import Scenario
 from .state import State
 from .store import db
 from .store.journal import DiceGroupRow, Report, RevealedSeed, Step
-from .store.game_row import GameRow
+from .store.game_row import SETUP, GameRow
 from .store.models import Submission
 
 
@@ -318,7 +318,7 @@ class Replay:
         while True:
             with Session(self.engine) as s:
                 *here, locked = db.rows(s, "SELECT round, turn_index, phase, (SELECT min(seq) FROM submission "
-                                           "WHERE status = 'locked') FROM game")[0]
+                                           "WHERE game_id = game.id AND status = 'locked') FROM game")[0]
                 here = tuple(here)
             if target is not None and here == (target.round, target.turn_index, target.phase):
                 return
@@ -568,7 +568,8 @@ def _fresh_store(stored: GameRow):
     engine = db.live(db.create("sqlite://"))
     with Session(engine) as s:
         game = replace(stored)
-        db.insert(s, "game", **asdict(game))
+        db.insert(s, "game", **{k: v for k, v in asdict(game).items() if k not in SETUP})
+        db.insert(s, "game_setup", game_id=game.id, scenario=game.scenario, initial_state=game.initial_state)
         db.save_state(s, game, state, turn_order=order)
         s.commit()
     return engine

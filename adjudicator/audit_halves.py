@@ -92,8 +92,8 @@ class SecondHalf:
         if ready[0] != "ready":
             return self.stop()
         with Session(first.engine) as s:
-            here, locked = db.rows(s, "SELECT state_hash, (SELECT count(*) FROM submission WHERE status = 'locked') "
-                                      "FROM game")[0]
+            here, locked = db.rows(s, "SELECT state_hash, (SELECT count(*) FROM submission WHERE game_id = game.id "
+                                      "AND status = 'locked') FROM game")[0]
         if locked or here != ready[1]:
             return self.stop()
         verdict = self._wait()

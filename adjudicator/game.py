@@ -28,7 +28,7 @@ from .rules.core import RulesCore
 from .scenario import Scenario
 from .state import State
 from .store import creation, db
-from .store.game_row import GameRow
+from .store.game_row import GameRow, setup_hash
 from .store.schema import now
 from .words import possessive
 
@@ -39,7 +39,7 @@ class Setup:
 
     scenario: Scenario
     rules: RulesCore
-    setup_hash: str                 # Game.setup_hash(): what the reports print
+    setup_hash: str                 # GameRow.setup_hash(): what the reports print
     _lexicon: Lexicon | None = field(default=None, repr=False)
     _parsed: dict = field(default_factory=dict, repr=False)
 
@@ -208,7 +208,7 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
         secret = dice.unhex(seed_hex, "--seed") if seed_hex else None
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    from .store.models import Game
+    from .store.models import Game, GameSetup
     gid = game_id or _default_id(db_arg)
     check_game_id(gid)
     state = State.initial(scenario)
@@ -221,13 +221,13 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
     anchor = dice.chain_seed(secret, 0, dice.CHAIN_LENGTH)
     game = Game(id=gid, name=name, title=f"{scenario.name} {scenario.version}".strip(), rules_version=version,
                 anchor=dice.hexb(anchor), chain_length=dice.CHAIN_LENGTH, dice_mode=dice_mode,
-                salts_required=",".join(salters), test_seed=seed_hex is not None, scenario=scenario.to_json(),
-                initial_state=json.dumps(state.to_dict(), sort_keys=True),
+                salts_required=",".join(salters), test_seed=seed_hex is not None,
                 round=state.round, power=state.power, phase=state.phase, turn_index=state.turn_index)
-    setup = game.setup_hash()
+    fixed = GameSetup(game_id=gid, scenario=scenario.to_json(), initial_state=json.dumps(state.to_dict(), sort_keys=True))
+    setup = setup_hash(game, fixed.scenario, fixed.initial_state)
     from .triplea.art import read_art
     art = {} if xml is None else read_art(xml)      # the map's pictures, copied now: the game never reads its map again
-    creation.write(db_arg, lambda s: _fill(s, game, state, order, contacts, art), keystore, gid, secret)
+    creation.write(db_arg, lambda s: _fill(s, game, fixed, state, order, contacts, art), keystore, gid, secret)
     return {"game": gid, "name": name, "title": f"{scenario.name} {scenario.version}".strip(), "rules": version,
             "anchor": dice.hexb(anchor), "setup_hash": setup, "test_seed": seed_hex is not None, "key_file": str(keystore.path_for(gid, anchor)),
             "powers": order, "round": state.round, "power": state.power, "phase": state.phase,
@@ -245,10 +245,10 @@ def _seat(name: str, scenario: Scenario, powers: list[str], options: dict[str, b
     return seat(scenario, powers, sorted(o.removeprefix("option:") for o in options))
 
 
-def _fill(s: Session, game, state: State, order: list[str], contacts: dict[str, str],
+def _fill(s: Session, game, fixed, state: State, order: list[str], contacts: dict[str, str],
           art: dict[str, bytes]) -> None:
     from .store.journal import MapArt
-    s.add(game)
+    s.add_all([game, fixed])          # the game row first: the setup's row points at it
     s.flush()
     db.save_state(s, game, state, turn_order=order, contacts=contacts)
     s.add_all(MapArt(game_id=game.id, name=name, data=data) for name, data in art.items())

@@ -397,9 +397,11 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
         raise AdjudicatorError("nothing has been adjudicated yet: there is no report to show")
     if turn_index is None:
         turn_index = last
-    # the turn's steps, and the standing orders filed before them (the orders of loss in force in its battles)
-    steps = db.rows(session, "SELECT * FROM step WHERE game_id = :game AND (turn_index = :turn OR phase = 'standing') "
-                           "ORDER BY seq", game=game.id, turn=turn_index)
+    # the turn's steps, and the standing orders filed before them (the orders of loss in force in its battles): each
+    # part found by its index (a plain `turn_index = :turn OR phase = 'standing'` reads every step of the game)
+    steps = db.rows(session, "SELECT * FROM step WHERE id IN (SELECT id FROM step WHERE game_id = :game AND "
+                             "turn_index = :turn UNION SELECT id FROM step WHERE game_id = :game AND phase = 'standing') "
+                             "ORDER BY seq", game=game.id, turn=turn_index)
     mine = [s for s in steps if s.turn_index == turn_index and s.phase != "standing"]
     if not mine:
         first = db.rows(session, played.format("ASC"), game=game.id)[0][0]

@@ -100,8 +100,9 @@ def crashed(result) -> bool:
 COMMANDS = (["status", "--json"], ["report"], ["rolls", "--json"], ["audit"],
             ["submit", "--power", "Russians", "orders.txt"], ["adjudicate"])
 
-TABLES = {"game": ["anchor", "chain_length", "round", "turn_index", "power", "phase", "extra", "scenario",
-                   "initial_state", "dice_mode", "test_seed", "name", "state_hash"],
+TABLES = {"game": ["anchor", "chain_length", "round", "turn_index", "power", "phase", "extra", "dice_mode",
+                   "test_seed", "name", "state_hash"],
+          "game_setup": ["scenario", "initial_state", "game_id"],
           "unit": ["type", "owner", "place", "damage", "moved", "flags", "carried_by"],
           "submission": ["seq", "power", "kind", "round", "turn_index", "phase", "text", "sha256", "status"],
           "step": ["seq", "turn_index", "round", "power", "phase", "events", "state_hash", "submission_id"],

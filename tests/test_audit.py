@@ -67,7 +67,7 @@ def test_a_new_game_and_a_game_with_orders_locked_but_not_adjudicated_replay(cli
 
 def test_audit_of_a_missing_or_damaged_database_says_so(cli, tmp_path, game_db):
     assert "no game database" in cli("audit", tmp_path / "nothing.db", code=2).output
-    sql(game_db, "update game set initial_state = '{}'")
+    sql(game_db, "update game_setup set initial_state = '{}'")
     assert "stored setup is damaged" in cli("audit", game_db, code=2).output
 
 
@@ -165,15 +165,15 @@ def clear_the_test_dice_flag(db):
 
 
 def edit_the_scenario(db):
-    sql(db, "update game set scenario = replace(scenario, 'Eastern Front', 'Western Front')")
+    sql(db, "update game_setup set scenario = replace(scenario, 'Eastern Front', 'Western Front')")
     return ["turn 1", "report 1, line"]
 
 
 def edit_the_initial_state(db):
-    (text,), = sql(db, "select initial_state from game")
+    (text,), = sql(db, "select initial_state from game_setup")
     start = json.loads(text)
     start["treasury"]["Russians"] += 5
-    sql(db, "update game set initial_state = ?", json.dumps(start, sort_keys=True))
+    sql(db, "update game_setup set initial_state = ?", json.dumps(start, sort_keys=True))
     return ["turn 1", "state hash"]
 
 

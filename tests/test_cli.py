@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 from adjudicator import dice
 from adjudicator.store.schema import SCHEMA_VERSION
 from conftest import G40AU_208, TEST_SEED
+from older_schema import as_schema, columns
 
 GERMAN_TURN = """\
 buy 2 inf, 1 arm
@@ -298,7 +300,7 @@ def test_the_setup_hash_is_published_and_audit_names_it(cli, demo_db):
         assert setup in cli("report", demo_db, "--format", fmt).output
     assert cli.json("audit", demo_db)["setup_hash"] == setup
     with sqlite3.connect(demo_db) as con:       # another start position gives another setup hash
-        con.execute("update game set initial_state = initial_state || ' '")
+        con.execute("update game_setup set initial_state = initial_state || ' '")
     assert cli.json("status", demo_db)["setup_hash"] != setup
 
 
@@ -312,20 +314,85 @@ def test_every_report_header_carries_the_anchor_and_says_test_dice(cli, demo_db,
 
 
 def test_a_schema_1_database_is_read_as_it_is_and_upgraded_by_the_first_write(cli, demo_db):
-    with sqlite3.connect(demo_db) as con:
-        con.executescript("drop index ux_submission_game_seq; drop index ux_step_game_seq; "
-                          "drop table snapshot; drop table map_art; drop table delivery; drop table game_setting; "
-                          "update meta set value = '1' where key = 'schema_version';")
-    cli("status", demo_db)
+    setup = cli.json("status", demo_db)["setup_hash"]
+    as_schema(demo_db, 1)
+    assert cli.json("status", demo_db)["setup_hash"] == setup
     cli("audit", demo_db)
     with sqlite3.connect(demo_db) as con:
         assert con.execute("select value from meta").fetchall() == [("1",)]
     cli("submit", demo_db, "--power", "Russians", "-", input="ool inf, art\n")
     with sqlite3.connect(demo_db) as con:
         assert con.execute("select value from meta").fetchall() == [(str(SCHEMA_VERSION),)]
-        assert {"snapshot", "map_art", "delivery", "game_setting"} <= {
+        assert {"snapshot", "map_art", "delivery", "game_setting", "game_setup"} <= {
             r[0] for r in con.execute("select name from sqlite_master where type = 'table'")}
+    assert cli.json("audit", demo_db)["setup_hash"] == setup
     with pytest.raises(sqlite3.IntegrityError), sqlite3.connect(demo_db) as con:
         con.execute("insert into submission (game_id, seq, power, kind, round, turn_index, phase, text, sha256, status, "
                     "created_at) select game_id, seq, power, kind, round, turn_index, phase, text, sha256, status, "
                     "created_at from submission")           # a second row numbered 1 is now impossible
+
+
+def test_a_schema_3_database_is_read_as_it_is_and_upgraded_by_the_first_write(cli, played_demo, tmp_path):
+    """Schema 4 moved the setup out of the game row: a game of schema 3 is read from its row, unchanged, until a
+    command writes; then its setup is in game_setup, the old columns are gone, and it audits with the same hash."""
+    from adjudicator.demo import SCRIPT
+    db = tmp_path / "game.db"
+    shutil.copy(played_demo / "game.db", db)
+    shutil.copytree(played_demo / "keys", tmp_path / "keys", dirs_exist_ok=True)
+    status, audit, report = cli.json("status", db), cli.json("audit", db), cli("report", db).output
+    with sqlite3.connect(db) as con:
+        setup = con.execute("select scenario, initial_state from game_setup").fetchall()
+    as_schema(db, 3)
+    assert "scenario" in columns(db, "game") and "game_setup" not in table_names(db)
+    written = db.read_bytes()
+    assert cli.json("status", db) == status
+    assert cli.json("audit", db) == audit and audit["ok"]
+    assert cli("report", db).output == report
+    cli("rolls", db, "--json")
+    assert db.read_bytes() == written                         # read as it is: not upgraded, nothing written
+
+    cli("submit", db, "--power", "Russians", "-", input=SCRIPT["Russians"])
+    with sqlite3.connect(db) as con:
+        assert con.execute("select value from meta").fetchall() == [(str(SCHEMA_VERSION),)]
+        assert con.execute("select scenario, initial_state from game_setup").fetchall() == setup
+    assert "scenario" not in columns(db, "game") and "initial_state" not in columns(db, "game")
+    assert cli.json("status", db)["setup_hash"] == status["setup_hash"]
+    cli("adjudicate", db)
+    after = cli.json("audit", db)
+    assert after["ok"] and after["setup_hash"] == audit["setup_hash"] and after["submissions"] == audit["submissions"] + 1
+    assert cli("report", db, "--turn", "1").output == report
+
+
+def test_an_sqlite_without_drop_column_empties_the_old_setup_columns(cli, demo_db, monkeypatch):
+    """SQLite before 3.35 cannot drop a column: the upgrade empties the game row's setup columns instead."""
+    from adjudicator.store import db
+    setup = cli.json("status", demo_db)["setup_hash"]
+    as_schema(demo_db, 3)
+    monkeypatch.setattr(db, "sqlite_drops_columns", lambda: False)
+    cli("submit", demo_db, "--power", "Russians", "-", input="ool inf, art\n")
+    with sqlite3.connect(demo_db) as con:
+        assert con.execute("select scenario, initial_state from game").fetchall() == [("", "")]
+        assert con.execute("select value from meta").fetchall() == [(str(SCHEMA_VERSION),)]
+    assert cli.json("status", demo_db)["setup_hash"] == setup
+    assert cli.json("audit", demo_db)["setup_hash"] == setup
+
+
+def test_an_upgrade_that_cannot_be_made_changes_nothing(cli, demo_db):
+    """The upgrade is one transaction: a schema-1 journal that numbers a submission twice cannot be given its unique
+    numbers, so the database stays as it was, setup in the game row included, and says why."""
+    as_schema(demo_db, 1)
+    with sqlite3.connect(demo_db) as con:
+        con.execute("insert into submission (game_id, seq, power, kind, round, turn_index, phase, text, sha256, status, "
+                    "created_at) values ('t1', 1, 'Germans', 'standing', 1, 1, 'purchase', 'ool inf', '', 'done', '')")
+        con.execute("insert into submission (game_id, seq, power, kind, round, turn_index, phase, text, sha256, status, "
+                    "created_at) select game_id, seq, power, kind, round, turn_index, phase, text, sha256, status, "
+                    "created_at from submission")
+    before = demo_db.read_bytes()
+    out = cli("submit", demo_db, "--power", "Russians", "-", input="ool inf\n", code=2).output
+    assert "cannot be brought to schema" in out and "numbers a submission or a step twice" in out
+    assert demo_db.read_bytes() == before and "scenario" in columns(demo_db, "game")
+
+
+def table_names(db: Path) -> set[str]:
+    with sqlite3.connect(db) as con:
+        return {r[0] for r in con.execute("select name from sqlite_master where type = 'table'")}

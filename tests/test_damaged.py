@@ -41,8 +41,12 @@ DAMAGE = {
     "events that are not JSON": ("update step set events = '{'", "damaged"),
     "events of the wrong shape": ("update step set events = '[{\"type\": \"move\"}]'", "damaged"),
     "two games in one file": ("insert into game select 'other', name, title, rules_version, anchor, chain_length, "
-                              "dice_mode, test_seed, salts_required, scenario, initial_state, round, power, phase, "
-                              "turn_index, extra, state_hash, created_at from game", "2 games"),
+                              "dice_mode, test_seed, salts_required, round, power, phase, turn_index, extra, "
+                              "state_hash, created_at from game", "2 games"),
+    "setup row deleted": ("delete from game_setup", "the setup of game dmg (its scenario and initial state, in the "
+                                                    "table game_setup) is missing"),
+    "setup table dropped": ("drop table game_setup", "game_setup are missing"),
+    "setup of another game": ("pragma foreign_keys = off; update game_setup set game_id = 'other'", "setup of game dmg"),
     "no game": ("pragma foreign_keys = off; delete from game", "no game"),
 }
 

@@ -11,6 +11,8 @@ import sys
 import pytest
 
 from adjudicator.demo import SCRIPT
+from adjudicator.store.schema import SCHEMA_VERSION
+from older_schema import as_schema, columns, schema_version, sql
 
 TEST_SEED = "00" * 31 + "01"
 OTHER_SEED = "00" * 31 + "02"
@@ -156,6 +158,9 @@ def test_a_game_moves_from_a_file_into_the_league_and_back_and_still_audits(cli,
     out = cli.json("copy", league, back, "--id", "kursk")
     assert out["state_hash"] == now["state_hash"] == cli.json("audit", back)["state_hash"]
     assert cli.json("status", back) == now
+    assert cli.json("audit", back)["setup_hash"] == moved["setup_hash"] == first["setup_hash"]      # the setup too
+    setup = "select scenario, initial_state from game_setup"
+    assert sql(back, setup) == sql(source, setup) == sql(league, f"{setup} where game_id = 'kursk'")
     assert cli.json("audit", league, "--id", "other")["ok"]
 
     # An id the league holds already, and a file that exists, are refused, changing nothing.
@@ -194,12 +199,41 @@ def test_a_league_that_cannot_be_chosen_from_is_refused_before_anything_is_read(
 
 def test_a_game_file_of_an_older_schema_joins_a_league(cli, league, demo_db, orders):
     play(cli, demo_db, orders, "Germans")
-    with sqlite3.connect(demo_db) as con:          # as schema 1 wrote it: no snapshots, map art, deliveries
-        con.executescript("drop index ux_submission_game_seq; drop index ux_step_game_seq; "
-                          "drop table snapshot; drop table map_art; drop table delivery; drop table game_setting; "
-                          "update meta set value = '1' where key = 'schema_version';")
+    setup = sql(demo_db, "select scenario, initial_state from game_setup")
+    as_schema(demo_db, 1)          # as schema 1 wrote it: the setup in the game row; no snapshots, map art, deliveries
     out = cli.json("copy", demo_db, league)
-    assert "snapshot" not in out["rows"] and out["rows"]["step"] > 0
+    assert "snapshot" not in out["rows"] and out["rows"]["step"] > 0 and out["rows"]["game_setup"] == 1
+    assert schema_version(demo_db) == 1                          # the source is only read
     assert cli.json("audit", league)["state_hash"] == cli.json("audit", demo_db)["state_hash"] == out["state_hash"]
+    assert cli.json("audit", league)["setup_hash"] == cli.json("audit", demo_db)["setup_hash"]
+    assert sql(league, "select scenario, initial_state from game_setup") == setup
     play(cli, league, orders, "Russians")
     assert cli.json("audit", league)["ok"]
+
+
+def test_a_league_of_schema_3_is_read_as_it_is_and_upgraded_by_the_first_write(cli, league, orders):
+    """Schema 4 moved every game's setup out of its row, on PostgreSQL as on SQLite: read from the row until a command
+    writes, then from game_setup, with the same setup hash; the games audit."""
+    cli("new", league, "--game", "demo", "--seed", TEST_SEED, "--id", "east")
+    cli("new", league, "--game", "demo", "--seed", OTHER_SEED, "--id", "west")
+    play(cli, league, orders, "Germans", game=("--id", "east"))
+    status = {gid: cli.json("status", league, "--id", gid) for gid in ("east", "west")}
+    report = cli("report", league, "--id", "east").output
+    setups = sql(league, "select game_id, scenario, initial_state from game_setup order by game_id")
+    as_schema(league, 3)
+    assert "scenario" in columns(league, "game")
+    for gid in status:
+        assert cli.json("status", league, "--id", gid) == status[gid]
+        assert cli.json("audit", league, "--id", gid)["setup_hash"] == status[gid]["setup_hash"]
+    assert cli("report", league, "--id", "east").output == report
+    assert ids(cli.json("games", league)) == ["east", "west"]
+    assert schema_version(league) == 3
+
+    play(cli, league, orders, "Russians", game=("--id", "east"))
+    assert schema_version(league) == SCHEMA_VERSION
+    assert "scenario" not in columns(league, "game") and "initial_state" not in columns(league, "game")
+    assert sql(league, "select game_id, scenario, initial_state from game_setup order by game_id") == setups
+    for gid in status:
+        audit = cli.json("audit", league, "--id", gid)
+        assert audit["ok"] and audit["setup_hash"] == status[gid]["setup_hash"]
+    assert cli("report", league, "--id", "east", "--turn", "1").output == report

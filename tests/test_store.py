@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from contextlib import contextmanager
 
 import pytest
 from sqlalchemy import text
@@ -112,3 +114,59 @@ def test_the_table_list_names_every_table():
     a table added to the schema but not to that list would go unchecked."""
     from adjudicator.store import models, schema
     assert set(models.metadata().tables) == set(schema.TABLES)
+
+
+def test_the_game_row_does_not_carry_the_setup(demo_db):
+    """A turn rewrites the game row, and a database rewrites a whole row to change one field of it: the setup (a map's
+    is half a megabyte) has a row of its own (schema 4)."""
+    with sqlite3.connect(demo_db) as con:
+        assert not {"scenario", "initial_state"} & {row[1] for row in con.execute("pragma table_info(game)")}
+        (game_id, scenario, initial), = con.execute("select game_id, scenario, initial_state from game_setup")
+    assert game_id == "t1" and json.loads(scenario)["name"] == demo.scenario().name
+    assert json.loads(initial)["treasury"] == State.initial(demo.scenario()).treasury
+
+
+@pytest.fixture
+def explained(monkeypatch):
+    """The query plans of the plain SQL reads that commands run on SQLite (EXPLAIN QUERY PLAN), by statement."""
+    plans: dict[str, list[str]] = {}
+    run = db._sqlite_cursor
+
+    @contextmanager
+    def explaining(conn, sql, params):
+        if sql.lstrip().upper().startswith("SELECT"):
+            plan = conn.connection.driver_connection.execute(f"EXPLAIN QUERY PLAN {sql}", params).fetchall()
+            plans.setdefault(sql, [row[3] for row in plan])
+        with run(conn, sql, params) as cursor:
+            yield cursor
+
+    monkeypatch.setattr(db, "_sqlite_cursor", explaining)
+    return plans
+
+
+def test_the_journal_is_read_by_index(cli, tmp_path, explained):
+    """A long game holds thousands of steps and dice groups: the report of a turn, `rolls`, `audit`'s replay and the
+    locked orders find their rows through an index, never by reading every row of the journal."""
+    from played_game import LAST_TURN, play
+    game = play(tmp_path)
+    cli("status", game)
+    for turn in range(1, LAST_TURN + 1):
+        cli("report", game, "--turn", turn)
+    cli("rolls", game, "--turn", 2, "--json")
+    assert cli.json("audit", game)["ok"]
+    cli("submit", game, "--power", "Russians", "-", input="ool inf\n")
+    journal = ("step", "dice_group", "submission")
+    reads = {sql: plan for sql, plan in explained.items() if any(f" {table} " in f"{sql} " for table in journal)}
+    for sql, plan in reads.items():
+        assert not any(line.startswith(f"SCAN {table}") for line in plan for table in journal), (sql, plan)
+
+    def plan_of(*fragments: str) -> str:
+        found = [" | ".join(plan) for sql, plan in reads.items() if all(f in sql for f in fragments)]
+        assert found, fragments
+        return found[0]
+    turn = plan_of("FROM step", "phase = 'standing'", "turn_index = :turn")       # report.turn_context
+    assert "ix_step_game_turn (game_id=? AND turn_index=?)" in turn and "ix_step_game_phase (game_id=? AND phase=?)" in turn
+    assert "(game_id=? AND turn_index=?)" in plan_of("FROM dice_group", "turn_index = :turn")
+    assert "ix_dice_group_step (step_id=?)" in plan_of("FROM dice_group", "step_id IN")       # audit's compare
+    assert "(game_id=? AND status=?)" in plan_of("FROM submission", "status = 'locked'", "power = :power")
+    assert "(game_id=? AND status=?)" in plan_of("min(seq) FROM submission", "status = 'locked'")   # audit's catch-up

@@ -332,24 +332,54 @@ def _schema_version(db: str, value: str | None) -> int:
 
 
 def _upgrade(db: str, engine) -> None:
-    """Schema 1 to 2: the journal's numbers become unique, so that no race can ever store one twice.
+    """Bring a database of an older schema to this one, in one transaction: a command killed half-way leaves it as
+    it was, and of two commands upgrading at once the second finds it done.
+    1 to 2: the journal's numbers become unique, so that no race can ever store one twice.
     2 to 3: the tables of snapshots, map art, deliveries and game settings are added (empty: an older game has
-    no snapshot of its past turns, and no map art)."""
+    no snapshot of its past turns, and no map art).
+    3 to 4: each game's scenario and initial state move from its row into the table game_setup (see
+    models.GameSetup), and the indexes of the journal's reads are made (report.turn_context, audit)."""
     from . import models
-    try:
-        with transaction(engine, write=True) as s:
-            metadata = models.metadata()
-            for name in (t for t, since in TABLES.items() if since > 1):
-                metadata.tables[name].create(s.connection(), checkfirst=True)
-            for name in ("submission", "step"):
-                for index in metadata.tables[name].indexes:
-                    if index.unique:
-                        index.create(s.connection(), checkfirst=True)
-            execute(s, "UPDATE meta SET value = :v WHERE key = 'schema_version'", v=str(SCHEMA_VERSION))
-            s.commit()
-    except StoreError:
-        raise StoreError(f"{db} cannot be brought to schema {SCHEMA_VERSION}: its journal numbers a submission or a "
-                         "step twice (racing commands of an older version did that). Run `audit` on a copy") from None
+    with transaction(engine, write=True) as s:
+        found = rows(s, "SELECT value FROM meta WHERE key = 'schema_version'")
+        version = _schema_version(db, found[0][0] if found else None)
+        if version >= SCHEMA_VERSION:             # another command upgraded it while this one waited for the lock
+            return
+        conn = s.connection()
+        metadata = models.metadata()
+        for name in (t for t, since in TABLES.items() if since > 1):
+            metadata.tables[name].create(conn, checkfirst=True)
+        for table in metadata.sorted_tables:
+            for index in table.indexes:
+                try:
+                    index.create(conn, checkfirst=True)
+                except IntegrityError:
+                    raise StoreError(f"{db} cannot be brought to schema {SCHEMA_VERSION}: its journal numbers a "
+                                     "submission or a step twice (racing commands of an older version did that). "
+                                     "Run `audit` on a copy") from None
+        if version < 4:
+            _move_setup(s)
+        execute(s, "UPDATE meta SET value = :v WHERE key = 'schema_version'", v=str(SCHEMA_VERSION))
+        s.commit()
+
+
+def _move_setup(s: Session) -> None:
+    """Schema 3 to 4: the games' setups into game_setup, out of the game rows. The old columns are dropped, so that
+    the rows a turn rewrites are small; SQLite before 3.35 cannot drop a column, so there they are emptied (nothing
+    reads them in schema 4)."""
+    execute(s, "INSERT INTO game_setup (game_id, scenario, initial_state) SELECT id, scenario, initial_state FROM game")
+    if _connection(s).dialect.name != "sqlite":
+        execute(s, "ALTER TABLE game DROP COLUMN scenario, DROP COLUMN initial_state")
+    elif sqlite_drops_columns():
+        execute(s, "ALTER TABLE game DROP COLUMN scenario")
+        execute(s, "ALTER TABLE game DROP COLUMN initial_state")
+    else:
+        execute(s, "UPDATE game SET scenario = '', initial_state = ''")
+
+
+def sqlite_drops_columns() -> bool:
+    """Whether this SQLite has ALTER TABLE … DROP COLUMN (3.35, 2021)."""
+    return sqlite3.sqlite_version_info >= (3, 35, 0)
 
 
 def has_table(session: Session, name: str) -> bool:
@@ -451,32 +481,56 @@ def _reason(exc: Exception) -> str:
     return str(getattr(exc, "orig", exc)).strip() or type(exc).__name__
 
 
+_GAME = "SELECT " + ", ".join(COLUMNS) + " FROM game"
+# With its setup: from the game's row of game_setup (schema 4), or from the game row itself (an older schema's)
+_GAME_AND_SETUP = ("SELECT " + ", ".join(f"game.{c}" for c in COLUMNS) + ", " +
+                   ", ".join(f"game_setup.{c} AS {c}" for c in SETUP) +
+                   " FROM game LEFT JOIN game_setup ON game_setup.game_id = game.id")
+_GAME_AND_SETUP_BEFORE_4 = "SELECT " + ", ".join(COLUMNS + SETUP) + " FROM game"
+
+
 def the_game(session: Session, setup: bool = False) -> GameRow:
     """The game the session's engine was bound to (`choose`), else the database's only game. Its scenario and
-    initial state (a map's are a megabyte of text, fixed at `new`) are read with `setup`, else when first needed
-    (`read_setup`)."""
-    columns = ", ".join(COLUMNS + (SETUP if setup else ()))
+    initial state (a map's are half a megabyte of text, fixed at `new`) are read with `setup`, else when first
+    needed (`read_setup`)."""
+    select = _GAME if not setup else _GAME_AND_SETUP if _setup_table(session) else _GAME_AND_SETUP_BEFORE_4
     game_id = chosen(session.get_bind())
     if game_id is not None:
-        found = rows(session, f"SELECT {columns} FROM game WHERE id = :id", id=game_id)
+        found = rows(session, f"{select} WHERE game.id = :id", id=game_id)
         if not found:
             raise StoreError(f"the database holds no game with the id {game_id!r} (any more)")
     else:
-        found = rows(session, f"SELECT {columns} FROM game LIMIT 2")
+        found = rows(session, f"{select} LIMIT 2")
         if not found:
             raise StoreError("the database holds no game")
         if len(found) > 1:
             raise StoreError("the database holds several games: say which with --id GAME")
     game = GameRow.of(found[0])
     check_game(game)
+    if setup:
+        _check_setup(game)
     return game
 
 
 def read_setup(session: Session, game: GameRow) -> None:
-    """Read the game's scenario and initial state into `game`, unless they are there already."""
+    """Read the game's scenario and initial state into `game`, unless they are there already: from its row of
+    game_setup, or from the game row in a database of a schema before 4 (read as it is until a command writes)."""
     if game.scenario is None or game.initial_state is None:
-        game.scenario, game.initial_state = rows(session, "SELECT scenario, initial_state FROM game WHERE id = :id",
-                                                 id=game.id)[0]
+        found = rows(session, "SELECT scenario, initial_state FROM game_setup WHERE game_id = :id"
+                     if _setup_table(session) else "SELECT scenario, initial_state FROM game WHERE id = :id", id=game.id)
+        game.scenario, game.initial_state = found[0] if found else (None, None)
+        _check_setup(game)
+
+
+def _setup_table(session: Session) -> bool:
+    """Whether the setup is in a table of its own (schema 4), rather than in the game row."""
+    return has_table(session, "game_setup")
+
+
+def _check_setup(game: GameRow) -> None:
+    if game.scenario is None or game.initial_state is None:
+        raise StoreError(f"the game database is damaged: the setup of game {game.id} (its scenario and initial state, "
+                         "in the table game_setup) is missing; restore it from a copy")
 
 
 MAX_CHAIN = 1 << 20        # the longest dice chain `verify` walks (verify.MAX_TURN)

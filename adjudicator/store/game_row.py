@@ -12,8 +12,9 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-# The columns every command reads; the scenario and the initial state (a map's are a megabyte of text, fixed at
-# `new`) are read only by what parses or replays the setup.
+# The columns of the game row, which every command reads; the scenario and the initial state (a map's are half a
+# megabyte of text, fixed at `new`) are the setup's, in the table game_setup (schema 4; older schemas kept them in
+# the game row), read only by what parses or replays the setup.
 COLUMNS = ("id", "name", "title", "rules_version", "anchor", "chain_length", "dice_mode", "test_seed",
            "salts_required", "round", "power", "phase", "turn_index", "extra", "state_hash", "created_at")
 SETUP = ("scenario", "initial_state")
@@ -37,7 +38,7 @@ class GameRow:
     extra: str
     state_hash: str
     created_at: str
-    scenario: str | None = None          # None until read (`the_game(..., setup=True)` or `db.read_setup`)
+    scenario: str | None = None          # the setup: None until read (`the_game(..., setup=True)` or `db.read_setup`)
     initial_state: str | None = None
 
     @classmethod
@@ -48,14 +49,15 @@ class GameRow:
         return cls(**fields)
 
     def setup_hash(self) -> str:
-        return setup_hash(self)
+        return setup_hash(self, self.scenario, self.initial_state)
 
 
-def setup_hash(game) -> str:
-    """SHA-256 of all that was fixed when the game was made: printed from the first report on, so that nobody can
-    swap the setup `audit` replays from, clear the test-dice flag or re-key the dice unnoticed."""
+def setup_hash(game, scenario: str, initial_state: str) -> str:
+    """SHA-256 of all that was fixed when the game was made (the game row's fixed fields and its setup): printed
+    from the first report on, so that nobody can swap the setup `audit` replays from, clear the test-dice flag or
+    re-key the dice unnoticed."""
     fixed = {"game": game.id, "name": game.name, "rules": game.rules_version, "anchor": game.anchor,
              "chain_length": game.chain_length, "dice": game.dice_mode, "salts_from": game.salts_required,
              "test_seed": bool(game.test_seed)}
-    text = f"{json.dumps(fixed, sort_keys=True)}\n{game.scenario}\n{game.initial_state}"
+    text = f"{json.dumps(fixed, sort_keys=True)}\n{scenario}\n{initial_state}"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -13,7 +13,10 @@ from .schema import now
 
 
 class Step(SQLModel, table=True):
-    __table_args__ = (Index("ux_step_game_seq", "game_id", "seq", unique=True),)
+    __table_args__ = (Index("ux_step_game_seq", "game_id", "seq", unique=True),
+                      # a turn's steps and the standing orders before them (report.turn_context), schema 4
+                      Index("ix_step_game_turn", "game_id", "turn_index"),
+                      Index("ix_step_game_phase", "game_id", "phase"))
     id: Optional[int] = Field(default=None, primary_key=True)
     game_id: str = Field(foreign_key="game.id", index=True)
     seq: int
@@ -28,6 +31,8 @@ class Step(SQLModel, table=True):
 
 class DiceGroupRow(SQLModel, table=True):
     __tablename__ = "dice_group"
+    __table_args__ = (Index("ix_dice_group_step", "step_id"),                    # audit's compare, step by step
+                      Index("ix_dice_group_game_turn", "game_id", "turn_index"))  # a turn's report and rolls
     id: Optional[int] = Field(default=None, primary_key=True)
     game_id: str = Field(foreign_key="game.id", index=True)
     step_id: int = Field(foreign_key="step.id")

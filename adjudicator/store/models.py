@@ -9,7 +9,6 @@ from typing import Optional
 from sqlalchemy import Index
 from sqlmodel import Field, SQLModel
 
-from .game_row import setup_hash
 from .schema import now
 
 
@@ -28,8 +27,6 @@ class Game(SQLModel, table=True):
     dice_mode: str = "normal"                  # "normal" or "strict"
     test_seed: bool = False                    # created with --seed: the reports say so
     salts_required: str = ""                   # strict mode: comma-separated powers whose salts are awaited
-    scenario: str                              # the Scenario as JSON, copied once at `new`
-    initial_state: str                         # the starting State as JSON
     round: int
     power: str
     phase: str
@@ -38,8 +35,16 @@ class Game(SQLModel, table=True):
     state_hash: str = ""
     created_at: str = Field(default_factory=now)
 
-    def setup_hash(self) -> str:
-        return setup_hash(self)
+
+class GameSetup(SQLModel, table=True):
+    """What a game fixed at `new` besides its row: a G40 map's scenario is some 360 KB of JSON and its start 120 KB
+    more. They sit in a row of their own (schema 4) because the game row is written after every adjudication and
+    standing order: a database rewrites a whole row to change one field of it (1 ms a time on SQLite with the setup
+    in it), and `audit` of a 20-round game writes the game row some 180 times."""
+    __tablename__ = "game_setup"
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    scenario: str                              # the Scenario as JSON, copied once at `new`
+    initial_state: str                         # the starting State as JSON
 
 
 class Power(SQLModel, table=True):
@@ -80,7 +85,9 @@ class Relationship(SQLModel, table=True):
 # -- the journal (append-only): its submissions ------------------------------------------------------
 
 class Submission(SQLModel, table=True):
-    __table_args__ = (Index("ux_submission_game_seq", "game_id", "seq", unique=True),)
+    __table_args__ = (Index("ux_submission_game_seq", "game_id", "seq", unique=True),
+                      # the orders awaiting adjudication (db.locked_submission, audit's replay): a few rows of many
+                      Index("ix_submission_game_status", "game_id", "status", "seq"))
     id: Optional[int] = Field(default=None, primary_key=True)
     game_id: str = Field(foreign_key="game.id", index=True)
     seq: int                                   # order of acceptance within the game

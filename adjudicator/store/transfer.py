@@ -20,9 +20,10 @@ from sqlmodel import Session
 
 from ..errors import StoreError
 from . import creation, db
-from .models import Game, metadata
+from .models import metadata
 
 SKIPPED = {"meta"}           # the database's own rows, not a game's
+SETUP = "game_setup"         # read as `the_game(setup=True)` reads it: from the game row in a schema before 4
 
 
 def copy_game(src: str, dst: str, game_id: str | None = None) -> dict:
@@ -34,19 +35,23 @@ def copy_game(src: str, dst: str, game_id: str | None = None) -> dict:
     source = db.choose(db.open_existing(src), src, game_id)
     try:
         with db.transaction(source, read_only=True) as s:
-            game = db.the_game(s)
-            gid, state_hash = game.id, db.load_state(s, game).hash()
+            game = db.the_game(s, setup=True)
+            gid, state_hash, setup_hash = game.id, db.load_state(s, game).hash(), game.setup_hash()
             rows = _read(s, gid)
+            rows[SETUP] = [{"game_id": gid, "scenario": game.scenario, "initial_state": game.initial_state}]
     finally:
         source.dispose()
 
     def fill(s: Session) -> None:
         _write(s, rows)
-        copied = s.get(Game, gid)
+        copied = db.the_game(s, setup=True)
         found = db.load_state(s, copied).hash()
         if found != state_hash:
             raise StoreError(f"the copy of game {gid} does not hold the state its source holds (state hash {found}, "
                              f"expected {state_hash}); nothing was copied. Run `audit` on the source")
+        if copied.setup_hash() != setup_hash:
+            raise StoreError(f"the copy of game {gid} does not hold the setup its source holds (setup hash "
+                             f"{copied.setup_hash()}, expected {setup_hash}); nothing was copied")
 
     if db.is_file_db(dst):
         creation.write_copy(dst, fill)
@@ -69,7 +74,8 @@ def _read(s: Session, gid: str) -> dict[str, list[dict]]:
     present = set(inspect(conn).get_table_names())
     out: dict[str, list[dict]] = {}
     for table in metadata().sorted_tables:
-        if table.name in SKIPPED or table.name not in present:       # an older schema lacks the younger tables
+        # an older schema lacks the younger tables; the setup is read with the game row (copy_game)
+        if table.name in SKIPPED or table.name == SETUP or table.name not in present:
             continue
         owner = table.c.id if table.name == "game" else table.c.game_id
         query = table.select().where(owner == gid).order_by(*table.primary_key.columns)
