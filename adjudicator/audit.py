@@ -316,10 +316,9 @@ class Replay:
     def _catch_up(self, target: Submission | None) -> None:
         """Adjudicate locked orders until the game stands where `target` was accepted (None: the journal's end)."""
         while True:
-            with Session(self.engine) as s:
-                *here, locked = db.rows(s, "SELECT round, turn_index, phase, (SELECT min(seq) FROM submission "
-                                           "WHERE game_id = game.id AND status = 'locked') FROM game")[0]
-                here = tuple(here)
+            *here, locked = db.peek(self.engine, "SELECT round, turn_index, phase, (SELECT min(seq) FROM submission "
+                                                 "WHERE game_id = game.id AND status = 'locked') FROM game")[0]
+            here = tuple(here)
             if target is not None and here == (target.round, target.turn_index, target.phase):
                 return
             done = locked is not None and self.journal.submissions[locked - 1].status == "done"
@@ -367,16 +366,16 @@ class Replay:
     # -- comparing ------------------------------------------------------------------------------
 
     def _compare_new_steps(self) -> None:
-        with Session(self.engine) as s:
-            mine = db.rows(s, "SELECT * FROM step WHERE game_id = :game AND seq > :seq ORDER BY seq",
-                           game=self.journal.game.id, seq=self.compared)
-            if not mine:
-                return
-            ids = [st.id for st in mine]
-            seqs = dict(db.rows(s, "SELECT id, seq FROM submission WHERE id IN :ids", ids=[st.submission_id for st in mine]))
-            groups: dict[int, list] = {i: [] for i in ids}
-            for row in db.rows(s, "SELECT * FROM dice_group WHERE step_id IN :ids ORDER BY id", ids=ids):
-                groups[row.step_id].append(row)
+        mine = db.peek(self.engine, "SELECT * FROM step WHERE game_id = :game AND seq > :seq ORDER BY seq",
+                       game=self.journal.game.id, seq=self.compared)
+        if not mine:
+            return
+        ids = [st.id for st in mine]
+        seqs = dict(db.peek(self.engine, "SELECT id, seq FROM submission WHERE id IN :ids",
+                            ids=[st.submission_id for st in mine]))
+        groups: dict[int, list] = {i: [] for i in ids}
+        for row in db.peek(self.engine, "SELECT * FROM dice_group WHERE step_id IN :ids ORDER BY id", ids=ids):
+            groups[row.step_id].append(row)
         for step in mine:
             stored = self.journal.steps[self.compared] if self.compared < len(self.journal.steps) else None
             self._compare_step(step, seqs.get(step.submission_id), groups[step.id], stored)
@@ -437,8 +436,7 @@ class Replay:
 
     def _compare_report(self, turn: int) -> None:
         """The report the adjudication just stored, against the one stored at that moment in the game."""
-        with Session(self.engine) as s:
-            mine = db.rows(s, "SELECT turn_index, format, text FROM report ORDER BY id DESC LIMIT 1")[0]
+        mine = db.peek(self.engine, "SELECT turn_index, format, text FROM report ORDER BY id DESC LIMIT 1")[0]
         where = f"report {self.reports + 1}"
         if self.reports >= len(self.journal.reports):
             raise Mismatch(turn, where, "every adjudication stores its report, and the journal holds none for this one",

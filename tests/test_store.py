@@ -133,11 +133,11 @@ def explained(monkeypatch):
     run = db._sqlite_cursor
 
     @contextmanager
-    def explaining(conn, sql, params):
+    def explaining(driver, sql, params):
         if sql.lstrip().upper().startswith("SELECT"):
-            plan = conn.connection.driver_connection.execute(f"EXPLAIN QUERY PLAN {sql}", params).fetchall()
+            plan = driver.execute(f"EXPLAIN QUERY PLAN {sql}", params).fetchall()
             plans.setdefault(sql, [row[3] for row in plan])
-        with run(conn, sql, params) as cursor:
+        with run(driver, sql, params) as cursor:
             yield cursor
 
     monkeypatch.setattr(db, "_sqlite_cursor", explaining)
