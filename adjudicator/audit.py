@@ -26,16 +26,16 @@ import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from . import dice, game as services
 from .errors import AdjudicatorError, StoreError, SubmissionRejected
 from .scenario import Scenario
 from .state import State
 from .store import db
-from .store.journal import DiceGroupRow, Report, RevealedSeed, Step
 from .store.game_row import SETUP, GameRow
-from .store.models import Submission
+
+Row = tuple     # a row as db.rows reads it: a named tuple of its table's columns
 
 
 class Mismatch(Exception):
@@ -119,17 +119,18 @@ class AuditResult:
 
 @dataclass
 class Journal:
-    """Everything stored about one game, read once, in journal order."""
+    """Everything stored about one game, read once, in journal order: rows of its tables (db.rows), each with its
+    columns as attributes."""
 
     game: GameRow
-    submissions: list[Submission]
-    steps: list[Step]
-    groups: dict[int, list[DiceGroupRow]]       # step id -> its groups, in roll order
-    seeds: dict[int, RevealedSeed]
+    submissions: list[Row]
+    steps: list[Row]
+    groups: dict[int, list[Row]]                # step id -> its dice groups, in roll order
+    seeds: dict[int, Row]                       # power-turn -> its revealed seed
     state: State                                # the current tables
-    reports: list[Report]                       # as stored after each adjudication, in order
+    reports: list[Row]                          # as stored after each adjudication, in order
 
-    def groups_of_turn(self, turn: int) -> dict[str, DiceGroupRow]:
+    def groups_of_turn(self, turn: int) -> dict[str, Row]:
         return {g.label: g for rows in self.groups.values() for g in rows if g.turn_index == turn}
 
 
@@ -162,15 +163,16 @@ def read_journal(db_arg: str, game_id: str | None = None) -> Journal:
     try:
         with db.transaction(engine, read_only=True) as s:
             game = db.the_game(s, setup=True)
-            subs = list(s.exec(select(Submission).where(Submission.game_id == game.id).order_by(Submission.seq)))
-            steps = list(s.exec(select(Step).where(Step.game_id == game.id).order_by(Step.seq)))
-            groups: dict[int, list[DiceGroupRow]] = {}
-            for row in s.exec(select(DiceGroupRow).where(DiceGroupRow.game_id == game.id).order_by(DiceGroupRow.id)):
+            def journal(sql: str) -> list:
+                return db.rows(s, sql, game=game.id)
+            subs = journal("SELECT * FROM submission WHERE game_id = :game ORDER BY seq")
+            steps = journal("SELECT * FROM step WHERE game_id = :game ORDER BY seq")
+            groups: dict[int, list] = {}
+            for row in journal("SELECT * FROM dice_group WHERE game_id = :game ORDER BY id"):
                 groups.setdefault(row.step_id, []).append(row)
-            seeds = {r.turn_index: r for r in s.exec(select(RevealedSeed).where(RevealedSeed.game_id == game.id))}
+            seeds = {r.turn_index: r for r in journal("SELECT * FROM revealedseed WHERE game_id = :game")}
             state = db.load_state(s, game)
-            reports = list(s.exec(select(Report).where(Report.game_id == game.id).order_by(Report.id)))
-            s.expunge_all()
+            reports = journal("SELECT * FROM report WHERE game_id = :game ORDER BY id")
     finally:
         engine.dispose()
     return Journal(game, subs, steps, groups, seeds, state, reports)
@@ -270,7 +272,7 @@ class Replay:
         self.result.orders = [{"seq": sub.seq, "power": sub.power, "kind": sub.kind, "sha256": sub.sha256,
                                "status": sub.status} for sub in journal.submissions]
         self.reports = 0                                    # stored reports compared so far
-        self.first_step: dict[int, Step] = {}               # submission id -> its first stored step
+        self.first_step: dict[int, Row] = {}               # submission id -> its first stored step
         for step in reversed(journal.steps):
             self.first_step[step.submission_id] = step
         self.engine = engine or _fresh_store(journal.game)
@@ -313,7 +315,7 @@ class Replay:
 
     # -- replaying ------------------------------------------------------------------------------
 
-    def _catch_up(self, target: Submission | None) -> None:
+    def _catch_up(self, target: Row | None) -> None:
         """Adjudicate locked orders until the game stands where `target` was accepted (None: the journal's end)."""
         while True:
             *here, locked = db.peek(self.engine, "SELECT round, turn_index, phase, (SELECT min(seq) FROM submission "
@@ -331,7 +333,7 @@ class Replay:
                                f"round {target.round}, turn {target.turn_index}, {target.phase}")
             self._adjudicate(self.journal.submissions[locked - 1])
 
-    def _submit(self, stored: Submission, where: str) -> None:
+    def _submit(self, stored: Row, where: str) -> None:
         try:
             if stored.kind == "edit":
                 services.replay_edit(self.engine, stored.text)
@@ -347,7 +349,7 @@ class Replay:
             raise Mismatch(stored.turn_index, where, "kind of submission", out["kind"], stored.kind)
         self._compare_new_steps()
 
-    def _adjudicate(self, stored: Submission) -> None:
+    def _adjudicate(self, stored: Row) -> None:
         where = f"adjudication of submission {stored.seq} ({stored.power})"
         try:
             services.adjudicate(self.engine, None, without_salts=self._fell_back(stored), dice_source=self.dice)
@@ -357,7 +359,7 @@ class Replay:
         self._compare_new_steps()
         self._compare_report(stored.turn_index)
 
-    def _fell_back(self, stored: Submission) -> bool:
+    def _fell_back(self, stored: Row) -> bool:
         """Whether the host adjudicated this submission without some salts, as its first stored step records."""
         first = self.first_step.get(stored.id)
         events = _stored_json(first.events, stored.turn_index, f"step {first.seq} ({first.phase})") if first else []
@@ -381,7 +383,7 @@ class Replay:
             self._compare_step(step, seqs.get(step.submission_id), groups[step.id], stored)
             self.compared += 1
 
-    def _compare_step(self, mine: Step, sub_seq: int | None, groups: list[DiceGroupRow], stored: Step | None) -> None:
+    def _compare_step(self, mine: Row, sub_seq: int | None, groups: list[Row], stored: Row | None) -> None:
         where = f"step {mine.seq} ({mine.phase})"
         verdict = self.result.turns.setdefault(mine.turn_index, TurnVerdict(mine.turn_index, mine.round, mine.power))
         if stored is None:
@@ -411,7 +413,7 @@ class Replay:
             raise Mismatch(mine.turn_index, where, f"report event {k + 1}",
                            _event(mine_events, k), _event(stored_events, k))
 
-    def _compare_groups(self, step: Step, mine: list[DiceGroupRow], stored: list[DiceGroupRow], where: str) -> None:
+    def _compare_groups(self, step: Row, mine: list[Row], stored: list[Row], where: str) -> None:
         theirs = {g.label: g for g in stored}
         for g in mine:
             at = f"{where}, dice group {g.label}"
@@ -474,9 +476,11 @@ class Replay:
             if step_id not in known:
                 raise Mismatch(rows[0].turn_index, f"dice group {rows[0].label}", "the group belongs to no step of the journal",
                                "a step", f"step id {step_id}")
+        game = self.journal.game.id
+        subs = db.peek(self.engine, "SELECT * FROM submission WHERE game_id = :game ORDER BY seq", game=game)
+        seeds = {r.turn_index: r for r in db.peek(self.engine, "SELECT * FROM revealedseed WHERE game_id = :game",
+                                                  game=game)}
         with Session(self.engine) as s:
-            subs = list(s.exec(select(Submission).order_by(Submission.seq)))
-            seeds = {r.turn_index: r for r in s.exec(select(RevealedSeed))}
             state = db.load_state(s, db.the_game(s))
         for mine, stored in zip(subs, self.journal.submissions):
             if mine.status != stored.status:

@@ -389,15 +389,16 @@ def has_table(session: Session, name: str) -> bool:
 
 
 def rows(session: Session, sql: str, **params) -> list:
-    """Rows of a plain SQL read, with their columns as attributes (`step.phase`). An `ids` parameter is a list,
-    for `IN :ids`."""
+    """Rows of a plain SQL read, as named tuples of their columns (`step.phase`; a column named `count` too, which a
+    SQLAlchemy row would answer with its tuple method). An `ids` parameter is a list, for `IN :ids`."""
     conn = _connection(session)
     if conn.dialect.name == "sqlite":
         return _sqlite(conn.connection.driver_connection, sql, params, fetch=True)
     statement = text(sql)
     if "ids" in params:
         statement = statement.bindparams(bindparam("ids", expanding=True))
-    return conn.execute(statement, params).all()
+    result = conn.execute(statement, params)
+    return [_row_class(tuple(result.keys()))._make(r) for r in result]
 
 
 def execute(session: Session, sql: str, **params) -> int:
