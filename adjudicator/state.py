@@ -102,9 +102,12 @@ class Changed(set):
 
     __slots__ = ("before",)
 
-    def __init__(self, before: dict | None = None):
-        super().__init__()
+    def __init__(self, ids: Iterable[int] = (), before: dict | None = None):
+        super().__init__(ids)
         self.before = before
+
+    def __reduce__(self):
+        return Changed, (list(self), self.before)
 
 
 class Units(list):
@@ -119,6 +122,9 @@ class Units(list):
 
     append = extend = insert = remove = pop = clear = sort = reverse = _refuse
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+    def __reduce__(self):
+        return Units, (list(self),)
 
 
 @dataclass
@@ -159,7 +165,7 @@ class State:
         if any(a.id > b.id for a, b in zip(units, units[1:])):
             units = Units(sorted(units, key=_by_id))
         kept = self.__dict__.get("_changed")
-        changed = Changed(kept.before if kept is not None else None)     # a trial goes on recording
+        changed = Changed(before=kept.before if kept is not None else None)     # a trial goes on recording
         for u in units:
             u.__dict__["_seen"] = changed
         keep = object.__setattr__

@@ -3,8 +3,10 @@ scenario's lookups handed out as copies, and presence conditions that skip place
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+import pickle
 from contextlib import nullcontext
 
 import pytest
@@ -151,6 +153,21 @@ def test_a_trial_puts_every_kind_of_change_back(au, fails):
         with pytest.raises(RuntimeError):
             with state.trial():
                 pass
+
+
+def test_a_pickled_or_deep_copied_state_keeps_tracking_its_changes(au):
+    """A state sent to another process, or deep-copied, is a whole one: its units still tell it their changes."""
+    state = State.initial(au.scenario)
+    state.units_at("G2")
+    for twin in (copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert twin.hash() == state.hash()
+        twin.units[0].place = "G5"
+        twin.remove_units([twin.units[1].id])
+        assert twin.hash() == fresh_hash(twin) != state.hash()
+        assert_index_true(twin)
+        with twin.trial():
+            twin.units[2].owner = "Russians"
+        assert twin.hash() == fresh_hash(twin)
 
 
 def test_lookups_the_scenario_keeps_are_handed_out_as_copies(au):
