@@ -328,8 +328,7 @@ class State:
         else:
             list.append(self.units, u)
             u.__dict__["_seen"] = self._changed
-            self._changed.add(u.id)
-            object.__setattr__(self, "_joined", None)
+            self._changed.add(u.id)                           # _sync drops the joined texts
             if self._at is not None:
                 self._by_id[u.id] = u
                 self._place(u)
@@ -346,12 +345,10 @@ class State:
                 kept.append(u)
                 continue
             u.__dict__["_seen"] = None
-            self._texts.pop(u.id, None)
             if self._by_id.pop(u.id, None) is not None:       # filled with the index, when it is kept
                 self._unplace(u, self._where.pop(u.id))
-            self._changed.add(u.id)
+            self._changed.add(u.id)                           # _sync drops its texts
         object.__setattr__(self, "units", Units(kept))
-        object.__setattr__(self, "_joined", None)
 
     # -- hashing ------------------------------------------------------------------------------------
 
@@ -481,8 +478,9 @@ class State:
         fresh = State.from_dict({**json.loads(self._head_json()), "units": []})    # the head, deep-copied
         head = {name: getattr(self, name) for name in _HEAD}
         units, count, changed = self.units, len(self.units), self._changed
-        kept = (dict(self._texts), dict(self._chunks), self._joined, {place: list(here) for place, here in self._at.items()},
-                dict(self._where), dict(self._by_id), dict(self._counts))
+        kept = {"units": units, "_changed": changed, "_texts": dict(self._texts), "_chunks": dict(self._chunks),
+                "_joined": self._joined, "_at": {place: list(here) for place, here in self._at.items()},
+                "_where": dict(self._where), "_by_id": dict(self._by_id), "_counts": dict(self._counts)}
         for name in _HEAD:
             object.__setattr__(self, name, getattr(fresh, name))
         changed.before = {}
@@ -498,10 +496,7 @@ class State:
                 for u in units:                                  # units the trial removed, or a list it gave
                     u.__dict__["_seen"] = changed
             changed.clear()
-            for name, value in zip(("units", "_changed", "_texts", "_chunks", "_joined", "_at", "_where", "_by_id", "_counts"),
-                                   (units, changed, *kept)):
-                object.__setattr__(self, name, value)
-            for name, value in head.items():
+            for name, value in {**kept, **head}.items():
                 object.__setattr__(self, name, value)
 
 

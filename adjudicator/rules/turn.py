@@ -1,8 +1,9 @@
 """A power's turn, phase by phase: checking a submission against the position, and playing it out.
 
-The same code does both. `check` plays the orders on a trial of the state (State.trial) with no dice, presuming every attack wins, so
-that non-combat moves into a territory attacked this turn can be accepted; `play` plays them for real, and an
-order that the battles made impossible (the units died, the territory held) is reported void, not applied.
+The same code does both. `check` plays the orders on a trial of the state (State.trial) with no dice, presuming
+every attack wins, so that non-combat moves into a territory attacked this turn can be accepted; `play` plays them
+for real, and an order that the battles made impossible (the units died, the territory held) is reported void, not
+applied.
 """
 
 from __future__ import annotations

@@ -398,7 +398,8 @@ def rows(session: Session, sql: str, **params) -> list:
     if "ids" in params:
         statement = statement.bindparams(bindparam("ids", expanding=True))
     result = conn.execute(statement, params)
-    return [_row_class(tuple(result.keys()))._make(r) for r in result]
+    make = _row_class(tuple(result.keys()))._make
+    return [make(r) for r in result]
 
 
 def execute(session: Session, sql: str, **params) -> int:
@@ -448,7 +449,8 @@ def _sqlite(driver: sqlite3.Connection, sql: str, params: dict, fetch: bool):
         cursor.execute(sql, params)
         if not fetch:
             return cursor.rowcount
-        return [_row_class(tuple(d[0] for d in cursor.description))._make(r) for r in cursor.fetchall()]
+        make = _row_class(tuple(d[0] for d in cursor.description))._make
+        return [make(r) for r in cursor.fetchall()]
 
 
 @contextmanager
@@ -697,7 +699,7 @@ def save_state(session: Session, game: GameRow, state: State, turn_order: list[s
     old = session.info.get(("stored", gid))
     changes = state.unit_changes()          # from here on the state is in step with what this writes
     in_step = old is not None and changes is not None and session.info.get(("in step", gid)) is state
-    new = Stored.of(state, state_hash or state.hash(), *((old, changes) if in_step else ()))
+    new = Stored.of(state, state_hash or state.hash(), old if in_step else None, changes)
     if session.get_bind().get_execution_options().get(LIVE_OPTION):
         new.live = state
     if old is None:                  # a state not loaded in this transaction: its rows are written afresh
