@@ -38,6 +38,12 @@ DAMAGE = {
     "dice mode": ("update game set dice_mode = 'loaded'", "dice_mode"),
     "state that is not JSON": ("update game set extra = '{'", "damaged"),
     "unit flags that are not JSON": ("update unit set flags = '[' where id = 1", "damaged"),
+    "a treasury that is not a number": ("update power set treasury = 'Germans' where name = 'Russians'",
+                                        "treasury of Russians must be a whole number"),
+    "a treasury of a fraction": ("update power set treasury = 3.5", "must be a whole number"),
+    "a unit's damage that is not a number": ("update unit set damage = 'x' where id = 1", "unit 1 must have"),
+    "a unit's owner that is not text": ("update unit set owner = x'fffe' where id = 2", "unit 2 must have"),
+    "a carrier id that is not a number": ("update unit set carried_by = 3.5 where id = 3", "unit 3 must have"),
     "events that are not JSON": ("update step set events = '{'", "damaged"),
     "events of the wrong shape": ("update step set events = '[{\"type\": \"move\"}]'", "damaged"),
     "two games in one file": ("insert into game select 'other', name, title, rules_version, anchor, chain_length, "

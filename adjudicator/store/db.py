@@ -682,13 +682,24 @@ def _load_rows(session: Session, game: GameRow) -> Stored:
     units = rows(session, "SELECT id, type, owner, place, damage, moved, flags, carried_by FROM unit "
                           "WHERE game_id = :game ORDER BY id", game=gid)
     rels = rows(session, "SELECT a, b, type FROM relationship WHERE game_id = :game ORDER BY a, b", game=gid)
-    for *_, flags, _carrier in units:
+    for uid, kind, owner, place, damage, moved, flags, carrier in units:
+        if not all(isinstance(v, str) for v in (kind, owner, place)) or not _whole(uid, damage, moved) or \
+                carrier is not None and not _whole(carrier):
+            raise TypeError(f"unit {uid!r} must have a type, owner and place, whole damage and moves and a whole "
+                            f"carrier id or none, not {kind!r}, {owner!r}, {place!r}, {damage!r}, {moved!r}, {carrier!r}")
         if not isinstance(json.loads(flags), dict):
             raise TypeError(f"unit flags must be a JSON object, not {flags[:40]!r}")
+    for name, amount in powers:
+        if not _whole(amount):
+            raise TypeError(f"the treasury of {name} must be a whole number of PUs, not {amount!r}")
     return Stored(game.state_hash,
                   {i: (t, o, p, d, m, f, c) for i, t, o, p, d, m, f, c in units},
                   {t: (o, orig or "") for t, o, orig in owners},
                   {pair_key(a, b): t for a, b, t in rels}, {name: amount for name, amount in powers})
+
+
+def _whole(*values) -> bool:
+    return all(type(v) is int for v in values)
 
 
 def save_state(session: Session, game: GameRow, state: State, turn_order: list[str] | None = None,
