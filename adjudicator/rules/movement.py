@@ -154,6 +154,7 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
     path = check_path(rules, order.path, "a move needs at least two places: where the units are and where they go")
     legs = transport.Legs(rules, path)
     units = pick_units(rules, state, power, order, legs.cost, phase, legs.prefer(state, {uc.unit for uc in order.units}))
+    legs.check_crossing(units)
     rules.check_movement_limits(state, power, path)
     rules.check_move(state, power, units, path, phase)
     land = [u for u in units if rules.ut(u).domain == "land"]

@@ -19,7 +19,10 @@ from .base import G40Rules, RuleViolation
 
 
 class Legs:
-    """How one path splits into a walk to the coast, a voyage, and a landing."""
+    """How one path splits into a walk to the coast, a voyage, and a landing.
+
+    Aircraft fly any path, a space per move (BG-05); the split binds land units and ships, so a path they could
+    not take is kept as `crossing` and raised only for an order that moves them (`check_crossing`)."""
 
     def __init__(self, rules: G40Rules, path: list[str]):
         self.rules = rules
@@ -29,16 +32,24 @@ class Legs:
         self.sea_path: list[str] = []
         self.ashore: str | None = None
         self.first = 0
+        self.crossing: RuleViolation | None = None
         if not self.sea:
             return
         self.first = water.index(True)
         last = len(water) - 1 - water[::-1].index(True)
         if not all(water[self.first:last + 1]):
-            raise RuleViolation("a path crosses the sea once: land, then sea zones, then at most one landing", "BG-10")
-        if last < len(path) - 2:
-            raise RuleViolation(f"units that come ashore in {path[last + 1]} stop there", "BG-10")
+            self.crossing = RuleViolation("land units and ships cross the sea once: land, then sea zones, then at "
+                                          "most one landing", "BG-10")
+        elif last < len(path) - 2:
+            self.crossing = RuleViolation(f"land units that come ashore from a transport in {path[last + 1]} stop "
+                                          "there", "BG-10")
         self.sea_path = path[self.first:last + 1]
         self.ashore = path[last + 1] if last + 1 < len(path) else None
+
+    def check_crossing(self, units: list[Unit]) -> None:
+        """BG-10: the path's one sea crossing binds every unit of the order that is not an aircraft."""
+        if self.crossing and any(self.rules.ut(u).domain != "air" for u in units):
+            raise self.crossing
 
     def cost(self, unit_type: UnitType) -> int:
         """Movement the order takes: land units pay for the walk to the boat, not for the voyage."""
