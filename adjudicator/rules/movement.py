@@ -56,9 +56,10 @@ def allowances(rules: G40Rules, state: State, units: list[Unit]) -> dict[int, in
     return out
 
 
-def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, phase: str) -> list[Unit]:
+def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, phase: str, prefer=None) -> list[Unit]:
     """The units an order means: of the named types at the path's start, those with the most movement left.
-    `cost(unit_type)` is the movement the order takes from a unit of that type."""
+    `cost(unit_type)` is the movement the order takes from a unit of that type; `prefer(unit)`, where given, sorts
+    before that (which transport's cargo an unloading takes first)."""
     start = order.path[0]
     wanted = {uc.unit for uc in order.units}
     here = [u for u in state.units_at(start, power) if u.type in wanted]
@@ -72,7 +73,8 @@ def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, pha
     for uc in order.units:
         if uc.unit not in stacks:
             steps = cost(rules.ut(uc.unit))
-            pool = sorted((u for u in here if u.type == uc.unit), key=lambda u: (u.moved, u.id))
+            pool = sorted((u for u in here if u.type == uc.unit),
+                          key=lambda u: (prefer(u) if prefer else (), u.moved, u.id))
             usable = [u for u in pool if left[u.id] - u.moved >= steps and _may_move_now(rules, u, phase)]
             stacks[uc.unit] = steps, pool, usable
         steps, pool, usable = stacks[uc.unit]
@@ -151,7 +153,8 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
     phase = order.phase
     path = check_path(rules, order.path, "a move needs at least two places: where the units are and where they go")
     legs = transport.Legs(rules, path)
-    units = pick_units(rules, state, power, order, legs.cost, phase)
+    units = pick_units(rules, state, power, order, legs.cost, phase, legs.prefer(state, {uc.unit for uc in order.units}))
+    legs.check_crossing(units)
     rules.check_movement_limits(state, power, path)
     rules.check_move(state, power, units, path, phase)
     land = [u for u in units if rules.ut(u).domain == "land"]

@@ -10,6 +10,8 @@ fought first, and they land only if no enemy warship is left there (BG-11, `land
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..scenario import UnitType
 from ..state import State, Unit, count_types
 from ..words import possessive
@@ -17,7 +19,10 @@ from .base import G40Rules, RuleViolation
 
 
 class Legs:
-    """How one path splits into a walk to the coast, a voyage, and a landing."""
+    """How one path splits into a walk to the coast, a voyage, and a landing.
+
+    Aircraft fly any path, a space per move (BG-05); the split binds land units and ships, so a path they could
+    not take is kept as `crossing` and raised only for an order that moves them (`check_crossing`)."""
 
     def __init__(self, rules: G40Rules, path: list[str]):
         self.rules = rules
@@ -27,16 +32,24 @@ class Legs:
         self.sea_path: list[str] = []
         self.ashore: str | None = None
         self.first = 0
+        self.crossing: RuleViolation | None = None
         if not self.sea:
             return
         self.first = water.index(True)
         last = len(water) - 1 - water[::-1].index(True)
         if not all(water[self.first:last + 1]):
-            raise RuleViolation("a path crosses the sea once: land, then sea zones, then at most one landing", "BG-10")
-        if last < len(path) - 2:
-            raise RuleViolation(f"units that come ashore in {path[last + 1]} stop there", "BG-10")
+            self.crossing = RuleViolation("land units and ships cross the sea once: land, then sea zones, then at "
+                                          "most one landing", "BG-10")
+        elif last < len(path) - 2:
+            self.crossing = RuleViolation(f"land units that come ashore from a transport in {path[last + 1]} stop "
+                                          "there", "BG-10")
         self.sea_path = path[self.first:last + 1]
         self.ashore = path[last + 1] if last + 1 < len(path) else None
+
+    def check_crossing(self, units: list[Unit]) -> None:
+        """BG-10: the path's one sea crossing binds every unit of the order that is not an aircraft."""
+        if self.crossing and any(self.rules.ut(u).domain != "air" for u in units):
+            raise self.crossing
 
     def cost(self, unit_type: UnitType) -> int:
         """Movement the order takes: land units pay for the walk to the boat, not for the voyage."""
@@ -71,9 +84,46 @@ class Legs:
                 if len(self.sea_path) > 1 and u.carried_by not in moving:
                     raise RuleViolation(f"the {u.type} in {self.path[0]} travels with its transport: "
                                         "name the transport in the same order, or move it first", "BG-10")
+            if self.ashore is not None and phase == "combat_move":
+                for u in land:
+                    elsewhere = self._lands_elsewhere(state, u.carried_by)
+                    if elsewhere:
+                        raise RuleViolation(f"the transport carrying the {u.type} in {self.path[0]} already unloads "
+                                            f"into {elsewhere}: in the combat move a transport unloads into one "
+                                            "territory only; land these units with another transport, or in "
+                                            f"{elsewhere}", "BG-10")
         if self.ashore is None:
             return
         self._check_landing(state, power, phase)
+
+    def _lands_elsewhere(self, state: State, boat_id: int | None) -> str | None:
+        """Where else this turn's combat move already unloads the transport `boat_id` (BG-10), if anywhere."""
+        if boat_id is None:
+            return None
+        return next((c.flags["landing"] for c in state.units_at(self.sea_path[-1])
+                     if c.carried_by == boat_id and c.flags.get("landing") not in (None, self.ashore)), None)
+
+    def prefer(self, state: State, wanted: set[str]):
+        """The order in which an unloading order takes cargo aboard at sea: units of a transport already unloading
+        where this one lands, then of transports not yet unloading, those carrying nothing the order does not name
+        first, each transport's cargo together; so that `cm 2 inf 113 Sea Zone > Denmark` empties whole transports
+        and leaves the others free for another landing (BG-10)."""
+        if self.first > 0 or self.ashore is None:
+            return None
+        landing_of: dict[int, str] = {}
+        other: Counter = Counter()
+        for c in state.units_at(self.sea_path[0]):
+            if c.carried_by is not None:
+                if c.flags.get("landing"):
+                    landing_of[c.carried_by] = c.flags["landing"]
+                other[c.carried_by] += c.type not in wanted
+
+        def key(u: Unit) -> tuple[int, int, int]:
+            if u.carried_by is None:
+                return 0, 0, 0
+            target = landing_of.get(u.carried_by)
+            return (0 if target == self.ashore else 2 if target else 1), other[u.carried_by], u.carried_by
+        return key
 
     def _check_landing(self, state: State, power: str, phase: str) -> None:
         zone = self.sea_path[-1]
@@ -140,8 +190,9 @@ def land_assault_troops(rules: G40Rules, state: State, power: str) -> list[dict]
     for zone in sorted({u.place for u in waiting}):
         here = [u for u in waiting if u.place == zone]
         blocked = rules.blocks_ships(state, power, zone)
-        for target in sorted({u.flags["landing"] for u in here}):
-            troops = [u for u in here if u.flags["landing"] == target]
+        bound = {u.id: u.flags["landing"] for u in here}     # read before any is unmarked
+        for target in sorted(set(bound.values())):
+            troops = [u for u in here if bound[u.id] == target]
             for u in troops:
                 u.unmark("landing")
                 if not blocked:
