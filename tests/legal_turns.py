@@ -784,7 +784,7 @@ def submit_legal(engine, power: str, lines: list[str], tally: Tally, context: di
     written = list(lines)
     send = submitter or (lambda text: submit(engine, power, text))
     for _ in range(tries):
-        if not lines or lines == ["end"] and written != ["end"] and not any(line != "end" for line in written):
+        if not lines:
             break
         text = "\n".join(lines) + "\n"
         tally.submissions += 1

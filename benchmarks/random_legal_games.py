@@ -1,0 +1,95 @@
+"""The long run of random legal turns (issue 26, item 1): whole games of random legal turns on the G40
+2nd-edition map and the G40 Alt-Universe 2.0.8 map (tests/legal_turns.py), each audited at the end.
+
+    python benchmarks/random_legal_games.py [--games N] [--rounds R] [--seed S] [--jobs J] [--cli-turns C]
+                                            [--errors FILE]
+
+plays N games on each map (seeds S, S+1, …) of R rounds each (by default 5 games of 6 rounds: some 570
+power-turns), J at a time in separate processes; the first C power-turns of each game go through the CLI (its own
+process), where exit code 3 is an internal error. It prints the counts (power-turns, orders written and accepted
+by kind, refusals by rule, battles, amphibious landings, raids, scrambles, internal errors, audits) and the time,
+as one JSON object; every internal error (seed, power, round, orders, traceback) goes to FILE (default: standard
+error). Exit code 1 on any internal error or failed audit. The maps come from ADJUDICATOR_TEST_MAPS or the shared
+folder, as for the tests (benchmarks/shared.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))              # runnable from a checkout without installing the package
+sys.path.insert(0, str(ROOT / "tests"))
+
+from shared import test_maps  # noqa: E402
+
+GAMES = ("g40", "g40-alt-universe")
+
+
+def one_game(game: str, seed: int, rounds: int, cli_turns: int) -> dict:
+    """Play and audit one game in a folder of its own; its tally as a dict."""
+    import legal_turns
+    from adjudicator.config import Settings
+    with tempfile.TemporaryDirectory() as work:
+        keys = Path(work) / "keys"
+        os.environ["ADJUDICATOR_KEYS_DIR"] = str(keys)
+        settings = Settings(database=None, maps_path=[test_maps()], keys_dir=keys, templates_dir=None)
+        tally = legal_turns.Tally()
+        start = time.perf_counter()
+        cli = legal_turns.subprocess_cli({"ADJUDICATOR_KEYS_DIR": str(keys), "PYTHONPATH": str(ROOT)})
+        legal_turns.play_game(str(Path(work) / "game.db"), game, test_maps(), seed, rounds, settings, tally,
+                              cli=cli, cli_turns=cli_turns)
+        return {"tally": tally, "seconds": time.perf_counter() - start, "game": game, "seed": seed}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=5, help="games on each map")
+    parser.add_argument("--rounds", type=int, default=6, help="rounds of each game")
+    parser.add_argument("--seed", type=int, default=1000, help="the first game's seed")
+    parser.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 1), help="games played at once")
+    parser.add_argument("--cli-turns", type=int, default=2, help="power-turns of each game played through the CLI")
+    parser.add_argument("--errors", help="write the internal errors here (JSON), not to standard error")
+    args = parser.parse_args()
+    if not (test_maps() / "world_war_ii_global").is_dir():
+        print(f"the TripleA test maps are not at {test_maps()}: set ADJUDICATOR_TEST_MAPS or ADJUDICATOR_SHARED",
+              file=sys.stderr)
+        return 2
+    import legal_turns
+    start = time.perf_counter()
+    total = legal_turns.Tally()
+    per_game = []
+    jobs = [(game, args.seed + k, args.rounds, args.cli_turns) for k in range(args.games) for game in GAMES]
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for done in pool.map(one_game, *zip(*jobs)):
+            total.add(done["tally"])
+            per_game.append({"game": done["game"], "seed": done["seed"], "power_turns": done["tally"].power_turns,
+                             "internal_errors": len(done["tally"].internal_errors),
+                             "seconds": round(done["seconds"], 1)})
+    figures = {**total.summary(), "games": per_game, "wall_s": round(time.perf_counter() - start, 1)}
+    print(json.dumps(figures, indent=1))
+    errors = [{k: v for k, v in e.items()} for e in total.internal_errors]
+    if errors:
+        text = json.dumps(errors, indent=1)
+        if args.errors:
+            Path(args.errors).write_text(text)
+        else:
+            print(text, file=sys.stderr)
+    failed_audits = [a for a in total.audits if not a["ok"]]
+    for a in failed_audits:
+        print(f"audit of {a['game']} failed:\n  " + "\n  ".join(a["lines"][:20]), file=sys.stderr)
+    print(f"{len(total.internal_errors)} internal errors in {total.power_turns} power-turns; "
+          f"{len(total.audits) - len(failed_audits)} of {len(total.audits)} audits passed; "
+          f"{figures['wall_s']} s", file=sys.stderr)
+    return 1 if total.internal_errors or failed_audits else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
