@@ -405,6 +405,16 @@ def _land_attacks(pos: Position, plan: Plan) -> None:
         reach = pos.land_paths(place, 2)
         targets = [t for t, p in reach.items() if t != place and pos.hostile(t) and len(p) == 2]
         far = [t for t, p in reach.items() if len(p) == 3 and pos.hostile(t) and pos.friendly_land(p[1])]
+        # a blitz: through empty enemy land to the place beyond it
+        blitz = [[place, m, t] for m in pos.neighbours(place) if not pos.water(m)
+                 and rules.is_hostile_land(pos.state, pos.power, m) and not rules.hostile_units(pos.state, pos.power, m)
+                 for t in pos.neighbours(m) if t != place and not pos.water(t) and not rules.impassable(t)]
+        fast = [u for u in force if pos.ut(u).has("can_blitz") and pos.left[u.id] >= 2]
+        if blitz and fast and rng.random() < 0.3:
+            path = rng.choice(blitz)
+            plan.cm.append(f"cm {units_text(pos.take(pos.pick(fast)))} {path_text(path)}")
+            plan.attacked.update(path[1:])
+            continue
         if far and rng.random() < 0.25:
             target = rng.choice(far)
             force = [u for u in force if pos.left[u.id] >= 2]
@@ -502,7 +512,10 @@ def _battle_orders(pos: Position, plan: Plan) -> None:
         if parsed is None or parsed[0] != "cm" or rng.random() < 0.6:
             continue
         _, units, path = parsed
-        if all(pos.ut(t).domain == "air" for t in units):
+        domains = {pos.ut(t).domain for t in units}
+        water = [pos.water(p) for p in path]
+        if path[-1] not in plan.attacked or not (domains == {"land"} and not any(water)
+                                                  or domains == {"sea"} and all(water)):
             continue
         cond = rng.choice(["", f" after round {rng.randint(1, 3)}", f" if attackers < {rng.randint(1, 4)}",
                            f" after round {rng.randint(1, 2)} if attackers < {rng.randint(2, 5)}"])
@@ -617,7 +630,8 @@ def _placements(pos: Position, plan: Plan, bought: dict[str, int]) -> None:
         return
     room = {t: factory_capacity(rules, st, pos.power, t) for t in sorted(st.owners) if st.owners[t] == pos.power}
     room = {t: n for t, n in room.items() if n > 0}
-    for unit, count in sorted(bought.items()):
+    decks: list[str] = []                   # sea zones where a new carrier is placed: new fighters may go aboard
+    for unit, count in sorted(bought.items(), key=lambda item: (not pos.ut(item[0]).carrier_capacity, item[0])):
         t = pos.ut(unit)
         if t.has("infrastructure"):
             replaces = {f[1] for f in rules.fields(unit, "consumesUnits") if len(f) == 2}
@@ -639,6 +653,11 @@ def _placements(pos: Position, plan: Plan, bought: dict[str, int]) -> None:
                 if not zones:
                     continue
                 where = rng.choice(zones)
+                if t.carrier_capacity:
+                    decks.append(where)
+            elif t.carrier_cost and decks and rng.random() < 0.5:
+                where = rng.choice(decks)
+                n = min(n, 2)
             else:
                 where = factory
             plan.place.append(f"place {n} {unit} {where}")
@@ -839,7 +858,9 @@ def count_events(tally: Tally, events: list[dict]) -> None:
         kind = e.get("type")
         if kind == "battle":
             tally.events["battles"] += 1
-            tally.events[f"battles at {'sea' if e.get('sea') or 'Sea Zone' in str(e.get('place', '')) else 'land'}"] += 0
+            tally.events["sea battles" if e.get("sea") else "land battles"] += 1
+            if e.get("result") == "retreated":
+                tally.events["retreats"] += 1
         elif kind == "assault_landing":
             tally.events["amphibious landings"] += 1
         elif kind == "raid":
@@ -870,8 +891,11 @@ def play_game(db: str, game: str, maps_dir: Path, seed: int, rounds: int, settin
                 break
             g = open_position(engine)
             here = {**context, "round": st["round"], "turn_index": st["turn_index"]}
-            if rng.random() < 0.3:                   # a power files standing orders, in or out of turn
-                other = rng.choice(g.scenario.turn_players())
+            # standing orders: most powers file some at the start, and now and then one files new ones, in or out
+            # of its turn
+            filing = ([p for p in g.scenario.turn_players() if rng.random() < 0.7] if st["turn_index"] == 1 else
+                      [rng.choice(g.scenario.turn_players())] if rng.random() < 0.3 else [])
+            for other in filing:
                 standing = standing_lines(g, other, rng)
                 if standing:
                     submit_legal(engine, other, standing, tally, here, g)
