@@ -62,6 +62,19 @@ class Position:
         self.left = {u.id: allowance(rules, st, u) - u.moved for u in st.units if u.owner == power}
         self.used: set[int] = set()               # units given an order this turn
         self.mine = [u for u in st.units if u.owner == power]
+        self._landing: dict[tuple[str, bool], int] = {}
+        self._spots: set[str] | None = None
+
+    def landing_distance(self, place: str, deck: bool) -> int:
+        """Steps from `place` to where an aircraft may land afterwards (the engine's own search: BG-06); `deck`:
+        one that lands on carriers, which may also be there by the end of the turn."""
+        key = (place, deck)
+        if key not in self._landing:
+            if deck and self._spots is None:
+                self._spots = air.future_carrier_spots(self.rules, self.state, self.power)
+            self._landing[key] = air.landing_distance(self.rules, self.state, self.power, place,
+                                                      self._spots if deck else None, at_sea=deck)
+        return self._landing[key]
 
     # -- what the units are -------------------------------------------------------------------------------
 
@@ -396,7 +409,8 @@ def _amphibious(pos: Position, plan: Plan) -> None:
 def _land_attacks(pos: Position, plan: Plan) -> None:
     """Land stacks attack hostile land next door, or two steps away for units that move two."""
     rng, rules = pos.rng, pos.rules
-    for place in pos.places_with(("land",)):
+    places = pos.places_with(("land",))
+    for place in places + [p for p in places if rng.random() < 0.2]:     # some stacks split to attack twice
         if pos.water(place) or rng.random() < 0.55:
             continue
         force = pos.free(place, ("land",), True)
@@ -435,8 +449,7 @@ def _air_group(pos: Position, place: str, kinds=None, combat: bool = True) -> li
 
 def _air_attacks(pos: Position, plan: Plan) -> None:
     """Aircraft join the turn's battles (or attack on their own) where they can still land afterwards."""
-    rng, rules, st = pos.rng, pos.rules, pos.state
-    spots = air.future_carrier_spots(rules, st, pos.power)
+    rng = pos.rng
     for place in pos.places_with(("air",)):
         if rng.random() < 0.4:
             continue
@@ -455,7 +468,7 @@ def _air_attacks(pos: Position, plan: Plan) -> None:
         for u in pos.pick(planes):
             deck = bool(pos.ut(u).carrier_cost)
             after = pos.left[u.id] - (len(path) - 1)
-            if after >= 0 and air.landing_distance(rules, st, pos.power, target, spots if deck else None, at_sea=deck) <= after:
+            if after >= 0 and pos.landing_distance(target, deck) <= after:
                 group.append(u)
         if not group:
             continue
@@ -484,10 +497,10 @@ def _raids(pos: Position, plan: Plan) -> None:
                     targets.append((t, f))
         if not targets:
             continue
-        target, facility = rng.choice(targets)
+        both = [(t, f) for t, f in targets if t in plan.attacked]      # a raid and a battle in one place
+        target, facility = rng.choice(both if both and rng.random() < 0.4 else targets)
         path = paths[target]
-        group = [u for u in pos.pick(bombers) if pos.left[u.id] - (len(path) - 1)
-                 >= air.landing_distance(rules, st, pos.power, target, None, at_sea=False)]
+        group = [u for u in pos.pick(bombers) if pos.left[u.id] - (len(path) - 1) >= pos.landing_distance(target, False)]
         if not group:
             continue
         counts = pos.take(group)
@@ -550,8 +563,9 @@ def _noncombat(pos: Position, plan: Plan) -> None:
         if not ships:
             continue
         reach = min(pos.left[u.id] for u in ships)
-        quiet = [z for z, p in pos.sea_paths(zone, reach).items() if z != zone and not pos.hostile(z)
-                 and z not in plan.attacked]
+        bold = rng.random() < 0.3               # into a zone fought for this turn: legal only if it was won
+        quiet = [z for z, p in pos.sea_paths(zone, reach).items() if z != zone
+                 and (z in plan.attacked if bold else not pos.hostile(z) and z not in plan.attacked)]
         if not quiet:
             continue
         dest = rng.choice(quiet)
@@ -600,7 +614,9 @@ def _noncombat(pos: Position, plan: Plan) -> None:
         if not force:
             continue
         reach = pos.land_paths(place, 2)
-        dests = [t for t, p in reach.items() if t != place and pos.friendly_land(t) and t not in plan.attacked]
+        bold = rng.random() < 0.3               # into land taken this turn: legal only if it was taken
+        dests = [t for t, p in reach.items() if t != place and len(p) == 2 and t in plan.attacked] if bold else [
+            t for t, p in reach.items() if t != place and pos.friendly_land(t) and t not in plan.attacked]
         if not dests:
             continue
         dest = rng.choice(dests)
@@ -865,11 +881,12 @@ def count_events(tally: Tally, events: list[dict]) -> None:
             tally.events["amphibious landings"] += 1
         elif kind == "raid":
             tally.events["raids"] += 1
+            tally.events["raids with an air battle"] += bool(e.get("interceptors") or e.get("air_battle"))
         elif kind == "scramble" and e.get("units"):
             tally.events["scrambles"] += 1
         elif kind == "war":
             tally.events["declarations of war"] += 1
-        elif kind in ("void", "landing_called_off", "crash", "capture", "place", "purchase", "repair", "convoy"):
+        else:
             tally.events[kind] += 1
 
 
