@@ -690,9 +690,8 @@ def standing_lines(g, power: str, rng: random.Random) -> list[str]:
     lines = []
     for place in sorted(t for t, o in st.owners.items() if o == power):
         if any(rules.ut(u).has("air_base") for u in st.units_at(place)) and rng.random() < 0.6:
-            zones = sorted(n for n in g.scenario.neighbours(place) if rules.is_water(n))
-            if zones:
-                lines.append(f"scramble {place} > {rng.choice(zones)}" + (f" max {rng.randint(1, 3)}" if rng.random() < 0.4 else ""))
+            for zone in sorted(n for n in g.scenario.neighbours(place) if rules.is_water(n)):
+                lines.append(f"scramble {place} > {zone}" + (f" max {rng.randint(1, 3)}" if rng.random() < 0.4 else ""))
     if rng.random() < 0.4:
         types = sorted({u.type for u in st.units if u.owner == power and rules.is_combatant(u)})
         rng.shuffle(types)
@@ -882,8 +881,8 @@ def count_events(tally: Tally, events: list[dict]) -> None:
         elif kind == "raid":
             tally.events["raids"] += 1
             tally.events["raids with an air battle"] += bool(e.get("interceptors") or e.get("air_battle"))
-        elif kind == "scramble" and e.get("units"):
-            tally.events["scrambles"] += 1
+        elif kind == "scramble":
+            tally.events["scrambles" if e.get("units") else "scrambles ordered, none could"] += 1
         elif kind == "war":
             tally.events["declarations of war"] += 1
         else:
