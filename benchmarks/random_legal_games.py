@@ -9,7 +9,8 @@ power-turns), J at a time in separate processes; the first C power-turns of each
 process), where exit code 3 is an internal error. It prints the counts (power-turns, orders written and accepted
 by kind, refusals by rule, battles, amphibious landings, raids, scrambles, internal errors, audits) and the time,
 as one JSON object; every internal error (seed, power, round, orders, traceback) goes to FILE (default: standard
-error). Exit code 1 on any internal error or failed audit. The maps come from ADJUDICATOR_TEST_MAPS or the shared
+error). Each turn's report is checked by `verify`. Exit code 1 on any internal error, failed audit or report whose
+dice do not verify. The maps come from ADJUDICATOR_TEST_MAPS or the shared
 folder, as for the tests (benchmarks/shared.py).
 """
 
@@ -85,10 +86,13 @@ def main() -> int:
     failed_audits = [a for a in total.audits if not a["ok"]]
     for a in failed_audits:
         print(f"audit of {a['game']} failed:\n  " + "\n  ".join(a["lines"][:20]), file=sys.stderr)
+    for v in total.verify_failures:
+        print(f"the report of {v['game']} seed {v['seed']} round {v['round']} {v['power']} fails verify:\n  "
+              + "\n  ".join(v["lines"]), file=sys.stderr)
     print(f"{len(total.internal_errors)} internal errors in {total.power_turns} power-turns; "
           f"{len(total.audits) - len(failed_audits)} of {len(total.audits)} audits passed; "
           f"{figures['wall_s']} s", file=sys.stderr)
-    return 1 if total.internal_errors or failed_audits else 0
+    return 1 if total.internal_errors or failed_audits or total.verify_failures else 0
 
 
 if __name__ == "__main__":

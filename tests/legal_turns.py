@@ -737,9 +737,10 @@ class Tally:
     submissions: int = 0
     rejections: int = 0
     refused: Counter = field(default_factory=Counter)           # refusals by rule
-    examples: dict = field(default_factory=dict)                # a refusal of each rule: line and message
+    examples: dict = field(default_factory=dict)                # a few refusals of each rule: line and message
     internal_errors: list[dict] = field(default_factory=list)
     audits: list[dict] = field(default_factory=list)
+    verify_failures: list[dict] = field(default_factory=list)   # reports whose dice `verify` finds wrong
 
     def add(self, other: "Tally") -> None:
         self.power_turns += other.power_turns
@@ -750,10 +751,12 @@ class Tally:
         self.submissions += other.submissions
         self.rejections += other.rejections
         self.refused.update(other.refused)
-        for rule, example in other.examples.items():
-            self.examples.setdefault(rule, example)
+        for rule, examples in other.examples.items():
+            seen = self.examples.setdefault(rule, [])
+            seen += examples[:5 - len(seen)]
         self.internal_errors += other.internal_errors
         self.audits += other.audits
+        self.verify_failures += other.verify_failures
 
     def summary(self) -> dict:
         return {"power_turns": self.power_turns, "cli_turns": self.cli_turns, "submissions": self.submissions,
@@ -763,9 +766,11 @@ class Tally:
                 "acceptance": round(sum(self.accepted.values()) / max(1, sum(self.written.values())), 3),
                 "events": dict(sorted(self.events.items())),
                 "refused_by_rule": dict(self.refused.most_common()),
+                "refusals": self.examples,
                 "internal_errors": len(self.internal_errors),
                 "audits": [f"{a['game']}: {'ok' if a['ok'] else 'FAILED'}" for a in self.audits],
-                "audits_failed": sum(1 for a in self.audits if not a["ok"])}
+                "audits_failed": sum(1 for a in self.audits if not a["ok"]),
+                "reports_failing_verify": len(self.verify_failures)}
 
 
 MOVE = re.compile(r"^(\w+) ((?:\d+ \w+, )*\d+ \w+) (.+)$")
@@ -829,7 +834,9 @@ def submit_legal(engine, power: str, lines: list[str], tally: Tally, context: di
             for e in exc.errors:
                 rule = e.rule or e.kind
                 tally.refused[rule] += 1
-                tally.examples.setdefault(rule, f"{e.source or '(submission)'}: {e.message}")
+                seen = tally.examples.setdefault(rule, [])
+                if len(seen) < 5:
+                    seen.append(f"{e.source or '(submission)'}: {e.message}")
             shorter = drop_refused(lines, exc.errors)
             if shorter == lines:
                 break
@@ -935,7 +942,8 @@ def play_game(db: str, game: str, maps_dir: Path, seed: int, rounds: int, settin
                         raise RuntimeError(f"adjudicate exited {code}: {out}")
                     tally.cli_turns += 1
                 else:
-                    adjudicate(engine, settings)
+                    played = adjudicate(engine, settings)
+                    check_report(tally, here, power, played["report"], st["anchor"])
             except Exception as exc:    # noqa: BLE001
                 record(tally, here, power, "(the locked submission)", exc, "adjudicate")
                 return
@@ -951,6 +959,21 @@ def play_game(db: str, game: str, maps_dir: Path, seed: int, rounds: int, settin
         except Exception as exc:        # noqa: BLE001
             record(tally, context, "-", "(audit)", exc, "audit")
             tally.audits.append({"game": game_id, "ok": False, "lines": [f"{type(exc).__name__}: {exc}"]})
+
+
+def check_report(tally: Tally, context: dict, power: str, text: str, anchor: str) -> None:
+    """`verify` the turn's report as posted: every die recomputed from its text must match."""
+    from adjudicator import verify
+    try:
+        blocks = verify.check(text, anchor)
+    except verify.VerifyError:
+        tally.events["reports without dice"] += 1
+        return
+    code, lines = verify.summary(blocks, anchor)
+    if code == 1:
+        tally.verify_failures.append({**context, "power": power, "lines": lines[:20]})
+    else:
+        tally.events["reports verified"] += 1
 
 
 def _cli_submitter(cli, db: str, power: str, tally: Tally, context: dict):

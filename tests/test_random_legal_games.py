@@ -1,7 +1,8 @@
 """Random legal turns on the real maps (issue 26, item 1): two rounds of every power on the G40 2nd-edition map
 and on the G40 Alt-Universe map, written by tests/legal_turns.py from the position (amphibious assaults, sea
 battles, air attacks and landings, raids, scrambles, carriers, purchases and placements, declarations of war,
-retreats), adjudicate with no internal error and audit; the first turns go through the CLI, which never exits 3.
+retreats), adjudicate with no internal error, their reports pass `verify`, and the game passes `audit`; the first
+turns go through the CLI, which never exits 3.
 The long run is benchmarks/random_legal_games.py."""
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def test_random_legal_turns_adjudicate_without_internal_errors_and_audit(played,
     tally, players = played[game]
     assert not tally.internal_errors, explain(tally)
     assert [a["ok"] for a in tally.audits] == [True], tally.audits
+    assert not tally.verify_failures, tally.verify_failures          # each report's dice, recomputed from its text
     assert tally.power_turns == ROUNDS * len(players) and tally.cli_turns == 2
     # the turns were played, not emptied by refusals: most lines written were accepted, and they fought
     assert tally.accepted["cm land"] and tally.accepted["place"] and tally.accepted["ncm air"], tally.summary()
