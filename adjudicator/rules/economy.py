@@ -64,6 +64,10 @@ def no_production(rules: G40Rules, state: State, power: str, place: str) -> tupl
     the turn, a factory placed this turn (BG-35), or one damaged to its production (BG-28)."""
     factories = [u for u in state.units_at(place) if rules.ut(u).has("factory")]
     if not factories:
+        anywhere = rules.player_rules(power)
+        if anywhere is not None and anywhere.value("placementAnyTerritory").lower() == "true":
+            return (f"{place} has no factory, and it is not one of the territories where {power} may place "
+                    "without one"), "BG-35"
         return f"{place} has no factory", "BG-35"
     if state.owners.get(place) != power:
         return f"the factory in {place} is not {possessive(power)}: {place} belongs to {state.owners.get(place)}", "BG-35"
