@@ -136,7 +136,7 @@ class Lexicon:
         """The names as `power`'s orders read them: a common unit name or alias (`infantry`, `inf`) names the power's
         own variant of that type (Alt-Universe China's `infantryC`), and the variant's own name still works. Where
         the map gives the power the common type as well, the common type's own name keeps meaning it and its
-        aliases are ambiguous between the two (games/g40_alt_universe/RULINGS.md, "Power-specific unit types")."""
+        aliases are ambiguous between the two (games/g40_alt_universe/RULINGS.md, "power-variants")."""
         base = self._base or self
         variants = base._variants.get(power)
         if not variants:
