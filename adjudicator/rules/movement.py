@@ -347,6 +347,9 @@ def check_air(rules: G40Rules, state: State, power: str, units: list[Unit], path
     _check_crossings(rules, state, power, path)
     for place in path[1:]:
         if not rules.air_passable(state, power, place):
+            if rules.owner(state, place) in rules.scenario.turn_players():      # a power, not a neutral country
+                verb = "fly into" if place == path[-1] else "fly over"
+                raise RuleViolation(rules.not_at_war(state, power, place, verb), "BG-02")
             raise RuleViolation(f"aircraft may not fly over neutral {place}", "BG-41")
     dest = path[-1]
     if phase == "combat_move":

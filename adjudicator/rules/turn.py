@@ -205,7 +205,8 @@ def _check_battle_orders(rules: G40Rules, state: State, orders: list[Order], err
         battle = battles.get(place)
         if battle is None:
             errors.append(OrderError(ILLEGAL, f"no battle in {place} this turn: the combat moves attack "
-                                     f"{', '.join(sorted(battles)) or 'nothing'}", o.line, o.column, o.source, rule="BG-23"))
+                                     f"{', '.join(sorted(battles)) or 'nothing'}", o.line, o.column, o.source,
+                                     rule="BG-23" if isinstance(o, Retreat) else "BG-22"))
             continue
         if not isinstance(o, Retreat):
             continue
