@@ -147,11 +147,13 @@ def settle(rules: G40Rules, state: State, power: str, unit: Unit, reach: int, wh
 
 
 def threat(rules: G40Rules, state: State, power: str, place: str) -> int:
-    """How exposed a landing place is: the enemy units in it and next to it that could attack it there next
-    turn, aircraft and units of its own kind (land units on land, ships at sea; not ships beside land)."""
+    """How exposed a landing place is: the enemy units in it and next to it that could attack it there, those of
+    powers that take turns (a neutral's army never attacks), aircraft and units of the place's own kind (land
+    units on land, ships at sea; not ships beside land)."""
     kind = "sea" if rules.is_water(place) else "land"
+    movers = set(rules.scenario.turn_players())
     return sum(1 for p in {place} | rules.scenario.neighbours(place) for u in rules.hostile_units(state, power, p)
-               if rules.ut(u).domain in (kind, "air"))
+               if u.owner in movers and rules.ut(u).domain in (kind, "air"))
 
 
 def defenders(rules: G40Rules, state: State, power: str, place: str) -> int:
@@ -167,13 +169,13 @@ def why_unlanded(rules: G40Rules, state: State, power: str, unit: Unit) -> str:
         if not rules.ut(unit).carrier_cost:
             return f"it is over {place}, and a {unit.type} does not land on carriers"
         return f"no carrier has room for it in {place}"
+    if rules.is_hostile_land(state, power, place):
+        return "it is over hostile land"
     if rules.hostile_units(state, power, place):
         return f"enemy units hold {place}"
     if place in state.conquered and rules.is_friendly_land(state, power, place):
         return (f"{place} was captured this turn, and aircraft land only in territory held since the start "
                 "of the turn")
-    if rules.is_hostile_land(state, power, place):
-        return "it is over hostile land"
     return f"{place} is not friendly land: aircraft may not land there"
 
 
