@@ -161,14 +161,14 @@ def _carry_out(rules: G40Rules, state: State, power: str, order: Order, placed: 
         if not (partly and isinstance(order, Move)):
             raise
         short = exc
-    reasons, current = [], order
+    shortfalls, current = [], order
     while True:                 # each round lowers one unit count, so this ends
-        reasons.append(short.message + (f" [{short.rule}]" if short.rule else ""))
+        shortfalls.append(short)
         units = list(current.units)
         units[short.item] = replace(units[short.item], count=short.can)
         units = [uc for uc in units if uc.count]
         if not units:
-            raise RuleViolation("; ".join(reasons), short.rule)
+            raise RuleViolation("; ".join(s.message for s in shortfalls), short.rule)
         current = replace(current, units=tuple(units))
         try:
             event = _apply(rules, state, power, current, placed)
@@ -178,7 +178,7 @@ def _carry_out(rules: G40Rules, state: State, power: str, order: Order, placed: 
     moved = event["units"]
     event["ordered"] = order.canonical()
     event["short"] = {t: n - moved.get(t, 0) for t, n in sorted(_named(order).items()) if n > moved.get(t, 0)}
-    event["short_reason"] = "; ".join(reasons)
+    event["short_reason"] = "; ".join(s.message + (f" [{s.rule}]" if s.rule else "") for s in shortfalls)
     return event
 
 
