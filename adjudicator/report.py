@@ -104,7 +104,8 @@ def describe(event: dict) -> list[str]:
             line += f" (attack on {event['attack']})"
         short = ([f"Order partly carried out: `{event['ordered']}`: {units_phrase(event['units'])} went; "
                   f"{units_phrase(event['short'])} could not ({event['short_reason']})."] if event.get("short") else [])
-        return [line] + short + [f"{c['place']} is blitzed and taken by {c['owner']}." for c in event.get("captures", [])]
+        return [line] + short + [f"{c['place']} is blitzed and taken by {c['owner']}."
+                                 for c in event.get("captures", [])]
     if kind == "battle_order":
         return [f"Battle order: {event['order']}"]
     if kind == "capture":
@@ -118,7 +119,8 @@ def describe(event: dict) -> list[str]:
         return [f"The {event['power']} {event['unit']} in {event['place']} found no place to land and is lost{why}."]
     if kind == "landing":
         where = ", where its order sent it" if event.get("as_ordered") else ""
-        return [f"The {event['power']} {event['unit']} in {event['from']} lands in {event['to']}{where} ({event['reason']})."]
+        return [f"The {event['power']} {event['unit']} in {event['from']} lands in {event['to']}{where} "
+                f"({event['reason']})."]
     if kind == "scramble":
         if not event["units"]:
             return [f"{event['power']} scramble nothing from {event['from']} into {event['to']} "

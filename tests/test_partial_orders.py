@@ -58,7 +58,8 @@ def test_the_survivors_fly_where_the_order_sent_them(cli, tmp_path, maps_dir, ga
             and f"; {named - survivors} fighter could not (Germans has {survivors} fighter in {battle}, not {named})."
             in text), text
     assert "Order void" not in text and "lands in" not in text, text
-    assert not any(_air(status.get(battle, {}).get("units", {}), k) for k in ("fighter", "tactical_bomber")), "none left behind"
+    left = status.get(battle, {}).get("units", {})
+    assert not any(_air(left, k) for k in ("fighter", "tactical_bomber")), "none is left behind"
     for fmt in ("markdown", "bbcode", "text"):
         post = tmp_path / f"report.{fmt}"
         post.write_text(cli("report", db, "--format", fmt).stdout)

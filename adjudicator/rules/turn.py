@@ -2,8 +2,8 @@
 
 The same code does both. `check` plays the orders on a trial of the state (State.trial) with no dice, presuming
 every attack wins, so that non-combat moves into a territory attacked this turn can be accepted; `play` plays them
-for real, and an order that the battles made impossible (the units died, the territory held) is reported void, not
-applied.
+for real, and an order that the battles made impossible (its units all died, the territory held) is reported void,
+not applied; a move that some of its units survived to make is carried out for them (RULINGS.md "partial-orders").
 """
 
 from __future__ import annotations
