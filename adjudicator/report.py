@@ -104,7 +104,10 @@ def describe(event: dict) -> list[str]:
             line += f" (bombing raid on the {event['raid']})"
         if event.get("attack"):
             line += f" (attack on {event['attack']})"
-        return [line] + [f"{c['place']} is blitzed and taken by {c['owner']}." for c in event.get("captures", [])]
+        short = ([f"Order partly carried out: `{event['ordered']}`: {units_phrase(event['units'])} went; "
+                  f"{units_phrase(event['short'])} could not ({event['short_reason']})."] if event.get("short") else [])
+        return [line] + short + [f"{c['place']} is blitzed and taken by {c['owner']}."
+                                 for c in event.get("captures", [])]
     if kind == "battle_order":
         return [f"Battle order: {event['order']}"]
     if kind == "capture":
@@ -117,7 +120,9 @@ def describe(event: dict) -> list[str]:
         why = f": {event['reason']}" if event.get("reason") else ""
         return [f"The {event['power']} {event['unit']} in {event['place']} found no place to land and is lost{why}."]
     if kind == "landing":
-        return [f"The {event['power']} {event['unit']} in {event['from']} lands in {event['to']} ({event['reason']})."]
+        where = ", where its order sent it" if event.get("as_ordered") else ""
+        return [f"The {event['power']} {event['unit']} in {event['from']} lands in {event['to']}{where} "
+                f"({event['reason']})."]
     if kind == "scramble":
         if not event["units"]:
             return [f"{event['power']} scramble nothing from {event['from']} into {event['to']} "

@@ -1,8 +1,9 @@
 """Where aircraft may land, and what becomes of those that have not (BG-06, BG-14, BG-15).
 
 A combat move is refused when the aircraft could not reach any landing place afterwards (a one-way flight);
-an aircraft that ends the non-combat move with no landing of its own is flown to the nearest legal one in
-reach (RULINGS.md "default-landing"), and only one with no legal landing at all is lost, with the reason.
+an aircraft that ends the non-combat move with no landing of its own is flown to where its order sent it, or
+else to the safest legal landing in reach (RULINGS.md "default-landing"), and only one with no legal landing at
+all is lost, with the reason.
 """
 
 from __future__ import annotations
@@ -114,40 +115,87 @@ def new_carrier_spot(rules: G40Rules, state: State, power: str, place: str) -> b
         rules.ut(n).carrier_capacity and k for n, k in state.purchases.get(power, {}).items())
 
 
-def settle(rules: G40Rules, state: State, power: str, unit: Unit, reach: int, why: str) -> dict:
-    """Land `unit` at the nearest legal place within `reach` (ties: land before sea, then by name), or lose it.
-    Returns the report event."""
+def settle(rules: G40Rules, state: State, power: str, unit: Unit, reach: int, why: str,
+           prefer: str | None = None) -> dict:
+    """Land `unit` within `reach`: at `prefer` (where the player's order sent it) if that is a legal landing in
+    reach, else at the safest legal place (RULINGS.md "default-landing"), or lose it. Returns the report event."""
     start = unit.place
-    options = []
+    options: dict[str, int] = {}
     deck = rules.ut(unit).carrier_cost
     for place, steps in air_distances(rules, state, unit.owner, start, reach, quiet=True).items():
         if rules.is_water(place) and not deck:
             continue
         if place != start and can_land(rules, state, unit.owner, place, extra=deck or 1):
-            options.append((steps, rules.is_water(place), place))
+            options[place] = steps
     if not options:
         state.remove_units([unit.id])
         return {"type": "crash", "power": unit.owner, "place": start, "unit": unit.type,
                 "reason": f"{why}, and no friendly territory held since the start of the turn or carrier with room "
                           f"is within {reach} space{'s' if reach != 1 else ''}"}
-    steps, _, place = min(options)
+    event = {"type": "landing", "power": unit.owner, "unit": unit.type, "from": start, "reason": why}
+    if prefer in options:
+        place = prefer
+        event["as_ordered"] = True
+    else:
+        listed = {t.name: i for i, t in enumerate(rules.scenario.territories)}
+        place = min(options, key=lambda p: (threat(rules, state, unit.owner, p), options[p], rules.is_water(p),
+                                            -defenders(rules, state, unit.owner, p), listed.get(p, len(listed))))
     unit.place = place
-    unit.moved += steps
-    return {"type": "landing", "power": unit.owner, "unit": unit.type, "from": start, "to": place, "reason": why}
+    unit.moved += options[place]
+    event["to"] = place
+    return event
 
 
-def land_the_rest(rules: G40Rules, state: State, power: str) -> list[dict]:
-    """End of non-combat (RULINGS.md "default-landing"): the mover's aircraft with no landing place fly to the
-    nearest one their movement reaches; aircraft waiting in a sea zone for a new carrier stay."""
+def threat(rules: G40Rules, state: State, power: str, place: str) -> int:
+    """How exposed a landing place is: the enemy units in it and next to it that could attack it there, those of
+    powers that take turns (a neutral's army never attacks), aircraft and units of the place's own kind (land
+    units on land, ships at sea; not ships beside land)."""
+    kind = "sea" if rules.is_water(place) else "land"
+    movers = set(rules.scenario.turn_players())
+    return sum(1 for p in {place} | rules.scenario.neighbours(place) for u in rules.hostile_units(state, power, p)
+               if u.owner in movers and rules.ut(u).domain in (kind, "air"))
+
+
+def defenders(rules: G40Rules, state: State, power: str, place: str) -> int:
+    """The friendly combat units already in a place, that would defend an aircraft landed there."""
+    return sum(1 for u in state.units_at(place) if rules.friendly(state, power, u.owner) and rules.is_combatant(u))
+
+
+def why_unlanded(rules: G40Rules, state: State, power: str, unit: Unit) -> str:
+    """Why an aircraft of `power` cannot stay where it is at the end of the non-combat move (BG-06), in the true
+    words for its place: captured this turn, enemy units there, hostile or neutral land, or sea without room."""
+    place = unit.place
+    if rules.is_water(place):
+        if not rules.ut(unit).carrier_cost:
+            return f"it is over {place}, and a {unit.type} does not land on carriers"
+        return f"no carrier has room for it in {place}"
+    if rules.is_hostile_land(state, power, place):
+        return "it is over hostile land"
+    if rules.hostile_units(state, power, place):
+        return f"enemy units hold {place}"
+    if place in state.conquered and rules.is_friendly_land(state, power, place):
+        return (f"{place} was captured this turn, and aircraft land only in territory held since the start "
+                "of the turn")
+    return f"{place} is not friendly land: aircraft may not land there"
+
+
+def land_the_rest(rules: G40Rules, state: State, power: str, wishes: list[dict] = ()) -> list[dict]:
+    """End of non-combat (RULINGS.md "default-landing"): the mover's aircraft with no landing place land where
+    their order sent them if they can, else at the safest place their movement reaches; aircraft waiting in a
+    sea zone for a new carrier stay. `wishes`: the non-combat moves not (wholly) carried out, each with its start,
+    destination and the units of each type it did not move (turn.py)."""
+    wishes = [dict(w, units=dict(w["units"])) for w in wishes]      # counted down below: the caller's stay whole
     events = []
     for unit in sorted((u for u in state.units if u.owner == power and rules.is_air(u)), key=lambda u: (u.place, -u.id)):
         if landed(rules, state, power, unit):
             continue
         if new_carrier_spot(rules, state, power, unit.place):
             continue
-        why = ("it is over hostile land" if not rules.is_water(unit.place) else
-               f"no carrier has room for it in {unit.place}")
-        events.append(settle(rules, state, power, unit, max(rules.movement(unit) - unit.moved, 0), why))
+        wish = next((w for w in wishes if w["from"] == unit.place and w["units"].get(unit.type, 0) > 0), None)
+        if wish:
+            wish["units"][unit.type] -= 1
+        events.append(settle(rules, state, power, unit, max(rules.movement(unit) - unit.moved, 0),
+                             why_unlanded(rules, state, power, unit), wish["to"] if wish else None))
     return events
 
 

@@ -56,10 +56,22 @@ def allowances(rules: G40Rules, state: State, units: list[Unit]) -> dict[int, in
     return out
 
 
+class Shortfall(RuleViolation):
+    """Fewer of the named units at the path's start can make the move than the order names: `item` is the index
+    of the order's first such unit count, `can` how many of it can go. At adjudicate the order is carried out
+    with those that can (turn.py; RULINGS.md "partial-orders"); at submit it is refused like any violation."""
+
+    def __init__(self, message: str, rule: str, item: int, can: int):
+        super().__init__(message, rule)
+        self.item = item
+        self.can = can
+
+
 def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, phase: str, prefer=None) -> list[Unit]:
     """The units an order means: of the named types at the path's start, those with the most movement left.
     `cost(unit_type)` is the movement the order takes from a unit of that type; `prefer(unit)`, where given, sorts
-    before that (which transport's cargo an unloading takes first)."""
+    before that (which transport's cargo an unloading takes first). Raises Shortfall when fewer can go than it
+    names."""
     start = order.path[0]
     wanted = {uc.unit for uc in order.units}
     here = [u for u in state.units_at(start, power) if u.type in wanted]
@@ -70,7 +82,7 @@ def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, pha
     stacks: dict[str, tuple[int, list[Unit], list[Unit]]] = {}
     taken: dict[str, int] = {}
     chosen: list[Unit] = []
-    for uc in order.units:
+    for i, uc in enumerate(order.units):
         if uc.unit not in stacks:
             steps = cost(rules.ut(uc.unit))
             pool = sorted((u for u in here if u.type == uc.unit),
@@ -80,12 +92,13 @@ def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, pha
             stacks[uc.unit] = steps, pool, usable
         steps, pool, usable = stacks[uc.unit]
         done = taken.get(uc.unit, 0)
+        can = max(len(usable) - done, 0)
         if len(pool) - done < uc.count:
-            raise RuleViolation(f"{power} has {len(pool) - done} {uc.unit} in {start}, not {uc.count}")
+            raise Shortfall(f"{power} has {len(pool) - done} {uc.unit} in {start}, not {uc.count}", "", i, can)
         if len(usable) - done < uc.count:
             reason = _why_not(rules, pool, steps, phase)
-            raise RuleViolation(f"only {len(usable) - done} of the {uc.count} {uc.unit} in {start} can move {steps} "
-                                f"{'space' if steps == 1 else 'spaces'} now: {reason}", _rule_for(reason))
+            raise Shortfall(f"only {len(usable) - done} of the {uc.count} {uc.unit} in {start} can move {steps} "
+                            f"{'space' if steps == 1 else 'spaces'} now: {reason}", _rule_for(reason), i, can)
         chosen.extend(usable[done:done + uc.count])
         taken[uc.unit] = done + uc.count
     aboard = [u for u in chosen if rules.is_air(u) and not u.moved]     # aircraft that flew this turn are airborne
@@ -347,6 +360,9 @@ def check_air(rules: G40Rules, state: State, power: str, units: list[Unit], path
     _check_crossings(rules, state, power, path)
     for place in path[1:]:
         if not rules.air_passable(state, power, place):
+            if rules.owner(state, place) in rules.scenario.turn_players():      # a power, not a neutral country
+                verb = "fly into" if place == path[-1] else "fly over"
+                raise RuleViolation(rules.not_at_war(state, power, place, verb), "BG-02")
             raise RuleViolation(f"aircraft may not fly over neutral {place}", "BG-41")
     dest = path[-1]
     if phase == "combat_move":

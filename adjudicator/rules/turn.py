@@ -2,13 +2,13 @@
 
 The same code does both. `check` plays the orders on a trial of the state (State.trial) with no dice, presuming
 every attack wins, so that non-combat moves into a territory attacked this turn can be accepted; `play` plays them
-for real, and an order that the battles made impossible (the units died, the territory held) is reported void, not
-applied.
+for real, and an order that the battles made impossible (its units all died, the territory held) is reported void,
+not applied; a move that some of its units survived to make is carried out for them (RULINGS.md "partial-orders").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import ILLEGAL, OrderError
 from ..notation.orders import (
@@ -88,17 +88,21 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
         planes = ({u.id: u for u in state.units if u.owner == power and rules.is_air(u)}
                   if phase == "noncombat_move" and errors is not None else {})
         flown: dict[int, Order] = {}
+        wishes: list[dict] = []         # where the player sent units an order did not move (default landing)
         for order in mine:
             where = {uid: u.place for uid, u in planes.items()}
             try:
-                event = _apply(rules, state, power, order, placed)
+                event = _carry_out(rules, state, power, order, placed, partly=errors is None)
                 events += [event] + event.pop("follows", [])
             except RuleViolation as exc:
                 if errors is None:
                     events.append({"type": "void", "order": order.canonical(), "reason": exc.message, "rule": exc.rule})
+                    wishes += _wish(order, _named(order))
                 else:
                     errors.append(OrderError(ILLEGAL, exc.message, order.line, order.column, order.source, rule=exc.rule))
                 continue
+            if event.get("short"):
+                wishes += _wish(order, event["short"])
             moved_ships.update((u.id, order) for u in ships if u.flags.get("combat_moved") and u.id not in moved_ships)
             flown.update((uid, order) for uid, u in planes.items() if u.place != where[uid])
         if phase == "combat_move" and errors is not None:
@@ -107,7 +111,7 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
         if flown:
             _check_carrier_landings(rules, state, flown, errors)
         if phase == "noncombat_move":
-            events += air.land_the_rest(rules, state, power)
+            events += air.land_the_rest(rules, state, power, wishes)
     if phase != "end_turn":
         events += triggers(rules, state, power, phase, "after")
         _advance_phase(rules, state, phase)
@@ -152,6 +156,55 @@ def _repairing_base(rules: G40Rules, state: State, unit) -> str | None:
                     and rules.friendly(state, unit.owner, b.owner)):
                 return land
     return None
+
+
+def _carry_out(rules: G40Rules, state: State, power: str, order: Order, placed: dict[str, int], partly: bool) -> dict:
+    """Apply one order. At adjudicate (`partly`), a move that names more units than can go (some died in a battle
+    since submit, or cannot make the move now) is carried out with those that can, and its event says what could
+    not go and why (RULINGS.md "partial-orders"). A path or destination the battles made illegal still voids the
+    whole order, and so does a move none of whose units can go."""
+    try:
+        return _apply(rules, state, power, order, placed)
+    except movement.Shortfall as exc:
+        if not (partly and isinstance(order, Move)):
+            raise
+        short = exc
+    shortfalls, current = [], order
+    while True:                 # each round lowers one unit count, so this ends
+        shortfalls.append(short)
+        units = list(current.units)
+        units[short.item] = replace(units[short.item], count=short.can)
+        units = [uc for uc in units if uc.count]
+        if not units:
+            raise RuleViolation("; ".join(s.message for s in shortfalls), short.rule)
+        current = replace(current, units=tuple(units))
+        try:
+            event = _apply(rules, state, power, current, placed)
+            break
+        except movement.Shortfall as again:
+            short = again
+    moved = event["units"]
+    event["ordered"] = order.canonical()
+    event["short"] = {t: n - moved.get(t, 0) for t, n in sorted(_named(order).items()) if n > moved.get(t, 0)}
+    event["short_reason"] = "; ".join(s.message + (f" [{s.rule}]" if s.rule else "") for s in shortfalls)
+    return event
+
+
+def _named(order: Order) -> dict[str, int]:
+    """Unit type -> how many a move order names (`1 ftr, 1 ftr` is 2 fighters)."""
+    named: dict[str, int] = {}
+    for uc in getattr(order, "units", ()):
+        named[uc.unit] = named.get(uc.unit, 0) + uc.count
+    return named
+
+
+def _wish(order: Order, left: dict[str, int]) -> list[dict]:
+    """Where a non-combat move sent the units it did not move (`left`: all of a void one, the rest of one partly
+    carried out): an aircraft among them left without a landing tries that place first (RULINGS.md
+    "default-landing")."""
+    if not isinstance(order, Move) or order.phase != "noncombat_move" or len(order.path) < 2 or not left:
+        return []
+    return [{"from": order.path[0], "to": order.path[-1], "units": dict(left)}]
 
 
 def _apply(rules: G40Rules, state: State, power: str, order: Order, placed: dict[str, int]) -> dict:
@@ -205,7 +258,8 @@ def _check_battle_orders(rules: G40Rules, state: State, orders: list[Order], err
         battle = battles.get(place)
         if battle is None:
             errors.append(OrderError(ILLEGAL, f"no battle in {place} this turn: the combat moves attack "
-                                     f"{', '.join(sorted(battles)) or 'nothing'}", o.line, o.column, o.source, rule="BG-23"))
+                                     f"{', '.join(sorted(battles)) or 'nothing'}", o.line, o.column, o.source,
+                                     rule="BG-23" if isinstance(o, Retreat) else "BG-22"))
             continue
         if not isinstance(o, Retreat):
             continue
