@@ -37,7 +37,7 @@ def list_games(db_arg: str) -> dict:
         if g.id in winners:
             awaiting = f"nothing: the game is over, the {winners[g.id]} won"
         elif (g.id, g.turn_index, g.power) not in locked:
-            awaiting = f"orders from {g.power}"
+            awaiting = f"the bid of {g.power}" if g.round == 0 else f"orders from {g.power}"
         elif salts.get(g.id):
             awaiting = f"salts from {', '.join(salts[g.id])}"
         else:
