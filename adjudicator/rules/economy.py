@@ -127,14 +127,14 @@ def _pending(state: State, power: str, order: Place) -> tuple[dict[str, int], di
 
 def place_bid(rules: G40Rules, state: State, power: str, order: Place, placed: dict[str, int]) -> dict:
     """RULINGS.md "bid": units bought with a bid go, without a factory, where the power already has a unit of its
-    own: land and air units on land it controls (or a power whose units it receives, UK_Pacific's for the British),
+    own (not a facility or marker): land and air units on land it controls (or a power whose units it receives, UK_Pacific's for the British),
     ships in a sea zone free of enemy units; at most `rules.bid_units_per_place` of them in one place (`placed`
     counts those of this bid so far)."""
     pending, wanted = _pending(state, power, order)
     where = order.place
     n = sum(wanted.values())
     domains = {rules.ut(unit).domain for unit in wanted}
-    own = [u for u in state.units_at(where, power) if not u.flags.get("placed")]
+    own = [u for u in state.units_at(where, power) if not u.flags.get("placed") and rules.is_combatant(u)]
     owner = state.owners.get(where)
     if rules.is_water(where):
         if domains != {"sea"}:
