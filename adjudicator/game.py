@@ -462,7 +462,8 @@ def _header_errors(g: Loaded, sub, power: str) -> list[OrderError]:
     if sub.power is not None and sub.power != power:
         errors.append(OrderError(ILLEGAL, f"the header says power {sub.power}, but the orders are submitted for {power}"))
     if sub.round is not None and sub.round != g.state.round:
-        errors.append(OrderError(ILLEGAL, f"these orders are for round {sub.round}; the game is in round {g.state.round}"))
+        now = "the bid before round 1 (`round: 0`)" if g.state.bidding else f"round {g.state.round}"
+        errors.append(OrderError(ILLEGAL, f"these orders are for round {sub.round}; the game is in {now}"))
     return errors
 
 

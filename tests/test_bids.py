@@ -66,6 +66,8 @@ def test_a_bid_for_two_axis_powers_on_the_2nd_edition_map(cli, tmp_path, maps_di
     refused(cli, db, "Germans", "buy 1 arm\nplace 1 arm Romania\n", "costs 6 PUs; Germans have 5 left of their bid")
     refused(cli, db, "Germans", "buy 1 inf\nwar Russians\nplace 1 inf Romania\n",
             "the bid takes only `buy` and `place` orders (and `end`); `war` orders come from round 1 on")
+    refused(cli, db, "Germans", "round: 1\nbuy 1 art\nplace 1 art Romania\n",
+            "these orders are for round 1; the game is in the bid before round 1 (`round: 0`)")
     refused(cli, db, "Germans", "buy 1 inf\n", "every unit bought with the bid is placed in the bid; not placed: "
             "1 infantry")
     refused(cli, db, "Italians", "buy 1 inf\nplace 1 inf Libya\n", "it is the Germans' bid, before round 1: "
@@ -217,3 +219,12 @@ def test_bids_on_games_and_powers_that_cannot_take_them_are_refused(cli, tmp_pat
     out = cli("new", tmp_path / "g.db", "--game", "g40", "--map", g40, "--bid", "Dutch=5", code=2).output
     assert "Dutch do not buy and place in turns of their own" in out, out
     assert not list(tmp_path.glob("*.db")) and not (tmp_path / "keys").exists()
+
+
+def test_a_game_row_set_to_round_0_without_a_bid_is_named_as_damage(cli, demo_db):
+    """Round 0 is the bid: a game whose row says round 0 while the power to move has no bid was changed by hand."""
+    import sqlite3
+    with sqlite3.connect(demo_db) as con:
+        con.execute("UPDATE game SET round = 0")
+    out = cli("status", demo_db, code=2).output
+    assert "round 0 is the bid, and Germans have no bid to place" in out and "Traceback" not in out, out

@@ -610,6 +610,11 @@ class Stored:
 
     def state(self, game: GameRow) -> State:
         extra = json.loads(game.extra)
+        bids = extra.get("bids", {})
+        if not isinstance(bids, dict) or not all(isinstance(p, str) and _whole(n) for p, n in bids.items()):
+            raise TypeError(f"the bids must map powers to whole PUs, not {str(bids)[:60]}")
+        if game.round == 0 and game.power not in bids:
+            raise ValueError(f"round 0 is the bid, and {game.power} have no bid to place")
         return State(
             round=game.round, power=game.power, phase=game.phase, turn_index=game.turn_index,
             treasury=dict(self.treasury),
@@ -623,7 +628,7 @@ class Stored:
             next_unit_id=extra.get("next_unit_id", 1),
             switches=extra.get("switches", {}), spent=extra.get("spent", {}),
             relations_at_start={pair_key(a, b): t for a, b, t in extra.get("relations_at_start", [])},
-            board=extra.get("board", {}), bids=extra.get("bids", {}),
+            board=extra.get("board", {}), bids=bids,
         )
 
 
