@@ -636,6 +636,8 @@ def _print_names(out: dict) -> None:
         typer.echo(f"{g['name']}: {g['title']}; {where}" + (f"; {versions}" if versions else ""))
         for option, what in g["options"].items():
             typer.echo(f"    --option {option}: {what}")
+        if g["bids"]:
+            typer.echo("    --bid POWER=PUS: a bid for one side, bought and placed before round 1")
 
 
 @app.command()
