@@ -231,3 +231,14 @@ def test_a_game_row_set_to_round_0_without_a_bid_is_named_as_damage(cli, demo_db
         con.execute("UPDATE game SET round = 0")
     out = cli("status", demo_db, code=2).output
     assert "round 0 is the bid, and Germans have no bid to place" in out and "Traceback" not in out, out
+
+
+def test_a_british_bid_places_in_uk_pacific_territories_whose_units_are_british(cli, tmp_path, maps_dir):
+    """India is UK_Pacific's and its army British (the map's giveUnitControl): the British bid may place there."""
+    db = tmp_path / "uk.db"
+    cli("new", db, "--game", "g40", "--map", maps_dir / G40_MAP, "--seed", TEST_SEED, "--bid", "UK=3")
+    assert cli.json("status", db)["power"] == "British"
+    out = cli("submit", db, "--power", "British", "-", input="buy 1 inf\nplace 1 inf India\n").output
+    assert "accepted as submission 1" in out, out
+    assert "- 1 infantry placed in India (bid)." in cli("adjudicate", db).output
+    assert units_in(cli.json("status", db), "India", "British")["infantry"] == 7
