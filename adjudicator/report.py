@@ -24,6 +24,7 @@ FORMATS = ("markdown", "bbcode", "text")
 PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purchase": "Purchase", "politics": "Politics",
                 "combat_move": "Combat move", "battle": "Battles", "noncombat_move": "Non-combat move",
                 "place": "Mobilize new units", "end_turn": "End of turn", "spin": "Spin", "actions": "Actions"}
+BID_TITLES = {"purchase": "Bid purchase", "place": "Bid placement", "end_turn": "End of the bid"}   # round 0's steps
 
 
 @lru_cache(maxsize=4)
@@ -76,8 +77,15 @@ def objective_phrase(line: dict) -> str:
 def describe(event: dict) -> list[str]:
     """The report's sentences for one journal event."""
     kind = event["type"]
+    if kind == "purchase" and "bid_left" in event:
+        return [f"{event['power']} buy {units_phrase(event['units'])} for {event['cost']} PUs of their bid "
+                f"({event['bid_left']} of it left)."]
     if kind == "purchase":
         return [f"{event['power']} buy {units_phrase(event['units'])} for {event['cost']} PUs ({event['treasury']} left)."]
+    if kind == "bid_end":
+        kept = event["kept"]
+        return [f"{event['power']} keep the {kept} PU{'' if kept == 1 else 's'} left of their bid in their treasury "
+                f"(now {event['treasury']})." if kept else f"{event['power']} have spent their whole bid."]
     if kind == "repair":
         return [f"{event['power']} repair {event['amount']} damage on the {event['unit']} in {event['place']} ({event['treasury']} PUs left)."]
     if kind == "war":
@@ -113,7 +121,7 @@ def describe(event: dict) -> list[str]:
     if kind == "capture":
         return [capture_phrase(event) + "."]
     if kind == "place":
-        return [f"{units_phrase(event['units'])} placed in {event['place']}."]
+        return [f"{units_phrase(event['units'])} placed in {event['place']}{' (bid)' if event.get('bid') else ''}."]
     if kind == "void":
         return [f"Order void: `{event['order']}`: {event['reason']}."]
     if kind == "crash":
@@ -154,6 +162,8 @@ def describe(event: dict) -> list[str]:
         return [f"Bought but not placed, kept for later: {units_phrase(event['units'])}."]
     if kind in ("victory_hold", "victory_hold_broken", "victory"):
         return [victory_phrase(event)]
+    if kind == "next" and event["round"] == 0:
+        return [f"Next: the bid of the {event['power']}."]
     if kind == "next":
         return [f"Next: round {event['round']}, {event['power']}, {PHASE_TITLES[event['phase']].lower()}."]
     if kind == "edit":
@@ -426,7 +436,8 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
     for st in mine:
         mine_events = events[st.id]
         game_over += [victory_phrase(e) for e in mine_events if e["type"] == "victory"]
-        title = setup.rules.phase_titles.get(st.phase) or PHASE_TITLES.get(st.phase, st.phase)
+        title = ((BID_TITLES if st.round == 0 else setup.rules.phase_titles).get(st.phase)
+                 or PHASE_TITLES.get(st.phase, st.phase))
         phases.append({"phase": st.phase, "title": title, "code": False,
                        "lines": [line for e in mine_events if e["type"] != "battle" for line in describe(e)],
                        "battles": [battle_view(e, _battle_ools(e, sources[st.id])) for e in mine_events if e["type"] == "battle"],
@@ -438,13 +449,15 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
     snapshot = snapshot or db.load_snapshot(session, game, turn_index)
     powers = [p.name for p in powers_in_order(session, game)]
     awaiting = None
-    if snapshot and snapshot["turn_index"] == turn_index:
+    if snapshot and snapshot["turn_index"] == turn_index and snapshot["round"] == 0:
+        awaiting = f"Next: the bid of the {snapshot['power']}, before round 1."
+    elif snapshot and snapshot["turn_index"] == turn_index:
         awaiting = (f"Next: orders from the {snapshot['power']} for their "
                     f"{PHASE_TITLES.get(snapshot['phase'], snapshot['phase']).lower()} (round {snapshot['round']}).")
     return {
         "game": {"id": game.id, "title": game.title, "name": game.name, "rules": game.rules_version,
                  "anchor": game.anchor, "setup_hash": setup.setup_hash, "test_seed": game.test_seed, "dice_mode": game.dice_mode},
-        "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power},
+        "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power, "bid": mine[0].round == 0},
         "orders": [{"seq": sub.seq, "power": sub.power, "sha256": sub.sha256} for sub in turn_subs],
         "seed": seed.seed if seed else None,
         "salts": json.loads(seed.salts) if seed else [],

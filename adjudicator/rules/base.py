@@ -30,6 +30,8 @@ class G40Rules(RulesCore):
     # Documented default order of loss (README "Casualties"): cheapest combat value in the role first.
     default_ool_doc = "lowest value in its role (attack or defence) first, then lowest cost, then name"
     no_income = "capital held by the enemy: no income"      # the income line of a power that cannot collect
+    takes_bids = True
+    bid_units_per_place = 1         # bid units a territory or sea zone may receive (RULINGS.md "bid")
 
     def __init__(self, scenario: Scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)

@@ -19,7 +19,9 @@ from ..state import State
 from . import air, bombing, convoy, movement, politics, scramble, transport
 from .base import G40Rules, RuleViolation
 from .combat import Battle, BattleOrders, retreat_open
-from .economy import buy, collect_income, place
+from .economy import buy, collect_income, place, place_bid
+
+BID_PHASES = ("purchase", "place", "end_turn")     # a bid turn (round 0): its buys, its placements, its end
 
 
 @dataclass
@@ -32,6 +34,8 @@ class StepResult:
 
 def covered_phases(rules: G40Rules, state: State, orders: list[Order], ended: bool) -> list[str]:
     """Phases of the mover's turn that a submission covers, from the cursor (NOTATION.md)."""
+    if state.bidding:           # a bid is submitted whole: its buys and placements, ended or not
+        return list(BID_PHASES[BID_PHASES.index(state.phase):]) if state.phase in BID_PHASES else []
     phases = rules.scenario.phases_of(state.power)
     todo = phases[phases.index(state.phase):] if state.phase in phases else []
     if ended:
@@ -49,11 +53,25 @@ def check(rules: G40Rules, state: State, orders: list[Order], ended: bool) -> li
     """Every rules error of a turn submission, played on a trial of `state` without dice. The end of the turn takes
     no orders and so finds no error: the trial stops before it."""
     errors: list[OrderError] = []
+    if state.bidding:
+        errors += _not_in_bid(orders)
+        orders = [o for o in orders if isinstance(o, (Buy, Place, End))]
     with state.trial() as trial:
         for phase in covered_phases(rules, trial, orders, ended):
             if phase != "end_turn":
                 _play_phase(rules, trial, phase, orders, roller=None, errors=errors)
+        left = trial.purchases.get(trial.power) if trial.bidding and not errors else None
+        if left:
+            errors.append(OrderError(ILLEGAL, f"every unit bought with the bid is placed in the bid; not placed: "
+                                     f"{', '.join(f'{n} {u}' for u, n in sorted(left.items()))} (RULINGS.md \"bid\")"))
     return errors
+
+
+def _not_in_bid(orders: list[Order]) -> list[OrderError]:
+    """The bid turn takes `buy` and `place` orders (and `end`): anything else waits for round 1."""
+    return [OrderError(ILLEGAL, f"the bid takes only `buy` and `place` orders (and `end`); `{o.verb}` orders come from "
+                       "round 1 on (RULINGS.md \"bid\")", o.line, o.column, o.source)
+            for o in orders if not isinstance(o, (Buy, Place, End))]
 
 
 def play(rules: G40Rules, state: State, orders: list[Order], ended: bool, roller,
@@ -71,6 +89,8 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
     power = state.power
     mine = [o for o in orders if o.phase == phase]
     events: list[dict] = []
+    if state.bidding:
+        return _bid_phase(rules, state, phase, mine, errors)
     if phase == rules.scenario.phases_of(power)[0]:
         events += start_of_turn(rules, state, power)
     events += triggers(rules, state, power, phase, "before")
@@ -95,11 +115,9 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
                 event = _carry_out(rules, state, power, order, placed, partly=errors is None)
                 events += [event] + event.pop("follows", [])
             except RuleViolation as exc:
+                _refused(order, exc, events, errors)
                 if errors is None:
-                    events.append({"type": "void", "order": order.canonical(), "reason": exc.message, "rule": exc.rule})
                     wishes += _wish(order, _named(order))
-                else:
-                    errors.append(OrderError(ILLEGAL, exc.message, order.line, order.column, order.source, rule=exc.rule))
                 continue
             if event.get("short"):
                 wishes += _wish(order, event["short"])
@@ -115,6 +133,62 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
     if phase != "end_turn":
         events += triggers(rules, state, power, phase, "after")
         _advance_phase(rules, state, phase)
+    return events
+
+
+def _refused(order: Order, exc: RuleViolation, events: list[dict], errors: list[OrderError] | None) -> None:
+    """An order the rules refuse: an error of the check, or void in the report when played."""
+    if errors is None:
+        events.append({"type": "void", "order": order.canonical(), "reason": exc.message, "rule": exc.rule})
+    else:
+        errors.append(OrderError(ILLEGAL, exc.message, order.line, order.column, order.source, rule=exc.rule))
+
+
+def _bid_phase(rules: G40Rules, state: State, phase: str, mine: list[Order], errors) -> list[dict]:
+    """A phase of a bid turn (RULINGS.md "bid"): buys paid from the bid, placements by the bid's limits, or its end.
+    No triggers, repairs or objectives: the game starts with round 1."""
+    if phase == "end_turn":
+        return _end_bid(rules, state)
+    events: list[dict] = []
+    placed: dict[str, int] = {}
+    for order in mine:
+        try:
+            if isinstance(order, Buy):
+                events.append(buy(rules, state, state.power, order, bid=True))
+            elif isinstance(order, Place):
+                events.append(place_bid(rules, state, state.power, order, placed))
+            else:
+                raise RuleViolation(f"the bid takes only `buy` and `place` orders, not `{order.verb}`")
+        except RuleViolation as exc:
+            _refused(order, exc, events, errors)
+    state.phase = BID_PHASES[BID_PHASES.index(phase) + 1]
+    return events
+
+
+def _end_bid(rules: G40Rules, state: State) -> list[dict]:
+    """The end of a power's bid: what is left of the bid goes to its treasury; the cursor passes to the next power
+    with a bid, in turn order, or to round 1."""
+    power = state.power
+    events = []
+    unplaced = state.purchases.pop(power, None)       # the check refuses a bid that leaves any
+    if unplaced:
+        events.append({"type": "void", "order": "bid units not placed", "reason": "units bought with a bid are placed "
+                       f"in the bid; lost: {', '.join(f'{n} {u}' for u, n in sorted(unplaced.items()))}", "rule": ""})
+    kept = state.bids.pop(power, 0)
+    state.treasury[power] = state.treasury.get(power, 0) + kept
+    events.append({"type": "bid_end", "power": power, "kept": kept, "treasury": state.treasury[power]})
+    for u in state.units:
+        if u.flags:
+            u.flags = {}
+    players = rules.scenario.turn_players()
+    bidders = [p for p in players if p in state.bids]
+    if bidders:
+        state.power, state.phase = bidders[0], BID_PHASES[0]
+    else:
+        state.round, state.power = 1, players[0]
+        state.phase = rules.scenario.phases_of(state.power)[0]
+    state.turn_index += 1
+    events.append({"type": "next", "round": state.round, "power": state.power, "phase": state.phase})
     return events
 
 
