@@ -365,7 +365,7 @@ class G40Rules(RulesCore):
         for land in canal.land_territories:
             if not self.is_friendly_land(state, power, land) or land in state.conquered:
                 raise RuleViolation(f"the {canal.name} between {a} and {b} needs {land} held by "
-                                    f"{power} or an ally since the start of the turn")
+                                    f"{power} or an ally since the start of the turn", "BG-07")
 
     def check_sea_path(self, state: State, power: str, ships: list[Unit], path: list[str]) -> None:
         """A game's own limits on a voyage of `ships` along `path` (sea zones, the start first), such as a sea
