@@ -30,6 +30,9 @@ class G40Rules(RulesCore):
     # Documented default order of loss (README "Casualties"): cheapest combat value in the role first.
     default_ool_doc = "lowest value in its role (attack or defence) first, then lowest cost, then name"
     no_income = "capital held by the enemy: no income"      # the income line of a power that cannot collect
+    # The most new units a power that places without factories (China) puts in one territory in a turn: the G40
+    # rulebook's 3, whatever the map's placementPerTerritory says (RULINGS.md "chinese-placement"); None: the map's.
+    placed_per_territory: int | None = 3
 
     def __init__(self, scenario: Scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)
@@ -322,7 +325,8 @@ class G40Rules(RulesCore):
     def places_without_factory(self, state: State, power: str, place: str) -> int | None:
         """How many units `power` may place in `place` without a factory (None: only at factories). From the
         map's RulesAttachment of the power: placementAnyTerritory (China places in any territory it holds),
-        placementCapturedTerritory (also those taken this turn), placementPerTerritory (the most per territory)."""
+        placementCapturedTerritory (also those taken this turn), placementPerTerritory (the most per territory,
+        capped by the family's placed_per_territory)."""
         rules = self.player_rules(power)
         if rules is None or rules.value("placementAnyTerritory").lower() != "true":
             return None
@@ -331,7 +335,8 @@ class G40Rules(RulesCore):
         if place in state.conquered and rules.value("placementCapturedTerritory").lower() != "true":
             return None
         limit = rules.value("placementPerTerritory")
-        return int(limit) if limit.isdigit() else 10**6
+        mapped = int(limit) if limit.isdigit() else 10**6
+        return mapped if self.placed_per_territory is None else min(mapped, self.placed_per_territory)
 
     def check_movement_limits(self, state: State, power: str, path: list[str]) -> None:
         """RULINGS.md "movement-limits": with an allowed list every place a move enters is on it; a disallowed
