@@ -3,8 +3,9 @@
 A raid flies like a combat move and is fought first in Conduct Combat: one round of air battle between the
 escorts and bombers and the defending interceptors (both sides hit on the map's airAttack / airDefense, 1),
 then the raided facility's own AA fires once at each raiding bomber (RULINGS.md "facility-aa-escorts": the
-escorts' part ends with the air battle, where the map has one), then each surviving bomber rolls its damage. Damage stays on the facility, capped by its maxDamage: a factory places that much less, a base with
-more damage than its maxOperationalDamage stops working, and each PU of repair removes one point.
+escorts' part ends with the air battle, where the map has one), then each surviving bomber rolls its damage.
+Damage stays on the facility, capped by its maxDamage: a factory places that much less, a base with more damage
+than its maxOperationalDamage stops working, and each PU of repair removes one point.
 """
 
 from __future__ import annotations

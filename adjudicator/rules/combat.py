@@ -1,7 +1,8 @@
 """Battles on land and at sea (BG-11 … BG-25, BG-39), in the rulebook's order of a combat round.
 
 Before round 1: AA fire at attacking aircraft (land), shore bombardment (amphibious assaults). Each round:
-submarines may submerge (the defender's by standing order, the attacker's by its battle order); transports left alone against armed enemies are destroyed; submarines
+submarines may submerge (the defender's by standing order, the attacker's by its battle order); transports left
+alone against armed enemies are destroyed; submarines
 whose enemy has no destroyer fire a surprise strike whose casualties are removed at once; everyone else fires
 and their casualties fire back; then attackers that the game's rules take out leave the battle
 (`G40Rules.leaves_battle`), and the attacker may retreat. Who can hit whom comes from the unit
