@@ -166,6 +166,8 @@ def _submerge(r: Reader) -> dict[str, Any]:
     try:
         place = r.place(stop=("after", "if"))
     except ParseFailure:
+        if len(r.tokens) - start > 1:       # several words: a mistyped place, whose error says "did you mean"
+            raise
         r.pos = start
         r.expect("'always' or 'never', or the sea zone of a battle (`submerge PLACE`)")
     return _conditions(r, {"place": place, "phase": "combat_move"})
