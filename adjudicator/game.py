@@ -627,6 +627,9 @@ def status(engine) -> dict:
             if t.water and not here:
                 continue
             territories[t.name] = {"owner": st.owners.get(t.name), "units": st.units_by_owner(t.name, here)}
+            aboard = [u for u in here if u.carried_by is not None]
+            if aboard:          # of `units`, those carried: land units on transports, an ally's aircraft on a carrier
+                territories[t.name]["aboard"] = st.units_by_owner(t.name, aboard)
             damaged = [u for u in here if u.damage]
             if damaged:
                 territories[t.name]["damage"] = [{"owner": u.owner, "unit": u.type, "damage": u.damage}

@@ -274,8 +274,11 @@ def battle_view(event: dict, ools: dict[str, str]) -> dict:
         rounds.append(f"Shore bombardment: {dice_phrase(bb)} → defender lose {units_phrase(bb['losses'])}")
     for r in event["rounds"]:
         head = f"Round {r['round']}"
-        if r.get("submerged"):
+        if r.get("submerged", {}).get("defender"):
             rounds.append(f"{head}: defending {units_phrase(r['submerged']['defender'])} submerge ({r['submerged']['why']})")
+        if r.get("submerged", {}).get("attacker"):
+            rounds.append(f"{head}: attacking {units_phrase(r['submerged']['attacker'])} submerge and stay in "
+                          f"{event['place']}, out of the battle ({r['submerged']['attacker_why']})")
         if r.get("surprise"):
             rounds += _exchange(f"{head}, surprise strike", r["surprise"], ools)
         if "attacker" in r:
@@ -290,6 +293,7 @@ def battle_view(event: dict, ools: dict[str, str]) -> dict:
               "retreated": f"the attacker retreats to {event.get('retreat', {}).get('to', '?')}",
               "cleared": "the sea zone is cleared" if sea else
                          "the defenders are destroyed but no land unit is left to take the territory",
+              "submerged": "the attacking submarines submerge, and no other attacker is left: the battle ends",
               "stalemate": "neither side can hit the other: the battle ends with both in place",
               "destroyed": "both sides are destroyed" if not event["survivors"]["defender"] else "the attack is wiped out"}[event["result"]]
     if event.get("capture"):

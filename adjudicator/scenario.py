@@ -138,6 +138,7 @@ class Canal:
     name: str
     sea_zones: list[str]
     land_territories: list[str]
+    excluded_units: list[str] = field(default_factory=list)   # unit types that pass whoever holds the land
 
 
 @dataclass

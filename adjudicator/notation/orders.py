@@ -99,12 +99,17 @@ class Retreat(Order):
     verb = "retreat"
 
     def canonical(self) -> str:
-        s = f"retreat {self.place} > {self.to}"
-        if self.after_round is not None:
-            s += f" after round {self.after_round}"
-        if self.if_attackers_below is not None:
-            s += f" if attackers < {self.if_attackers_below}"
-        return s
+        return f"retreat {self.place} > {self.to}" + _conditions_text(self)
+
+
+def _conditions_text(order: Retreat | Submerge) -> str:
+    """The `after round N` and `if attackers < N` clauses of a battle order, as written."""
+    s = ""
+    if order.after_round is not None:
+        s += f" after round {order.after_round}"
+    if order.if_attackers_below is not None:
+        s += f" if attackers < {order.if_attackers_below}"
+    return s
 
 
 @dataclass
@@ -142,11 +147,19 @@ class Scramble(Order):
 
 @dataclass
 class Submerge(Order):
+    """`submerge always|never`: a standing order for this power's defending submarines; `submerge PLACE [after
+    round N] [if attackers < N]`: a battle order of the combat move for the mover's attacking submarines there."""
+
     always: bool = True
+    place: str | None = None
+    after_round: int | None = None
+    if_attackers_below: int | None = None
     verb = "submerge"
 
     def canonical(self) -> str:
-        return "submerge " + ("always" if self.always else "never")
+        if self.place is None:
+            return "submerge " + ("always" if self.always else "never")
+        return f"submerge {self.place}" + _conditions_text(self)
 
 
 @dataclass

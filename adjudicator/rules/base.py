@@ -32,6 +32,9 @@ class G40Rules(RulesCore):
     no_income = "capital held by the enemy: no income"      # the income line of a power that cannot collect
     takes_bids = True
     bid_units_per_place = 1         # bid units a territory or sea zone may receive (RULINGS.md "bid")
+    # The most new units a power that places without factories (China) puts in one territory in a turn: the G40
+    # rulebook's 3, whatever the map's placementPerTerritory says (RULINGS.md "chinese-placement"); None: the map's.
+    placed_per_territory: int | None = 3
 
     def __init__(self, scenario: Scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)
@@ -331,7 +334,8 @@ class G40Rules(RulesCore):
     def places_without_factory(self, state: State, power: str, place: str) -> int | None:
         """How many units `power` may place in `place` without a factory (None: only at factories). From the
         map's RulesAttachment of the power: placementAnyTerritory (China places in any territory it holds),
-        placementCapturedTerritory (also those taken this turn), placementPerTerritory (the most per territory)."""
+        placementCapturedTerritory (also those taken this turn), placementPerTerritory (the most per territory,
+        capped by the family's placed_per_territory)."""
         rules = self.player_rules(power)
         if rules is None or rules.value("placementAnyTerritory").lower() != "true":
             return None
@@ -340,7 +344,8 @@ class G40Rules(RulesCore):
         if place in state.conquered and rules.value("placementCapturedTerritory").lower() != "true":
             return None
         limit = rules.value("placementPerTerritory")
-        return int(limit) if limit.isdigit() else 10**6
+        mapped = int(limit) if limit.isdigit() else 10**6
+        return mapped if self.placed_per_territory is None else min(mapped, self.placed_per_territory)
 
     def check_movement_limits(self, state: State, power: str, path: list[str]) -> None:
         """RULINGS.md "movement-limits": with an allowed list every place a move enters is on it; a disallowed
@@ -374,7 +379,7 @@ class G40Rules(RulesCore):
         for land in canal.land_territories:
             if not self.is_friendly_land(state, power, land) or land in state.conquered:
                 raise RuleViolation(f"the {canal.name} between {a} and {b} needs {land} held by "
-                                    f"{power} or an ally since the start of the turn")
+                                    f"{power} or an ally since the start of the turn", "BG-07")
 
     def check_sea_path(self, state: State, power: str, ships: list[Unit], path: list[str]) -> None:
         """A game's own limits on a voyage of `ships` along `path` (sea zones, the start first), such as a sea

@@ -1,7 +1,8 @@
 """Battles on land and at sea (BG-11 … BG-25, BG-39), in the rulebook's order of a combat round.
 
 Before round 1: AA fire at attacking aircraft (land), shore bombardment (amphibious assaults). Each round:
-defending submarines may submerge; transports left alone against armed enemies are destroyed; submarines
+submarines may submerge (the defender's by standing order, the attacker's by its battle order); transports left
+alone against armed enemies are destroyed; submarines
 whose enemy has no destroyer fire a surprise strike whose casualties are removed at once; everyone else fires
 and their casualties fire back; then attackers that the game's rules take out leave the battle
 (`G40Rules.leaves_battle`), and the attacker may retreat. Who can hit whom comes from the unit
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..notation.orders import Retreat
+from ..notation.orders import Retreat, Submerge
 from ..state import State, Unit, count_types
 from .base import G40Rules
 from .movement import capture
@@ -29,6 +30,7 @@ MAX_ROUNDS = 100
 class BattleOrders:
     retreat: Retreat | None = None
     ool: tuple[str, ...] | None = None        # the mover's order of loss for this battle
+    submerge: Submerge | None = None          # when the mover's attacking submarines submerge (BG-17)
     bombard: list[Unit] = field(default_factory=list)    # ships firing before round 1 (BG-12)
 
 
@@ -210,16 +212,39 @@ class Battle:
         return a_first + d_first
 
     def _submerge(self, rec: dict) -> None:
-        """BG-17: defending submarines submerge when their owner's standing order says so and no attacking
-        destroyer is present (RULINGS.md "submerge-default"); they stay in the sea zone, out of the battle."""
-        if not self.sea or self._destroyer(self.att):
+        """BG-17, at the start of a round: defending submarines submerge when their owner's standing order says so
+        (RULINGS.md "submerge-default"), attacking ones when the mover's `submerge PLACE` order says so
+        (RULINGS.md "attacking-submarines-submerge"), each side only where no enemy destroyer is present. They
+        stay in the sea zone, out of the battle; the other units fight on."""
+        if not self.sea or (rec["round"] == 1 and not self.rules.prop("Sub Retreat Before Battle")):
             return
-        if rec["round"] == 1 and not self.rules.prop("Sub Retreat Before Battle"):
+        if not self._destroyer(self.att):
+            going = [u for u in self.dfn if self.rules.can_submerge(u)
+                     and self.state.standing.get(u.owner, {}).get("submerge")]
+            if going:
+                self.dfn = [u for u in self.dfn if u not in going]
+                rec["submerged"] = {"defender": count_types(going), "why": "standing order `submerge always`"}
+        order = self.orders.submerge
+        if order is None or rec["round"] <= (order.after_round if order.after_round is not None else 1):
             return
-        going = [u for u in self.dfn if self.rules.can_submerge(u) and self.state.standing.get(u.owner, {}).get("submerge")]
-        if going:
-            self.dfn = [u for u in self.dfn if u not in going]
-            rec["submerged"] = {"defender": count_types(going), "why": "standing order `submerge always`"}
+        if order.if_attackers_below is not None and len(self.att) >= order.if_attackers_below:
+            return
+        subs = [u for u in self.att if self.rules.can_submerge(u)]
+        if not subs:
+            return
+        if self._destroyer(self.dfn):
+            if not self.event.get("submerge_blocked"):
+                self.event["submerge_blocked"] = True
+                self.event["notes"].append(f"`{order.canonical()}`: the attacking submarines cannot submerge while "
+                                           "an enemy destroyer is in the battle (BG-17); they fight on")
+            return
+        self.att = [u for u in self.att if u not in subs]
+        self.left += subs
+        self.orders.submerge = None
+        rec.setdefault("submerged", {})["attacker"] = count_types(subs)
+        rec["submerged"]["attacker_why"] = f"order `{order.canonical()}`"
+        if not self.att:
+            self.event["attack_submerged"] = True
 
     def _leave(self, rec: dict, rnd: int) -> None:
         """Attackers the game takes out of the battle after this round (G40Rules.leaves_battle), by reason."""
@@ -326,6 +351,8 @@ class Battle:
             u.mark(fought=True)
         if ev.get("stalemate") and self.dfn:
             ev["result"] = "stalemate"
+        elif ev.get("attack_submerged"):
+            ev["result"] = "submerged"
         elif self.dfn:
             ev["result"] = "retreated" if "retreat" in ev else "defended"
         elif self.sea and self.att:

@@ -398,7 +398,7 @@ def _check_sea(rules: G40Rules, state: State, power: str, ships: list[Unit], pat
         if not rules.is_water(place):
             raise RuleViolation(f"ships cannot enter the land territory {place}", "BG-07")
     for a, b in zip(path, path[1:]):
-        _check_canal(rules, state, power, a, b)
+        _check_canal(rules, state, power, ships, a, b)
     rules.check_sea_path(state, power, ships, path)
     subs = all(rules.is_sub(u) for u in ships)
     for place in path[1:-1]:
@@ -412,9 +412,11 @@ def _check_sea(rules: G40Rules, state: State, power: str, ships: list[Unit], pat
                                 "BG-08")
 
 
-def _check_canal(rules: G40Rules, state: State, power: str, a: str, b: str) -> None:
+def _check_canal(rules: G40Rules, state: State, power: str, ships: list[Unit], a: str, b: str) -> None:
+    """A canal between `a` and `b` holds back ships, except those whose types the map excludes from it (RULINGS.md
+    "submarines-at-gibraltar")."""
     for canal in rules.scenario.canals:
-        if a in canal.sea_zones and b in canal.sea_zones:
+        if a in canal.sea_zones and b in canal.sea_zones and not all(u.type in canal.excluded_units for u in ships):
             rules.check_canal(state, power, canal, a, b)
 
 

@@ -192,6 +192,14 @@ class Legs:
         return self.ashore if phase == "combat_move" else None
 
 
+def board(rules: G40Rules, state: State, power: str, zone: str, cargo: list[Unit]) -> None:
+    """Put land units of `power` already in the sea zone `zone` aboard its transports there, first with room
+    first, as a move that ends there boards them (BG-09): for host corrections and set positions, which place
+    units without moving them. Raises RuleViolation when there is no room."""
+    for uid, boat in Legs(rules, [zone]).assign(state, power, zone, cargo).items():
+        next(u for u in cargo if u.id == uid).carried_by = boat.id
+
+
 def land_assault_troops(rules: G40Rules, state: State, power: str) -> list[dict]:
     """BG-11: after the sea battles, troops waiting aboard for an amphibious assault come ashore, unless enemy
     warships still hold their zone; then the landing is called off and they stay aboard."""

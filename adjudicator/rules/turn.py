@@ -294,7 +294,7 @@ def _apply(rules: G40Rules, state: State, power: str, order: Order, placed: dict
         return place(rules, state, power, order, placed)
     if isinstance(order, Bomb):
         return bombing.declare_raid(rules, state, power, order)
-    if isinstance(order, (Retreat, OrderOfLoss)):
+    if isinstance(order, (Retreat, OrderOfLoss, Submerge)):
         return {"type": "battle_order", "order": order.canonical()}
     if isinstance(order, GameVerb):
         return rules.game_order(state, power, order)
@@ -326,14 +326,20 @@ def _check_battle_orders(rules: G40Rules, state: State, orders: list[Order], err
     land (at sea: a zone free of enemies) from which attackers came (BG-23)."""
     battles = {b["place"]: b for b in state.battles if b.get("kind") != "raid"}
     for o in orders:
-        if not isinstance(o, (Retreat, OrderOfLoss)):
+        if not isinstance(o, (Retreat, OrderOfLoss, Submerge)):
             continue
         place = o.place
         battle = battles.get(place)
         if battle is None:
             errors.append(OrderError(ILLEGAL, f"no battle in {place} this turn: the combat moves attack "
                                      f"{', '.join(sorted(battles)) or 'nothing'}", o.line, o.column, o.source,
-                                     rule="BG-23" if isinstance(o, Retreat) else "BG-22"))
+                                     rule="BG-17" if isinstance(o, Submerge) else "BG-23" if isinstance(o, Retreat)
+                                     else "BG-22"))
+            continue
+        if isinstance(o, Submerge):
+            problem = _submerge_problem(rules, state, battle, place)
+            if problem:
+                errors.append(OrderError(ILLEGAL, problem, o.line, o.column, o.source, rule="BG-17"))
             continue
         if not isinstance(o, Retreat):
             continue
@@ -347,6 +353,19 @@ def _check_battle_orders(rules: G40Rules, state: State, orders: list[Order], err
             errors.append(OrderError(ILLEGAL, f"attackers retreat only to where attacking {'ships' if sea else 'land units'} "
                                      f"came from ({', '.join(sorted(came))}); not {o.to}", o.line, o.column, o.source,
                                      rule="BG-23"))
+
+
+def _submerge_problem(rules: G40Rules, state: State, battle: dict, place: str) -> str | None:
+    """Why `submerge PLACE` cannot be carried out: the game's submarines never submerge, PLACE is a land battle,
+    or none of the mover's attacking units there can submerge (RULINGS.md "attacking-submarines-submerge")."""
+    if not rules.prop("Submersible Subs"):
+        return "submarines of this game cannot submerge (the map's \"Submersible Subs\"): write `retreat PLACE > TO` instead"
+    if battle.get("kind") != "sea":
+        return f"the battle in {place} is on land: only submarines at sea submerge; write `retreat {place} > TO` instead"
+    if not any(rules.can_submerge(u) for u in state.units_at(place, state.power)
+               if u.flags.get("combat_moved") or rules.prop("Previous Units Fight")):
+        return f"none of {state.power}'s units attacking {place} can submerge: only submarines can"
+    return None
 
 
 def _check_idle_ships(rules: G40Rules, state: State, moved: dict[int, Order], errors: list[OrderError]) -> None:
@@ -409,6 +428,7 @@ def _battle(rules: G40Rules, state: State, orders: list[Order], roller, battle: 
     bo = BattleOrders(
         retreat=next((o for o in orders if isinstance(o, Retreat) and o.place == place), None),
         ool=next((o.units for o in orders if isinstance(o, OrderOfLoss) and o.place == place), None),
+        submerge=next((o for o in orders if isinstance(o, Submerge) and o.place == place), None),
         bombard=_bombarding(rules, state, power, battle) if kind == "land" else [])
     b = Battle(rules, state, power, place, roller, bo)
     if not b.att:
@@ -511,7 +531,7 @@ def check_standing(rules: G40Rules, power: str, orders: list[Order]) -> list[Ord
         try:
             if isinstance(o, Scramble):
                 scramble.check_order(rules, o.place, o.sea_zone)
-            elif isinstance(o, Submerge) and not rules.prop("Submersible Subs"):
+            elif isinstance(o, Submerge) and o.place is None and not rules.prop("Submersible Subs"):
                 raise RuleViolation("submarines of this game cannot submerge (the map's \"Submersible Subs\")", "BG-17")
             elif isinstance(o, Intercept) and not rules.prop("Raids May Be Preceeded By Air Battles"):
                 raise RuleViolation("this game has no air battles before raids, so nothing intercepts "

@@ -124,7 +124,8 @@ def _connections(doc: GameDocument) -> list[tuple[str, str]]:
 
 
 def _canals(doc: GameDocument) -> list[Canal]:
-    """One Canal per canalName: TripleA attaches the same canal to each sea zone it joins."""
+    """One Canal per canalName: TripleA attaches the same canal to each sea zone it joins. Its excludedUnits
+    (the G40 maps' submarines at Gibraltar) pass it whoever holds its land."""
     canals: dict[str, Canal] = {}
     for attachment in doc.attachments("CanalAttachment"):
         sea_zone = doc.require("territory", doc.attr(attachment, "attachTo"), attachment)
@@ -133,7 +134,8 @@ def _canals(doc: GameDocument) -> list[Canal]:
         if name is None:
             doc.fail(f"canal attachment on '{sea_zone}' has no canalName")
         land = [doc.require("territory", t, attachment) for t in colon_list(last(opts, "landTerritories"))]
-        canal = canals.setdefault(name, Canal(name=name, sea_zones=[], land_territories=land))
+        excluded = [doc.require("unit type", t, attachment) for t in colon_list(last(opts, "excludedUnits"))]
+        canal = canals.setdefault(name, Canal(name=name, sea_zones=[], land_territories=land, excluded_units=excluded))
         canal.sea_zones.append(sea_zone)
     return list(canals.values())
 

@@ -28,6 +28,7 @@ class AltUniverseRules(G40Rules):
     name = "g40-alt-universe"
     title = "G40 Alt-Universe"
     no_income = "no city held: no income (AU-129)"
+    placed_per_territory = None         # AU-35: China places with no limit per territory
 
     def __init__(self, scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)

@@ -161,12 +161,11 @@ def _edit(rules, state: State, text: str) -> None:
 
 def _board(rules, state: State, zone: str) -> None:
     """Land units set in a sea zone sail aboard their owner's transports there, first with room first."""
-    from adjudicator.rules.transport import Legs
+    from adjudicator.rules.transport import board
     for owner in sorted({u.owner for u in state.units_at(zone)}):
         cargo = [u for u in state.units_at(zone, owner) if rules.ut(u).domain == "land"]
         if cargo:
-            for uid, boat in Legs(rules, [zone]).assign(state, owner, zone, cargo).items():
-                next(u for u in cargo if u.id == uid).carried_by = boat.id
+            board(rules, state, owner, zone, cargo)
 
 
 def run(case: dict) -> tuple[State, list[OrderError], list[dict]]:
