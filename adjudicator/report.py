@@ -139,6 +139,9 @@ def describe(event: dict) -> list[str]:
                 f"({event['why']})."]
     if kind == "assault_landing":
         return [f"{units_phrase(event['units'])} land from {event['from']} in {event['place']}."]
+    if kind == "landing_called_off" and event.get("retreated_from") is not None:
+        return [f"The landing in {event['place']} is called off: the transports retreated from "
+                f"{event['retreated_from']} to {event['from']}; {units_phrase(event['units'])} stay aboard."]
     if kind == "landing_called_off":
         return [f"The landing in {event['place']} is called off: enemy warships still hold {event['from']}; "
                 f"{units_phrase(event['units'])} stay aboard."]

@@ -32,6 +32,7 @@ class BattleOrders:
     ool: tuple[str, ...] | None = None        # the mover's order of loss for this battle
     submerge: Submerge | None = None          # when the mover's attacking submarines submerge (BG-17)
     bombard: list[Unit] = field(default_factory=list)    # ships firing before round 1 (BG-12)
+    held: set[int] = field(default_factory=set)          # the mover's aircraft held aboard damaged carriers: cargo
 
 
 def order_of_loss(rules: G40Rules, state: State, power: str, role: str, battle_ool: tuple[str, ...] | None) -> list[str]:
@@ -81,6 +82,7 @@ class Battle:
         self.orders = orders
         self.sea = rules.is_water(place)
         self.att = [u for u in state.units_at(place, power) if rules.is_combatant(u) and not u.flags.get("raid")
+                    and u.id not in orders.held
                     and (u.flags.get("combat_moved") or rules.prop("Previous Units Fight"))]
         self.dfn = rules.hostile_units(state, power, place)
         self.dead: list[Unit] = []

@@ -21,6 +21,8 @@ def bonus_movement(rules: G40Rules, state: State, unit: Unit) -> int:
     if not rules.prop("Units May Give Bonus Movement"):
         return 0
     here = unit.place
+    if rules.is_water(here) and rules.ut(unit).domain != "sea":
+        return 0                        # aircraft on a carrier: an air base gives movement only to those on its land
     places = [p for p in rules.scenario.neighbours(here) if not rules.is_water(p)] if rules.is_water(here) else [here]
     givers = {t.name for t in rules.scenario.unit_types if t.options.get("givesMovement")}
     best = 0
@@ -183,13 +185,13 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
     elif land:
         legs.check_land(state, power, land, ships, phase)
     cargo, along = _riders(rules, state, power, ships, flying, len(legs.sea_path) - 1)
-    free = [u for u in flying if u not in along]
+    free = [u for u in flying if u not in along and u not in cargo]
     if free:
         check_air(rules, state, power, free, path, phase)
     if ships:
         legs.check_ships(state, power, ships, land, phase)
         _check_sea(rules, state, power, ships, legs.sea_path, phase)
-    for u in flying + (land if not legs.sea else []):
+    for u in [u for u in flying if u not in cargo] + (land if not legs.sea else []):
         _arrive(u, path[-1], len(path) - 1, phase)
     for u in ships:
         _arrive(u, legs.sea_path[-1], len(legs.sea_path) - 1, phase)
@@ -294,7 +296,11 @@ def _riders(rules: G40Rules, state: State, power: str, ships: list[Unit], flying
     along = []
     for u in flying:
         need = rules.ut(u).carrier_cost
-        if need and need <= room:
+        if need and not u.moved and need <= min(shut, room):     # named, but aboard a damaged carrier: cargo
+            shut -= need
+            room -= need
+            cargo.append(u)
+        elif need and need <= room:
             room -= need
             along.append(u)
     return cargo, along

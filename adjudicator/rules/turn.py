@@ -425,11 +425,13 @@ def _battle(rules: G40Rules, state: State, orders: list[Order], roller, battle: 
     events: list[dict] = []
     if kind == "sea":
         events += scramble.scramble(rules, state, power, place)
+    held = air.grounded(rules, state, power, place) if kind == "sea" else []
     bo = BattleOrders(
         retreat=next((o for o in orders if isinstance(o, Retreat) and o.place == place), None),
         ool=next((o.units for o in orders if isinstance(o, OrderOfLoss) and o.place == place), None),
         submerge=next((o for o in orders if isinstance(o, Submerge) and o.place == place), None),
-        bombard=_bombarding(rules, state, power, battle) if kind == "land" else [])
+        bombard=_bombarding(rules, state, power, battle) if kind == "land" else [],
+        held={u.id for u in held})
     b = Battle(rules, state, power, place, roller, bo)
     if not b.att:
         return events + [{"type": "called_off", "place": place, "attacker": power,
@@ -439,7 +441,7 @@ def _battle(rules: G40Rules, state: State, orders: list[Order], roller, battle: 
     events.append(b.fight())
     events += rules.after_battle(state, power, place, events[-1])
     if kind == "sea":
-        events += _air_after_sea_battle(rules, state, power, place)
+        events += _air_after_sea_battle(rules, state, power, place, held)
     return events
 
 
@@ -455,10 +457,16 @@ def _bombarding(rules: G40Rules, state: State, power: str, battle: dict) -> list
     return ships
 
 
-def _air_after_sea_battle(rules: G40Rules, state: State, power: str, place: str) -> list[dict]:
+def _air_after_sea_battle(rules: G40Rules, state: State, power: str, place: str, held: list) -> list[dict]:
     """After a sea battle, aircraft of other powers left with no carrier room: the defenders' fly to a landing
-    within 1 space (RULINGS.md "carrier-lost"); an ally's riding on the mover's sunk carrier go down with it."""
+    within 1 space (RULINGS.md "carrier-lost"); an ally's riding on the mover's sunk carrier go down with it, and so
+    do the mover's own that were `held` aboard a damaged carrier that sank."""
     events = []
+    still = {u.id for u in air.grounded(rules, state, power, place)}
+    for u in sorted((u for u in held if state.unit(u.id) is u and u.id not in still), key=lambda u: -u.id):
+        state.remove_units([u.id])
+        events.append({"type": "crash", "power": power, "place": place, "unit": u.type,
+                       "reason": "it was aboard a damaged carrier that was sunk"})
     for u in sorted(state.units_at(place), key=lambda u: -u.id):
         if not rules.is_air(u) or u.owner == power or u.flags.get("scrambled_from") or air.landed(rules, state, u.owner, u):
             continue
