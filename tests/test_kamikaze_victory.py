@@ -104,3 +104,20 @@ def test_a_victory_is_held_a_whole_round_announced_won_and_ends_the_game(cli, g4
     assert "no orders are taken: Game over: the Axis win" in refused.stdout + refused.stderr
     assert "the game is over, the Axis won" in cli("adjudicate", g40_db, code=1).stderr
     verified_and_audited(cli, g40_db, tmp_path, last)
+
+
+def test_kamikaze_orders_of_a_submission_replace_the_earlier_ones_and_none_withdraws_them():
+    from adjudicator.game import apply_standing
+    from adjudicator.notation.orders import Kamikaze
+    from adjudicator.games import demo
+    from adjudicator.state import State
+
+    state = State.initial(demo.scenario())
+    apply_standing(state, "Japanese", [Kamikaze(zone="6 Sea Zone", max=2), Kamikaze(zone="19 Sea Zone"),
+                                       Kamikaze(zone="6 Sea Zone", targets=("carrier",))])
+    assert state.standing["Japanese"]["kamikaze"] == [{"zone": "19 Sea Zone", "max": None, "targets": []},
+                                                      {"zone": "6 Sea Zone", "max": None, "targets": ["carrier"]}]
+    apply_standing(state, "Japanese", [Kamikaze(zone="20 Sea Zone", max=1)])
+    assert state.standing["Japanese"]["kamikaze"] == [{"zone": "20 Sea Zone", "max": 1, "targets": []}]
+    apply_standing(state, "Japanese", [Kamikaze(none=True)])
+    assert "kamikaze" not in state.standing["Japanese"]
