@@ -60,7 +60,7 @@ class Setup:
                 self._parsed.clear()
             found = self._parsed[key] = parse_submission(text, self.lexicon, start_phase=start_phase,
                                                          phases=self.scenario.phases_of(power) or None,
-                                                         verbs=self.rules.verbs())
+                                                         verbs=self.rules.verbs(), power=power)
         return found
 
     def play(self, state: State, sub, roller, hashed: bool = True) -> list:
@@ -171,7 +171,28 @@ def load_scenario(name: str, map_arg: str | None, rules_version: str | None,
             raise
         raise MapError(f"{name} (rules {version}) is played on TripleA's game XML {wanted}.xml, of the map "
                        f"{getattr(module, 'MAP_TITLE', wanted)!r}: {exc.message}") from None
-    return load_xml(xml), version, xml
+    scenario = load_xml(xml)
+    return scenario, _version_of_map(name, module, scenario, xml, version, rules_version), xml
+
+
+def _version_of_map(name: str, module, scenario: Scenario, xml: Path, version: str, given: str | None) -> str:
+    """The rule version a map of `name` is played with: the one the map says it is made for (the game's
+    rules_of_map), where it says; a `--rules` that differs from it, or a map made for a version the game does not
+    play, is refused before anything is written, with the `--rules` or map to use instead."""
+    made_for = getattr(module, "rules_of_map", lambda _: None)(scenario)
+    versions = getattr(module, "RULE_VERSIONS", {})
+    if made_for is None or made_for == version:
+        return version
+    maps = "; ".join(f"{v}: {stem}.xml" for v, stem in versions.items())
+    if made_for not in versions:
+        raise ConfigError(f"the map {xml.name} is made for the {made_for} rules, which the {name} game does not play "
+                          f"(it plays {', '.join(versions)}, each on its own map: {maps}); choose one of those maps, "
+                          f"or play this one as `--game g40` (the G40 base rules and the map's own settings)")
+    if given:
+        raise ConfigError(f"--rules {given} does not fit the map {xml.name}, which is made for the {made_for} rules: "
+                          f"give --rules {made_for} (or leave --rules out), or choose the map of {given}: "
+                          f"{versions.get(given, '?')}.xml")
+    return made_for
 
 
 def game_options(name: str, version: str, chosen: list[str]) -> dict[str, bool]:

@@ -510,21 +510,22 @@ def _armies(scenario: Scenario, units: list) -> dict[str, list[tuple[str, dict[s
     facilities and markers left out."""
     kinds = {u.name: (i, u) for i, u in enumerate(scenario.unit_types)}
     turn = {p.name: i for i, p in enumerate(scenario.players)}
+    common = {(p.name, v): c for p in scenario.players for c, vs in scenario.variants_of(p.name).items() for v in vs}
     stacks: dict[str, dict[str, dict[str, int]]] = {}
     for place, owner, kind, count in sorted(units, key=lambda row: kinds.get(row[2], (len(kinds),))[0]):
         unit = kinds.get(kind, (0, None))[1]
         if unit is not None and (unit.has("infrastructure") or unit.has("marker")):
             continue
         counts = stacks.setdefault(place, {}).setdefault(owner, {})
-        short = _abbreviation(kind)
+        short = _abbreviation(common.get((owner, kind), kind))
         counts[short] = counts.get(short, 0) + count
     return {place: sorted(powers.items(), key=lambda item: turn.get(item[0], len(turn))) for place, powers in stacks.items()}
 
 
 def _abbreviation(unit: str) -> str:
-    """The orders' abbreviation of a unit type (`inf`), also for a power's own variant of it (`infantryC`)."""
-    plain = unit.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") or unit
-    return SHORT.get(unit) or SHORT.get(plain) or (unit if len(unit) <= 5 else unit[:4])
+    """The orders' abbreviation of a unit type (`inf`); a power's own variant of a type is given as the common
+    type (Scenario.variants_of), as its orders name it."""
+    return SHORT.get(unit) or (unit if len(unit) <= 5 else unit[:4])
 
 
 def _badge_rows(stack: list[tuple[str, dict[str, int]]], colours: dict, room: float, tall: float,

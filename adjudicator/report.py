@@ -98,6 +98,8 @@ def describe(event: dict) -> list[str]:
         line = f"{units_phrase(event['units'])}: {' > '.join(event['path'])}"
         if event.get("riders"):
             line += f" (with {units_phrase(event['riders'])} aboard)"
+        if event.get("airborne"):
+            line += f" ({units_phrase(event['airborne'])} left airborne in {event['path'][0]}, not named in the order)"
         if event.get("raid"):
             line += f" (bombing raid on the {event['raid']})"
         if event.get("attack"):

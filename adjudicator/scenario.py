@@ -310,6 +310,38 @@ class Scenario:
         name = frontier or self.player_production.get(player, "")
         return [rules[n] for n in self.frontiers.get(name, []) if n in rules]
 
+    def holders(self, unit: str) -> set[str]:
+        """The powers the map gives `unit`: those it is placed for at the start, and those whose production
+        frontier buys it (the first, or one a trigger of theirs switches to)."""
+        frontiers = {p: {f} for p, f in self.player_production.items()}
+        for trigger in self.attachments_of("trigger"):
+            frontiers.setdefault(trigger.attach_to, set()).update(trigger.values("frontier"))
+        found = {p.owner for p in self.placements if p.unit_type == unit}
+        for power, names in frontiers.items():
+            if any(unit in rule.results for name in names for rule in self.frontier_of(power, name)):
+                found.add(power)
+        return found
+
+    def variants_of(self, power: str) -> dict[str, list[str]]:
+        """common type -> `power`'s own variants of it (Alt-Universe China's `infantryC`): a type named as a common
+        type plus a suffix, of its kind (land, sea, air), that the map gives to `power` alone while it gives the
+        common type to some other power. Read from the map, so that every power-specific type of every map
+        answers to its common name (lexicon.Lexicon.for_power)."""
+        memo = self.__dict__.setdefault("_variants", {})
+        key = (power, len(self.unit_types), len(self.placements), len(self.attachments))
+        if key not in memo:
+            held = {u.name: self.holders(u.name) for u in self.unit_types if not u.has("marker")}
+            found: dict[str, list[str]] = {}
+            for v in self.unit_types:
+                if held.get(v.name) != {power}:
+                    continue
+                for c in self.unit_types:
+                    if (c.name != v.name and v.name.startswith(c.name) and c.domain == v.domain
+                            and held.get(c.name, set()) - {power}):
+                        found.setdefault(c.name, []).append(v.name)
+            memo[key] = found
+        return memo[key]
+
     # -- JSON ----------------------------------------------------------------------------------------
 
     def to_json(self) -> str:

@@ -42,6 +42,7 @@ class Correction(Order):
 def _units(name: str):
     def parse(r: Reader) -> dict[str, Any]:
         power = r.power_then()
+        r.lexicon = r.lexicon.for_power(power)      # the units are that power's: `add Chinese 2 inf C4`
         units, place = r.units_at()
         return {"name": name, "power": power, "units": units, "place": place}
     return parse

@@ -57,6 +57,9 @@ class Lexicon:
     def __init__(self) -> None:
         self._names: dict[str, dict[str, list[str]]] = {c: {} for c in (UNIT, PLACE, POWER)}
         self._aliases: dict[str, dict[str, list[str]]] = {c: {} for c in (UNIT, PLACE, POWER)}
+        self._variants: dict[str, dict[str, tuple[list[str], bool]]] = {}   # power -> common -> (its own, has common)
+        self._per_power: dict[str, Lexicon] = {}
+        self._base: Lexicon | None = None         # the lexicon of all powers that a for_power one was made from
         self.unit_words = 1         # the most words a unit name or alias has: how far a unit name may reach
         self.place_words = 1        # the same for places, a comma counted as a word: how far a place may reach
 
@@ -76,6 +79,11 @@ class Lexicon:
         for alias, unit in UNIT_ALIASES.items():
             if lex.resolve(UNIT, unit) == [unit]:
                 lex.add_unit_alias(alias, unit)
+        for p in scenario.players:
+            own = scenario.variants_of(p.name)
+            if own:
+                lex._variants[p.name] = {common: (variants, p.name in scenario.holders(common))
+                                         for common, variants in own.items()}
         for p in scenario.players:
             group = next((g for g in POWER_GROUPS if key(p.name) in g), ())
             for alias in group:
@@ -123,6 +131,34 @@ class Lexicon:
             self.unit_words = max(self.unit_words, len(k.split()))
         elif category == PLACE:
             self.place_words = max(self.place_words, len(k.replace(",", " , ").split()))
+
+    def for_power(self, power: str) -> Lexicon:
+        """The names as `power`'s orders read them: a common unit name or alias (`infantry`, `inf`) names the power's
+        own variant of that type (Alt-Universe China's `infantryC`), and the variant's own name still works. Where
+        the map gives the power the common type as well, the common type's own name keeps meaning it and its
+        aliases are ambiguous between the two (games/g40_alt_universe/RULINGS.md, "power-variants")."""
+        base = self._base or self
+        variants = base._variants.get(power)
+        if not variants:
+            return base
+        found = base._per_power.get(power)
+        if found is None:
+            found = Lexicon()
+            found.__dict__.update(base.__dict__)
+            found._base, found._per_power = base, {}
+            found._names = {**base._names, UNIT: dict(base._names[UNIT])}
+            found._aliases = {**base._aliases, UNIT: dict(base._aliases[UNIT])}
+            for common, (own, has_common) in variants.items():
+                for tier in (found._names, found._aliases):
+                    for k, targets in tier[UNIT].items():
+                        if common not in targets:
+                            continue
+                        if not has_common:
+                            tier[UNIT][k] = [t for t in targets if t != common] + own
+                        elif tier is found._aliases:
+                            tier[UNIT][k] = targets + own
+            base._per_power[power] = found
+        return found
 
     # -- looking up -----------------------------------------------------------------------------------
 

@@ -43,10 +43,14 @@ class ParseResult:
 
 
 def parse_submission(text: str, lexicon: Lexicon, start_phase: str | None = None,
-                     phases: Sequence[str] | None = None, verbs: VerbRegistry | None = None) -> ParseResult:
+                     phases: Sequence[str] | None = None, verbs: VerbRegistry | None = None,
+                     power: str | None = None) -> ParseResult:
     """Read `text` for a mover whose turn has `phases` (default: the G40 family's, as the default verbs are), starting
     at `start_phase` (default: the turn's first phase, where a power that is not on the move files its standing
-    orders and salts)."""
+    orders and salts); given the `power` who writes it, its unit names are read as that power's
+    (Lexicon.for_power)."""
+    if power:
+        lexicon = lexicon.for_power(power)
     phases = tuple(phases or G40_PHASES)
     start_phase = start_phase or phases[0]
     if start_phase not in phases:

@@ -113,6 +113,8 @@ class VerbRegistry:
 
 def _buy(r: Reader) -> dict[str, Any]:
     power = r.leading_power()
+    if power:                           # the units are the payer's (UK_Pacific): read its names for them
+        r.lexicon = r.lexicon.for_power(power)
     return {"units": r.units(), **({"power": power} if power else {})}
 
 

@@ -165,16 +165,26 @@ def lose_unlanded(rules: G40Rules, state: State, power: str) -> list[dict]:
 
 
 def landed(rules: G40Rules, state: State, power: str, unit: Unit) -> bool:
-    """The aircraft is on held friendly land, or among the first aircraft a carrier in its zone has room for."""
+    """The aircraft is on held friendly land, or among the first aircraft a carrier in its zone has room for.
+    Aircraft that have not flown this turn keep their places aboard a damaged carrier; aircraft that flew (they
+    attacked, or came in) are airborne and land only on a carrier that is not damaged (BG-14)."""
     if not rules.is_water(unit.place):
         return held_land(rules, state, power, unit.place)
     if not rules.ut(unit).carrier_cost:
         return False
-    planes = [u for u in aircraft_at(rules, state, power, unit.place) if rules.ut(u).carrier_cost]
-    room = sum(rules.ut(c).carrier_capacity for c in carriers_at(rules, state, power, unit.place))
-    used = 0
+    planes = sorted((u for u in aircraft_at(rules, state, power, unit.place) if rules.ut(u).carrier_cost),
+                    key=lambda u: (u.moved > 0, u.id))      # those that have not flown this turn were there first
+    carriers = carriers_at(rules, state, power, unit.place)
+    shut = sum(rules.ut(c).carrier_capacity for c in carriers if damaged_carrier(rules, c))
+    open_room = sum(rules.ut(c).carrier_capacity for c in carriers) - shut
     for u in planes:                      # the first aboard keep their places
-        used += rules.ut(u).carrier_cost or 1
+        need = rules.ut(u).carrier_cost
+        if not u.moved and need <= shut:
+            shut -= need
+            fits = True
+        else:
+            open_room -= need
+            fits = open_room >= 0
         if u is unit:
-            return used <= room
+            return fits
     return False

@@ -279,11 +279,18 @@ class G40Rules(RulesCore):
         elif not self.is_passable_land(state, power, place) or self.hostile_units(state, power, place):
             raise RuleViolation(f"land units may not enter hostile {place} in non-combat", "BG-08")
 
-    def not_at_war(self, state: State, power: str, place: str) -> str:
-        """Why `power` may not enter a neutral's `place`, and the declaration that would open it, if the map has one."""
+    def not_at_war(self, state: State, power: str, place: str, verb: str = "enter") -> str:
+        """Why `power` may not enter (or fly over, `verb`) `place` of a power that is neither its ally nor its enemy
+        (BG-02): a power not yet at war enters no other power's territory; one at war enters its own and its
+        allies' land and attacks its enemies'. Then the declaration that would open it, if the map has one."""
         from .politics import war_actions
         owner = self.owner(state, place) or ""
-        text = f"{place} belongs to {owner}, with whom {power} is not at war"
+        if not self.enemies_of(state, power):
+            text = (f"{power} may not {verb} {place}, which belongs to {owner}: a power that is not at war yet may "
+                    "not move into territory of another power that is not its ally")
+        else:
+            text = (f"{power} may not {verb} {place}, which belongs to {owner}: {power} and {owner} are neither "
+                    "allies nor at war, and units enter only their own and allied territories or attack an enemy's")
         if war_actions(self, power, owner):
             text += f"; to attack it, declare war first (`war {owner}`)"
         return text

@@ -49,10 +49,41 @@ def factory_capacity(rules: G40Rules, state: State, power: str, place: str) -> i
     for u in state.units_at(place, power):
         t = rules.ut(u)
         if t.has("factory") and not u.flags.get("placed"):          # a new factory produces from the next turn
-            cap = t.options.get("canProduceXUnits")
-            base = int(cap[0]) if cap else rules.scenario.territory(place).production
-            total += max(0, base - u.damage)
+            total += max(0, _production(rules, u) - u.damage)
     return total
+
+
+def _production(rules: G40Rules, factory) -> int:
+    """What a factory produces undamaged: the map's canProduceXUnits, else its territory's value."""
+    cap = rules.ut(factory).options.get("canProduceXUnits")
+    return int(cap[0]) if cap else rules.scenario.territory(factory.place).production
+
+
+def no_production(rules: G40Rules, state: State, power: str, place: str) -> tuple[str, str]:
+    """Why `place` produces nothing for `power` this turn, and the rule: no factory, not held since the start of
+    the turn, a factory placed this turn (BG-35), or one damaged to its production (BG-28)."""
+    factories = [u for u in state.units_at(place) if rules.ut(u).has("factory")]
+    if not factories:
+        anywhere = rules.player_rules(power)
+        if anywhere is not None and anywhere.value("placementAnyTerritory").lower() == "true":
+            return (f"{place} has no factory, and it is not one of the territories where {power} may place "
+                    "without one"), "BG-35"
+        return f"{place} has no factory", "BG-35"
+    if state.owners.get(place) != power:
+        return f"the factory in {place} is not {possessive(power)}: {place} belongs to {state.owners.get(place)}", "BG-35"
+    if place in state.conquered:
+        return (f"{power} took {place} this turn: a factory produces only in a territory held since the start of "
+                "the turn"), "BG-35"
+    if all(u.flags.get("placed") for u in factories):
+        return (f"the factory in {place} was placed this turn: it produces from {possessive(power, the=True)} next "
+                "turn"), "BG-35"
+    damaged = [u for u in factories if not u.flags.get("placed") and u.damage]
+    if damaged:
+        u = damaged[0]
+        return (f"the {u.type} in {place} is damaged to its production ({u.damage} damage against a production of "
+                f"{_production(rules, u)}), so it places nothing until repaired (`repair N {place}` in the purchase "
+                "phase)"), "BG-28"
+    return f"the factory in {place} can place nothing more this turn", "BG-35"
 
 
 def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[str, int]) -> dict:
@@ -78,7 +109,11 @@ def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[
         producers = [t for t in sorted(rules.scenario.neighbours(where))
                      if factory_capacity(rules, state, power, t) - placed.get(t, 0) >= n]
         if not producers:
-            raise RuleViolation(f"no factory of {power} next to {where} can place {n} more units this turn", "BG-35")
+            idle = [no_production(rules, state, power, t)[0] for t in sorted(rules.scenario.neighbours(where))
+                    if any(rules.ut(u).has("factory") for u in state.units_at(t))
+                    and factory_capacity(rules, state, power, t) == 0 and state.owners.get(t) == power]
+            raise RuleViolation(f"no factory of {power} next to {where} can place {n} more units this turn"
+                                + (f" ({'; '.join(idle)})" if idle else ""), "BG-35")
         producer = producers[0]
     elif rules.places_without_factory(state, power, where) is not None:
         if domains != {"land"}:
@@ -92,9 +127,13 @@ def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[
             raise RuleViolation(f"ships are placed in a sea zone next to a factory, not in {where}", "BG-35")
         room = factory_capacity(rules, state, power, where) - placed.get(where, 0)
         if factory_capacity(rules, state, power, where) == 0:
-            raise RuleViolation(f"{power} has no factory in {where} that it held at the start of the turn", "BG-35")
+            why, rule = no_production(rules, state, power, where)
+            raise RuleViolation(f"{power} cannot place in {where}: {why}", rule)
         if room < n:
-            raise RuleViolation(f"the factory in {where} can place {room} more units this turn, not {n}", "BG-35")
+            damage = sum(u.damage for u in state.units_at(where, power) if rules.ut(u).has("factory"))
+            raise RuleViolation(f"the factory in {where} can place {room} more units this turn, not {n}"
+                                + (f" (its damage of {damage} takes {damage} off its production)" if damage else ""),
+                                "BG-35")
         producer = where
     if producer:
         placed[producer] = placed.get(producer, 0) + n

@@ -74,7 +74,8 @@ def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, pha
         if uc.unit not in stacks:
             steps = cost(rules.ut(uc.unit))
             pool = sorted((u for u in here if u.type == uc.unit),
-                          key=lambda u: (prefer(u) if prefer else (), u.moved, u.id))
+                          key=lambda u: (prefer(u) if prefer else (), launch is not None and rules.is_air(u)
+                                         and not u.moved, u.moved, u.id))   # airborne before grounded on a deck
             usable = [u for u in pool if left[u.id] - u.moved >= steps and _may_move_now(rules, u, phase)]
             stacks[uc.unit] = steps, pool, usable
         steps, pool, usable = stacks[uc.unit]
@@ -87,9 +88,10 @@ def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, pha
                                 f"{'space' if steps == 1 else 'spaces'} now: {reason}", _rule_for(reason))
         chosen.extend(usable[done:done + uc.count])
         taken[uc.unit] = done + uc.count
-    flying = [u for u in chosen if rules.is_air(u)]
-    if launch is not None and len(flying) > launch:
-        raise RuleViolation(f"a damaged carrier launches no aircraft: only {launch} of the aircraft in {start} "
+    aboard = [u for u in chosen if rules.is_air(u) and not u.moved]     # aircraft that flew this turn are airborne
+    sailing = any(rules.ut(u).carrier_capacity for u in chosen)           # a carrier that moves takes its deck along
+    if launch is not None and len(aboard) > launch and not sailing:
+        raise RuleViolation(f"a damaged carrier launches no aircraft: only {launch} of the aircraft aboard in {start} "
                             "can take off", "BG-14")
     for u in chosen:
         if u.moved == 0 and "bonus" not in u.flags:
@@ -167,20 +169,23 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
         captured = _check_land(rules, state, power, land, path, phase)
     elif land:
         legs.check_land(state, power, land, ships, phase)
-    if flying:
-        check_air(rules, state, power, flying, path, phase)
+    cargo, along = _riders(rules, state, power, ships, flying, len(legs.sea_path) - 1)
+    free = [u for u in flying if u not in along]
+    if free:
+        check_air(rules, state, power, free, path, phase)
     if ships:
         legs.check_ships(state, power, ships, land, phase)
         _check_sea(rules, state, power, ships, legs.sea_path, phase)
-    riders = _riders(rules, state, power, ships, flying, len(legs.sea_path) - 1)
     for u in flying + (land if not legs.sea else []):
         _arrive(u, path[-1], len(path) - 1, phase)
     for u in ships:
         _arrive(u, legs.sea_path[-1], len(legs.sea_path) - 1, phase)
-        for cargo in state.cargo_of(u):
-            cargo.place = u.place
-    for u in riders:
-        _arrive(u, legs.sea_path[-1], len(legs.sea_path) - 1 if u.owner == power else 0, phase)
+        for aboard in state.cargo_of(u):
+            aboard.place = u.place
+    for u in cargo:
+        _arrive(u, legs.sea_path[-1], 0, phase)
+    airborne = _left_airborne(rules, state, power, path[0]) if cargo or along or any(
+        rules.ut(s).carrier_capacity for s in ships) else []
     landing = None
     if land and legs.sea:
         landing = legs.carry_out(state, power, land, phase)
@@ -195,8 +200,10 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
         follows.append(rules.flown_over(state, power, path))
     if any(follows):
         event["follows"] = [e for f in follows for e in f]      # the turn's events list them after the move
-    if riders:
-        event["riders"] = count_types(riders)
+    if cargo or along:
+        event["riders"] = count_types(cargo + along)
+    if airborne:
+        event["airborne"] = count_types(airborne)
     if phase == "combat_move":
         event.update(_declare_battles(rules, state, power, path, legs, land, flying, ships, landing))
     return event
@@ -248,26 +255,43 @@ def declare(state: State, place: str, power: str, kind: str, came_from: str | No
     return battle
 
 
-def _riders(rules: G40Rules, state: State, power: str, ships: list[Unit], flying: list[Unit], steps: int) -> list[Unit]:
-    """BG-14: aircraft aboard carriers that move go with them: an ally's as cargo, the mover's own flying along
-    (spending the same movement). The first aboard (by id) fill the moving carriers' room, allies' first."""
+def _riders(rules: G40Rules, state: State, power: str, ships: list[Unit], flying: list[Unit],
+            steps: int) -> tuple[list[Unit], list[Unit]]:
+    """BG-14: who sails with moving carriers, as (cargo, along). Cargo: an ally's aircraft aboard (the first aboard,
+    by id), and the mover's own that have not flown this turn aboard a damaged carrier, which cannot take off. Along:
+    the mover's own aircraft the order names, in the room left; they fly with the carriers, spending the same
+    movement. The mover's aircraft aboard that the order does not name stay behind, airborne (RULINGS.md
+    "carrier-lost")."""
     room = sum(rules.ut(s).carrier_capacity for s in ships)
     if not room or not steps:
-        return []
-    start = ships[0].place
-    aboard = [u for u in air.aircraft_at(rules, state, power, start) if u not in flying and rules.ut(u).carrier_cost]
-    aboard.sort(key=lambda u: (u.owner == power, u.id))
-    riders = []
-    for u in aboard:
+        return [], []
+    shut = sum(rules.ut(s).carrier_capacity for s in ships if air.damaged_carrier(rules, s))
+    deck = [u for u in air.aircraft_at(rules, state, power, ships[0].place) if u not in flying and rules.ut(u).carrier_cost]
+    deck.sort(key=lambda u: (u.owner == power, u.id))
+    cargo = []
+    for u in deck:
         need = rules.ut(u).carrier_cost
-        if need > room:
-            break
-        if u.owner == power and allowance(rules, state, u) - u.moved < steps:
-            raise RuleViolation(f"the {u.type} aboard in {start} has {allowance(rules, state, u) - u.moved} movement "
-                                f"left and cannot go {steps} spaces with its carrier: move it first", "BG-14")
-        room -= need
-        riders.append(u)
-    return riders
+        if u.owner != power and need <= room:
+            room -= need
+            cargo.append(u)
+        elif u.owner == power and not u.moved and need <= min(shut, room):
+            shut -= need
+            room -= need
+            cargo.append(u)
+    along = []
+    for u in flying:
+        need = rules.ut(u).carrier_cost
+        if need and need <= room:
+            room -= need
+            along.append(u)
+    return cargo, along
+
+
+def _left_airborne(rules: G40Rules, state: State, power: str, place: str) -> list[Unit]:
+    """The mover's aircraft that a carrier sailing away left without a deck where it was: they are in the air,
+    with the movement they have, and land by a move of their own or the default landing."""
+    return [u for u in air.aircraft_at(rules, state, power, place)
+            if u.owner == power and not air.landed(rules, state, power, u)]
 
 
 def _arrive(unit: Unit, place: str, steps: int, phase: str) -> None:
@@ -323,6 +347,9 @@ def check_air(rules: G40Rules, state: State, power: str, units: list[Unit], path
     _check_crossings(rules, state, power, path)
     for place in path[1:]:
         if not rules.air_passable(state, power, place):
+            if rules.owner(state, place) in rules.scenario.turn_players():      # a power, not a neutral country
+                verb = "fly into" if place == path[-1] else "fly over"
+                raise RuleViolation(rules.not_at_war(state, power, place, verb), "BG-02")
             raise RuleViolation(f"aircraft may not fly over neutral {place}", "BG-41")
     dest = path[-1]
     if phase == "combat_move":
@@ -344,8 +371,9 @@ def check_air(rules: G40Rules, state: State, power: str, units: list[Unit], path
     elif rules.is_water(dest) and not all(rules.ut(u).carrier_cost for u in units):
         raise RuleViolation(f"only aircraft that land on carriers may end a move at sea; {dest} is a sea zone", "BG-06")
     elif not air.can_land(rules, state, power, dest, extra=sum(rules.ut(u).carrier_cost or 1 for u in units)):
-        if not (rules.prop("Land existing fighters on new carriers") and air.new_carrier_spot(rules, state, power, dest)
-                and all(rules.ut(u).carrier_cost for u in units)):
+        # a carrier of the mover that can still sail there, or be placed there, may take them later this turn: the
+        # check of the whole phase (turn.py) refuses the order if none has by the end of the non-combat move
+        if not (rules.is_water(dest) and dest in air.future_carrier_spots(rules, state, power)):
             raise RuleViolation(f"aircraft must land in a friendly territory held since the start of the turn, or on a "
                                 f"friendly carrier with room; {dest} is neither", "BG-06")
 

@@ -106,19 +106,28 @@ def explain(rules: G40Rules, state: State, names: list[str], kind: str) -> str:
     """The unmet part of a list of conditions, in words, for a refusal."""
     conditions = Conditions(rules)
     unmet = [n for n in names if not conditions.all_met(state, [n])]
-    return (" and " if kind.upper() == "AND" else " or ").join(describe(rules, n) for n in unmet) or "not allowed"
+    return (" and " if kind.upper() == "AND" else " or ").join(describe(rules, n, unmet=(state, conditions))
+                                                               for n in unmet) or "not allowed"
 
 
-def describe(rules: G40Rules, name: str, depth: int = 0) -> str:
-    """A condition in words, from its options (the map's names are code, not prose)."""
+def describe(rules: G40Rules, name: str, depth: int = 0, unmet: tuple | None = None) -> str:
+    """A condition in words, from its options (the map's names are code, not prose). Given `unmet` (a state and
+    its Conditions) for a condition that does not hold, an "and" of parts names only the parts that do not hold:
+    a refusal says what is missing, not what is already so."""
     cond = rules.scenario.condition(name)
     if cond is None:
         return name
     parts = []
     subs = cond.names("conditions")
     if subs and depth < 3:
-        joiner = " or " if cond.value("conditionType", "AND").upper() == "OR" else " and "
-        inner = joiner.join(describe(rules, n, depth + 1) for n in subs)
+        either = cond.value("conditionType", "AND").upper() == "OR"
+        joiner = " or " if either else " and "
+        if unmet is not None and cond.value("invert").lower() == "true":
+            unmet = None            # a negated part that fails holds inside: say it whole
+        if unmet is not None and not either:
+            state, conditions = unmet
+            subs = [n for n in subs if not conditions.all_met(state, [n])] or subs
+        inner = joiner.join(describe(rules, n, depth + 1, unmet) for n in subs)
         parts.append(f"({inner})" if len(subs) > 1 else inner)
     rounds = cond.value("rounds") or cond.value("turns")
     if rounds:
@@ -137,7 +146,9 @@ def describe(rules: G40Rules, name: str, depth: int = 0) -> str:
         elif n.endswith("Territories"):
             parts.append(f"{n.replace('Territories', '')} of {value.replace(':', ', ')}" + (f" ({count})" if count else ""))
     text = " and ".join(parts) or _words(name)
-    return f"not ({text})" if cond.value("invert").lower() == "true" else text
+    if cond.value("invert").lower() == "true":
+        return f"not ({text})"
+    return f"({text})" if depth and len(parts) > 1 else text       # an "and" inside an "or" keeps its bounds
 
 
 def _relation_words(kind: str) -> str:

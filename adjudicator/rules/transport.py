@@ -151,10 +151,20 @@ class Legs:
             need = self.rules.ut(u).transport_cost
             boat = next((b for b in boats if need and room[b.id] >= need), None)
             if boat is None:
-                raise RuleViolation(f"no room for the {u.type} on {possessive(power, the=True)} transports in {zone}", "BG-09")
+                raise RuleViolation(self._no_seat(state, power, zone, u.type, boats), "BG-09")
             room[boat.id] -= need
             seats[u.id] = boat
         return seats
+
+    def _no_seat(self, state: State, power: str, zone: str, kind: str, boats: list[Unit]) -> str:
+        """Why a land unit finds no seat in `zone`: no transport there, only ones that unloaded this turn, or no
+        room left on them."""
+        if not boats:
+            if any(self.rules.ut(u).transport_capacity > 0 for u in state.units_at(zone, power)):
+                return (f"{possessive(power, the=True)} transports in {zone} unloaded this turn and take no more "
+                        f"cargo, so the {kind} cannot board")
+            return f"no transport of {power} is in {zone} to carry the {kind}: land units go to sea aboard transports"
+        return f"no room for the {kind} on {possessive(power, the=True)} transports in {zone}"
 
     # -- carrying out -------------------------------------------------------------------------------
 

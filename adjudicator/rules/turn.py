@@ -84,7 +84,12 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
         # the check's idle-ship test (BG-02) asks which order moved each of the mover's ships
         ships = ([u for u in state.units if u.owner == power and rules.ut(u).domain == "sea"
                   and not u.flags.get("combat_moved")] if phase == "combat_move" and errors is not None else [])
+        # and its landing test (BG-06) which order last flew each of the mover's aircraft in the non-combat move
+        planes = ({u.id: u for u in state.units if u.owner == power and rules.is_air(u)}
+                  if phase == "noncombat_move" and errors is not None else {})
+        flown: dict[int, Order] = {}
         for order in mine:
+            where = {uid: u.place for uid, u in planes.items()}
             try:
                 event = _apply(rules, state, power, order, placed)
                 events += [event] + event.pop("follows", [])
@@ -95,9 +100,12 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
                     errors.append(OrderError(ILLEGAL, exc.message, order.line, order.column, order.source, rule=exc.rule))
                 continue
             moved_ships.update((u.id, order) for u in ships if u.flags.get("combat_moved") and u.id not in moved_ships)
+            flown.update((uid, order) for uid, u in planes.items() if u.place != where[uid])
         if phase == "combat_move" and errors is not None:
             _check_battle_orders(rules, state, mine, errors)
             _check_idle_ships(rules, state, moved_ships, errors)
+        if flown:
+            _check_carrier_landings(rules, state, flown, errors)
         if phase == "noncombat_move":
             events += air.land_the_rest(rules, state, power)
     if phase != "end_turn":
@@ -197,7 +205,8 @@ def _check_battle_orders(rules: G40Rules, state: State, orders: list[Order], err
         battle = battles.get(place)
         if battle is None:
             errors.append(OrderError(ILLEGAL, f"no battle in {place} this turn: the combat moves attack "
-                                     f"{', '.join(sorted(battles)) or 'nothing'}", o.line, o.column, o.source, rule="BG-23"))
+                                     f"{', '.join(sorted(battles)) or 'nothing'}", o.line, o.column, o.source,
+                                     rule="BG-23" if isinstance(o, Retreat) else "BG-22"))
             continue
         if not isinstance(o, Retreat):
             continue
@@ -226,6 +235,22 @@ def _check_idle_ships(rules: G40Rules, state: State, moved: dict[int, Order], er
         errors.append(OrderError(ILLEGAL, f"{unit.place} holds no enemy and no amphibious assault starts there: ships "
                                  "move there with ncm in the non-combat phase", order.line, order.column, order.source,
                                  rule="BG-02"))
+
+
+def _check_carrier_landings(rules: G40Rules, state: State, flown: dict[int, Order], errors: list[OrderError]) -> None:
+    """BG-06: aircraft flown to a sea zone for a carrier that was to come there must find room aboard by the end
+    of the non-combat move (or wait where a carrier bought this turn may be placed)."""
+    reported = set()
+    for uid, order in flown.items():
+        unit = state.unit(uid)
+        if (unit is None or not rules.is_water(unit.place) or air.landed(rules, state, unit.owner, unit)
+                or air.new_carrier_spot(rules, state, unit.owner, unit.place) or id(order) in reported):
+            continue
+        reported.add(id(order))
+        errors.append(OrderError(ILLEGAL, f"aircraft must land on held friendly land or a friendly carrier with room; the "
+                                 f"{unit.type} ends the non-combat move in {unit.place}, where no carrier has room "
+                                 "for it: move a carrier there, or land it elsewhere",
+                                 order.line, order.column, order.source, rule="BG-06"))
 
 
 def _battles(rules: G40Rules, state: State, orders: list[Order], roller) -> list[dict]:

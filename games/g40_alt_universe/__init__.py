@@ -5,6 +5,8 @@ Rule versions choose the map file that goes with them (shared/triplea/README.md)
 the modules beside it (neutrals, France's escalation, declarations of war, victory).
 """
 
+import re
+
 from adjudicator.errors import ILLEGAL, OrderError
 from adjudicator.notation.orders import Kamikaze
 from adjudicator.rules.base import G40Rules, RuleViolation
@@ -415,6 +417,17 @@ class AltUniverseRules(G40Rules):
 RULES = AltUniverseRules
 NEEDS_MAP = True
 RULE_VERSIONS = {"beta-1.3": "G40_Alt_Universe_v2.0.8_beta-1.3", "beta-1.1": "G40_Alt_Universe_v2.0.4_beta-1.1"}
+_NOTES_VERSION = re.compile(r"Alt-Universe Rules \(Version (Beta-\d+(?:\.\d+)*)\)", re.I)
+
+
+def rules_of_map(scenario) -> str | None:
+    """The rule version a map is made for, as its notes' title names it ("G40 Alt-Universe Rules (Version
+    Beta-1.1)": every shipped game XML prints the rules it plays in its notes), lower-cased like RULE_VERSIONS'
+    keys; None when the notes name none. `new` plays that version, or refuses a map made for another."""
+    found = _NOTES_VERSION.search(scenario.notes or "")
+    return found.group(1).lower() if found else None
+
+
 MAP_TITLE = "G40 Alt Universe"          # the TripleA map holding those game XMLs, as TripleA names it
 DEFAULT_VERSION = "beta-1.3"
 # Optional rules a group may agree at game start (`new --option NAME`): name -> (the rule versions that have it,

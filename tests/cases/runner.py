@@ -173,7 +173,7 @@ def run(case: dict) -> tuple[State, list[OrderError], list[dict]]:
     """Play a case: returns the final state, the submission's errors, and the events of the steps played."""
     scenario, rules, state = position(case)
     parsed = parse_submission(case["orders"], rules.lexicon(), start_phase=state.phase,
-                              phases=scenario.phases_of(state.power), verbs=rules.verbs())
+                              phases=scenario.phases_of(state.power), verbs=rules.verbs(), power=state.power)
     if parsed.errors:
         return state, list(parsed.errors), []
     orders = turn.turn_orders(parsed.submission.orders)
