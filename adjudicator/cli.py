@@ -361,6 +361,9 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     winner = out["victory"]["winner"]
     for line in [winner] if winner else out["victory"]["holds"]:
         typer.echo(line["text"])
+    for power, k in out.get("kamikaze", {}).items():
+        typer.echo(f"kamikaze tokens of {power}: {k['tokens']} left "
+                   f"(strikes at {k['attack']} in {', '.join(k['zones'])})")
     money = out.get("currency", "PUs")          # a game with money of its own says so in its status fields
     typer.echo(f"{'power':<22}{money:>5}{'income':>8}  at war with")
     for name, p in out["powers"].items():

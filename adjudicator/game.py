@@ -21,7 +21,7 @@ from .config import Settings
 from .errors import ILLEGAL, AdjudicatorError, ConfigError, MapError, NothingToDo, OrderError, StoreError, SubmissionRejected
 from .keys import KeyStore, check_game_id
 from .notation import Lexicon, parse_submission
-from .notation.orders import STANDING, Intercept, OrderOfLoss, Salt, Scramble, Submerge
+from .notation.orders import STANDING, Intercept, Kamikaze, OrderOfLoss, Salt, Scramble, Submerge
 from . import salts as salts_mod
 from .rules import turn
 from .rules.core import RulesCore
@@ -492,6 +492,7 @@ def apply_standing(state: State, power: str, orders: list) -> None:
     """Standing orders replace the power's earlier ones of the same kind."""
     mine = state.standing.setdefault(power, {})
     scrambles = []
+    strikes: list[dict] | None = None          # kamikaze orders of this submission replace the earlier ones
     for o in orders:
         if isinstance(o, OrderOfLoss):
             mine["ool"] = list(o.units)
@@ -501,8 +502,17 @@ def apply_standing(state: State, power: str, orders: list) -> None:
             mine["intercept"] = o.always
         elif isinstance(o, Scramble):
             scrambles.append({"place": o.place, "sea_zone": o.sea_zone, "max": o.max})
+        elif isinstance(o, Kamikaze):
+            strikes = [] if o.none else [s for s in strikes or [] if s["zone"] != o.zone]
+            if not o.none:
+                strikes.append({"zone": o.zone, "max": o.max, "targets": list(o.targets)})
     if scrambles:
         mine["scramble"] = scrambles
+    if strikes is not None:
+        if strikes:
+            mine["kamikaze"] = strikes
+        else:
+            mine.pop("kamikaze", None)
 
 
 def _next_seq(s: Session, table: str, gid: str) -> int:

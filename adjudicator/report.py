@@ -137,6 +137,8 @@ def describe(event: dict) -> list[str]:
                     f"({event.get('note', 'none ready')}; {event['why']})."]
         return [f"{event['power']} scramble {units_phrase(event['units'])} from {event['from']} into {event['to']} "
                 f"({event['why']})."]
+    if kind == "kamikaze":
+        return [kamikaze_phrase(event)]
     if kind == "assault_landing":
         return [f"{units_phrase(event['units'])} land from {event['from']} in {event['place']}."]
     if kind == "landing_called_off" and event.get("retreated_from") is not None:
@@ -178,15 +180,42 @@ def describe(event: dict) -> list[str]:
     return [json.dumps(event, sort_keys=True)]
 
 
+def kamikaze_phrase(event: dict) -> str:
+    """Kamikaze strikes in one zone: each token's target, die and effect, and the tokens left (RULINGS.md "kamikaze")."""
+    head = f"Kamikaze in {event['place']}: the {event['power']}"
+    if not event["strikes"]:
+        why = "have no tokens left" if not event["tokens_left"] else "strike with none (max 0)"
+        return f"{head} {why} ({event['why']}) [kamikaze]."
+    n = len(event["strikes"])
+    strikes = ", ".join(f"{s['unit']} {s['die']} {s['result']}" for s in event["strikes"])
+    lost = f"; lost aboard: {units_phrase(event['lost'])}" if event.get("lost") else ""
+    return (f"{head} spend {n} token{'s' if n > 1 else ''} on the {event['attacker']} ships ({event['why']}), hitting on "
+            f"{event['attack']} or less: {strikes}{lost}; {event['tokens_left']} token"
+            f"{'' if event['tokens_left'] == 1 else 's'} left [kamikaze].")
+
+
 def victory_phrase(event: dict) -> str:
     """A game's victory condition: a hold begun or kept (players must see it coming), broken, or won; a game
     whose end is not a hold words its event itself ("text")."""
     if "text" in event:
         return event["text"]
-    n, side, rule, counted = event["cities"], event["side"], event["rule"], event["counted"]
-    held = f"{n} cit{'y' if n == 1 else 'ies'}"
+    side, rule = event["side"], event["rule"]
     begun = f"the turn of the {event['power']} in round {event['round']}"
     when = f"when the {event['power']} have played their turn of round {event['until']}"
+    if "cities" not in event:           # a map's victory trigger: what the side must hold, in the map's places
+        goal = event["condition"]
+        if event["type"] == "victory":
+            return (f"Game over: the {side} win. They held {goal} for a whole round, from {begun} to their turn in "
+                    f"round {event['until']} [{rule}].")
+        if event["type"] == "victory_hold_broken":
+            return (f"The {side} no longer hold {goal}: their hold begun with {begun} is broken; a new one starts "
+                    f"only when they hold it again [{rule}].")
+        if not event["new"]:
+            return (f"The {side} still hold {goal}, a hold counted from {begun}: they win if that still holds {when} "
+                    f"[{rule}].")
+        return f"The {side} hold {goal}: they win if that still holds {when}, a whole round from now [{rule}]."
+    n, counted = event["cities"], event["counted"]
+    held = f"{n} cit{'y' if n == 1 else 'ies'}"
     if event["type"] == "victory":
         return (f"Game over: the {side} win. The {counted} held {event['condition']} cities for a whole round, from "
                 f"{begun} to their turn in round {event['until']}; they hold {held} [{rule}].")

@@ -174,6 +174,25 @@ class Intercept(Order):
 
 
 @dataclass
+class Kamikaze(Order):
+    """Standing: when the mover fights in kamikaze zone `zone` or lands troops from it, strike with up to `max`
+    tokens (without it, as many as may strike), one per ship, at the mover's surface warships of the `targets`
+    types first; `kamikaze none` withdraws every such order (RULINGS.md "kamikaze")."""
+
+    zone: str = ""
+    max: int | None = None
+    targets: tuple[str, ...] = ()
+    none: bool = False
+    verb = "kamikaze"
+
+    def canonical(self) -> str:
+        if self.none:
+            return "kamikaze none"
+        return (f"kamikaze {self.zone}" + (f" max {self.max}" if self.max is not None else "")
+                + (": " + ", ".join(self.targets) if self.targets else ""))
+
+
+@dataclass
 class Salt(Order):
     """Strict-mode dice salt from an opponent (DESIGN.md, audited dice §7)."""
 
@@ -200,7 +219,7 @@ class GameVerb(Order):
         return self.name + "".join(f" {v}" for v in self.args.values())
 
 
-STANDING = (OrderOfLoss, Scramble, Submerge, Intercept)
+STANDING = (OrderOfLoss, Scramble, Submerge, Intercept, Kamikaze)
 
 
 @dataclass

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.notation.orders import (
-    Bomb, Buy, End, GameVerb, Intercept, Move, Order, OrderOfLoss, Place, Repair, Retreat, Salt, Scramble, Submerge, War,
+    Bomb, Buy, End, GameVerb, Intercept, Kamikaze, Move, Order, OrderOfLoss, Place, Repair, Retreat, Salt, Scramble, Submerge, War,
 )
 from adjudicator.notation.parser import ARROW, LESS, ParseFailure, Reader
 from adjudicator.scenario import PHASES
@@ -105,6 +105,8 @@ class VerbRegistry:
         reg.register("submerge", phase=None, order=Submerge,
                      usage="submerge always|never or submerge PLACE [after round N] [if attackers < N]", parse=_submerge)
         reg.register("intercept", phase="", order=Intercept, usage="intercept always|never", parse=_always_or_never)
+        reg.register("kamikaze", phase="", order=Kamikaze, parse=_kamikaze,
+                     usage="kamikaze SEAZONE [max N] [: UNIT, UNIT, …] | kamikaze none")
         return reg
 
 
@@ -216,6 +218,17 @@ def _scramble(r: Reader) -> dict[str, Any]:
     sea_zone = r.place(stop=("max",))
     return {"place": place, "sea_zone": sea_zone, "max": r.number("the most air units to scramble")
             if r.accept("max") else None}
+
+
+def _kamikaze(r: Reader) -> dict[str, Any]:
+    if r.accept("none"):
+        return {"none": True}
+    zone = r.place(stop=("max",))
+    fields: dict[str, Any] = {"zone": zone,
+                              "max": r.number("the most tokens to spend there") if r.accept("max") else None}
+    if r.accept_symbol(":"):
+        fields["targets"] = r.unit_names()
+    return fields
 
 
 def _always_or_never(r: Reader) -> dict[str, Any]:

@@ -11,6 +11,8 @@ abilities (`G40Rules.can_hit`), so the same rounds serve a land battle, a sea ba
 Every die comes from the roller under a label built from the battle's facts (`battle:PLACE:rN:attacker`,
 `battle:PLACE:rN:defender:surprise`, `aa:PLACE:r1`, `bombard:PLACE`), never from a counter, so the same
 battle always draws the same bytes (DESIGN.md dice §3).
+
+Kamikaze strikes come before all of it, as Conduct Combat begins (`kamikaze_strikes`, RULINGS.md "kamikaze").
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..notation.orders import Retreat, Submerge
+from ..notation.orders import Kamikaze, Retreat, Submerge
 from ..state import State, Unit, count_types
-from .base import G40Rules
+from .base import G40Rules, RuleViolation
 from .movement import capture
 
 MAX_ROUNDS = 100
@@ -411,3 +413,108 @@ def support(rules: G40Rules, side: list[Unit], role: str) -> dict[int, int]:
 def resolve_battle(rules: G40Rules, state: State, power: str, place: str, roller, orders: BattleOrders) -> list[dict]:
     """Fight the battle in `place`; returns its report event (with the capture, if any, inside it)."""
     return [Battle(rules, state, power, place, roller, orders).fight()]
+
+
+# -- kamikaze strikes (RULINGS.md "kamikaze") ------------------------------------------------------------------
+
+KAMIKAZE = "kamikaze"       # the RULINGS.md entry refusals and events cite
+
+
+def kamikaze_target(rules: G40Rules, unit_type: str) -> bool:
+    """A surface warship: a ship that is neither a submarine nor a transport (TripleA's targets by default)."""
+    t = rules.ut(unit_type)
+    return t.domain == "sea" and not rules.is_sub(unit_type) and not rules.is_transport(unit_type)
+
+
+def check_kamikaze(rules: G40Rules, power: str, order: Kamikaze) -> None:
+    """What a standing kamikaze order must be to be honoured at all; refused at submit otherwise."""
+    if order.none:
+        return
+    zones = rules.kamikaze_zones()
+    if not zones:
+        raise RuleViolation("this game has no kamikaze strikes: its map marks no kamikaze zones (or its \"Use Kamikaze "
+                            "Suicide Attacks\" is off)", KAMIKAZE)
+    if order.zone not in zones:
+        raise RuleViolation(f"kamikaze strikes are made only in the kamikaze zones ({', '.join(zones)}); "
+                            f"{order.zone} is not one", KAMIKAZE)
+    if rules.suicide_attack(power) is None:
+        raise RuleViolation(f"{power} have no kamikaze tokens in this game", KAMIKAZE)
+    striker = rules.scenario.territory(order.zone).original_owner
+    if not rules.prop("Kamikaze Suicide Attacks Done By Current Territory Owner") and striker != power:
+        raise RuleViolation(f"the kamikaze strikes of {order.zone} belong to {striker}, not to {power}", KAMIKAZE)
+    wrong = [t for t in order.targets if not kamikaze_target(rules, t)]
+    if wrong:
+        raise RuleViolation(f"kamikaze strikes hit surface warships only, not {', '.join(wrong)}: list battleships, "
+                            "carriers, cruisers or destroyers", KAMIKAZE)
+
+
+def _struck(rules: G40Rules, state: State, power: str, zone: str) -> bool:
+    """Where strikes may be made this turn: the mover fights `power`'s units in `zone` or lands troops from it
+    (only where the map says "Kamikaze Suicide Attacks Only Where Battles Are"; elsewhere, any zone)."""
+    if not rules.prop("Kamikaze Suicide Attacks Only Where Battles Are"):
+        return True
+    return any((b.get("kind") == "sea" and b["place"] == zone and bool(state.units_at(zone, power)))
+               or (b.get("kind", "land") == "land" and zone in b.get("amphibious", [])) for b in state.battles)
+
+
+def _kamikaze_targets(rules: G40Rules, state: State, mover: str, zone: str, types: list[str]) -> list[Unit]:
+    """The mover's surface warships in `zone` a strike may pick, best first: the order's types in its order (only
+    those, if it lists any), else the costliest first; a damaged ship (which one hit sinks) before a sound one."""
+    ships = [u for u in state.units_at(zone, mover) if kamikaze_target(rules, u.type) and u.carried_by is None]
+    if types:
+        rank = {t: i for i, t in enumerate(types)}
+        return sorted((u for u in ships if u.type in rank), key=lambda u: (rank[u.type], -u.damage, u.id))
+    return sorted(ships, key=lambda u: (-(rules.ut(u).cost or 0), -u.damage, u.type, u.id))
+
+
+def kamikaze_strikes(rules: G40Rules, state: State, mover: str, roller) -> list[dict]:
+    """As Conduct Combat begins: each enemy of the mover with a standing kamikaze order for a zone where the mover
+    fights or lands from strikes there, one token and one die per target ship, hitting at the token's attack
+    value; hits are taken at once (a two-hit ship is damaged, else sunk), and the mover's ships there no longer
+    bombard. Dice group `kamikaze:ZONE`."""
+    zones = rules.kamikaze_zones()
+    events: list[dict] = []
+    if not zones:
+        return events
+    for power in rules.scenario.turn_players():
+        found = rules.suicide_attack(power)
+        if found is None or not rules.at_war(state, power, mover):
+            continue
+        for order in state.standing.get(power, {}).get("kamikaze", []):
+            zone = order["zone"]
+            if (zone not in zones or rules.kamikaze_striker(state, zone) != power
+                    or not _struck(rules, state, power, zone)):
+                continue
+            targets = _kamikaze_targets(rules, state, mover, zone, order.get("targets") or [])
+            if not targets:
+                continue
+            why = Kamikaze(zone=zone, max=order.get("max"), targets=tuple(order.get("targets") or ())).canonical()
+            left = rules.kamikaze_tokens(state, power)
+            n = min(len(targets), left, len(targets) if order.get("max") is None else order["max"])
+            event = {"type": "kamikaze", "power": power, "attacker": mover, "place": zone, "attack": found[1],
+                     "why": f"standing order `{why}`", "strikes": [], "lost": {}}
+            if n <= 0:
+                events.append({**event, "tokens_left": left, "note": "no tokens left" if not left else "max 0"})
+                continue
+            label = f"kamikaze:{zone}"
+            values = roller.roll(label, rules.scenario.dice_sides, n, units=[f"kamikaze@{found[1]}"] * n)
+            state.spent[f"kamikaze:{power}"] = state.spent.get(f"kamikaze:{power}", 0) + n
+            sunk = []
+            for ship, die in zip(targets, values):
+                result = "missed"
+                if die <= found[1]:
+                    if ship.damage < rules.ut(ship).hit_points - 1:
+                        ship.damage += 1
+                        result = "damaged"
+                    else:
+                        sunk.append(ship)
+                        result = "sunk"
+                event["strikes"].append({"unit": ship.type, "die": die, "result": result})
+            lost = [c for u in sunk for c in state.cargo_of(u)]
+            state.remove_units(u.id for u in sunk + lost)
+            for u in state.units_at(zone, mover):
+                if rules.ut(u).has("can_bombard"):
+                    u.mark(fought=True)          # a zone struck by kamikaze is a sea battle: no shore bombardment
+            event.update(label=label, tokens_left=rules.kamikaze_tokens(state, power), lost=count_types(lost))
+            events.append(event)
+    return events

@@ -12,13 +12,13 @@ from dataclasses import dataclass, field, replace
 
 from ..errors import ILLEGAL, OrderError
 from ..notation.orders import (
-    Bomb, Buy, End, GameVerb, Intercept, Move, Order, OrderOfLoss, Place, Repair, Retreat, Scramble, Submerge, War,
+    Bomb, Buy, End, GameVerb, Intercept, Kamikaze, Move, Order, OrderOfLoss, Place, Repair, Retreat, Scramble, Submerge, War,
 )
 from ..scenario import PHASES
 from ..state import State
 from . import air, bombing, convoy, movement, politics, scramble, transport
 from .base import G40Rules, RuleViolation
-from .combat import Battle, BattleOrders, retreat_open
+from .combat import Battle, BattleOrders, check_kamikaze, kamikaze_strikes, retreat_open
 from .economy import buy, collect_income, place, place_bid
 
 BID_PHASES = ("purchase", "place", "end_turn")     # a bid turn (round 0): its buys, its placements, its end
@@ -400,10 +400,10 @@ def _check_carrier_landings(rules: G40Rules, state: State, flown: dict[int, Orde
 
 
 def _battles(rules: G40Rules, state: State, orders: list[Order], roller) -> list[dict]:
-    """BG-42: raids first, then the sea battles (so that those covering a landing come before it), then the
-    troops land, then the land battles, amphibious assaults first (RULINGS.md "battle-order")."""
+    """Kamikaze strikes first, declared before any battle (RULINGS.md "kamikaze"); then BG-42: raids, then the sea
+    battles (so that those covering a landing come before it), then the troops land, then the land battles, amphibious assaults first (RULINGS.md "battle-order")."""
     power = state.power
-    events: list[dict] = []
+    events: list[dict] = kamikaze_strikes(rules, state, power, roller) if roller is not None else []
     for kind in ("raid", "sea"):
         for battle in [b for b in state.battles if b.get("kind") == kind]:
             events += _battle(rules, state, orders, roller, battle)
@@ -541,6 +541,8 @@ def check_standing(rules: G40Rules, power: str, orders: list[Order]) -> list[Ord
                 scramble.check_order(rules, o.place, o.sea_zone)
             elif isinstance(o, Submerge) and o.place is None and not rules.prop("Submersible Subs"):
                 raise RuleViolation("submarines of this game cannot submerge (the map's \"Submersible Subs\")", "BG-17")
+            elif isinstance(o, Kamikaze):
+                check_kamikaze(rules, power, o)
             elif isinstance(o, Intercept) and not rules.prop("Raids May Be Preceeded By Air Battles"):
                 raise RuleViolation("this game has no air battles before raids, so nothing intercepts "
                                     "(the map's \"Raids May Be Preceeded By Air Battles\")", "BG-27")

@@ -78,6 +78,7 @@ def load_scenario(path: str | Path) -> Scenario:
         owners=owners,
         placements=_placements(doc),
         resources=_resources(doc),
+        tokens=_tokens(doc),
         sequence=_sequence(doc),
         properties=properties,
         notes=notes,
@@ -267,6 +268,17 @@ def _resources(doc: GameDocument) -> dict[str, int]:
     return {doc.require("player", doc.attr(g, "player"), g): doc.integer(doc.attr(g, "quantity"), "starting PUs")
             for g in doc.root.iterfind("initialize/resourceInitialize/resourceGiven")
             if doc.require("resource", doc.attr(g, "resource"), g) == PU}
+
+
+def _tokens(doc: GameDocument) -> dict[str, dict[str, int]]:
+    """Starting amounts of the other resources (the G40 map gives Japan 6 SuicideAttackTokens)."""
+    tokens: dict[str, dict[str, int]] = {}
+    for g in doc.root.iterfind("initialize/resourceInitialize/resourceGiven"):
+        resource = doc.require("resource", doc.attr(g, "resource"), g)
+        if resource != PU:
+            player = doc.require("player", doc.attr(g, "player"), g)
+            tokens.setdefault(player, {})[resource] = doc.integer(doc.attr(g, "quantity"), f"starting {resource}")
+    return tokens
 
 
 # -- sequence and options ----------------------------------------------------------------------------------

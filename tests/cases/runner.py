@@ -47,7 +47,7 @@ import pytest
 
 from adjudicator.dice import FixedRoller
 from adjudicator.errors import OrderError
-from adjudicator.game import game_options
+from adjudicator.game import game_options, standing_orders
 from adjudicator.games import game_module
 from adjudicator.notation import parse_submission
 from adjudicator.rules import turn
@@ -176,7 +176,8 @@ def run(case: dict) -> tuple[State, list[OrderError], list[dict]]:
     if parsed.errors:
         return state, list(parsed.errors), []
     orders = turn.turn_orders(parsed.submission.orders)
-    errors = rules.check(state, orders, parsed.submission.ended)
+    errors = rules.check_standing(state.power, standing_orders(parsed.submission.orders))
+    errors += rules.check(state, orders, parsed.submission.ended)
     if errors:
         return state, errors, []
     fixed = {k: list(v) for k, v in case.get("dice", {}).items()}
