@@ -247,7 +247,10 @@ def _declare_battles(rules: G40Rules, state: State, power: str, path: list[str],
         out["attack"] = dest
     zone = legs.sea_path[-1] if ships else (dest if rules.is_water(dest) else None)
     if zone and rules.hostile_units(state, power, zone):
-        ends_there = (ships and legs.ashore is None) or (flying and dest == zone)
+        # unarmed ships (transports) ending beside enemy submarines or transports alone pass them by: they attack
+        # nothing (BG-13); against warships they are in a battle, which the check refuses unless armed units join
+        armed = flying or any(not rules.is_transport(s) for s in ships)
+        ends_there = (ships and legs.ashore is None and armed) or (flying and dest == zone)
         if ends_there or rules.blocks_ships(state, power, zone):
             declare(state, zone, power, "sea", legs.sea_path[-2] if ships and len(legs.sea_path) > 1 else None)
             out["attack"] = out.get("attack") or zone

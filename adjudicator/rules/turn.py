@@ -124,6 +124,7 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
             moved_ships.update((u.id, order) for u in ships if u.flags.get("combat_moved") and u.id not in moved_ships)
             flown.update((uid, order) for uid, u in planes.items() if u.place != where[uid])
         if phase == "combat_move" and errors is not None:
+            _check_unarmed_attacks(rules, state, mine, errors)
             _check_battle_orders(rules, state, mine, errors)
             _check_idle_ships(rules, state, moved_ships, errors)
         if flown:
@@ -381,6 +382,21 @@ def _check_idle_ships(rules: G40Rules, state: State, moved: dict[int, Order], er
         errors.append(OrderError(ILLEGAL, f"{unit.place} holds no enemy and no amphibious assault starts there: ships "
                                  "move there with ncm in the non-combat phase", order.line, order.column, order.source,
                                  rule="BG-02"))
+
+
+def _check_unarmed_attacks(rules: G40Rules, state: State, orders: list[Order], errors: list[OrderError]) -> None:
+    """BG-13: transports may not attack a sea zone without at least one other unit (one with an attack value)."""
+    for battle in state.battles:
+        place = battle["place"]
+        if battle.get("kind") != "sea" or any(
+                u.flags.get("combat_moved") and not rules.is_transport(u) for u in state.units_at(place, state.power)):
+            continue
+        order = next((o for o in orders if isinstance(o, Move) and place in o.path[1:]), None)
+        if order is not None:
+            errors.append(OrderError(ILLEGAL, f"transports may not attack alone: the enemy warships in {place} must be "
+                                     "attacked by at least one unit with an attack value (send a warship or aircraft "
+                                     "there too), or the transports go round", order.line, order.column,
+                                     order.source, rule="BG-13"))
 
 
 def _check_carrier_landings(rules: G40Rules, state: State, flown: dict[int, Order], errors: list[OrderError]) -> None:
