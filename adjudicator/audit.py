@@ -65,7 +65,7 @@ class TurnVerdict:
     failed: bool = False
 
     def line(self) -> str:
-        head = f"turn {self.turn} (round {self.round}, {self.power}): "
+        head = f"turn {self.turn} ({'bid' if self.round == 0 else f'round {self.round}'}, {self.power}): "
         if self.failed:
             return head + "MISMATCH (below)"
         hashes = f"{self.steps} state hash{'es' if self.steps != 1 else ''} replay"

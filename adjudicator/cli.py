@@ -75,6 +75,17 @@ def _players(given: list[str]) -> list[tuple[str, str]]:
     return players
 
 
+def _bids(given: list[str]) -> list[tuple[str, str]]:
+    """The `--bid POWER=PUS`s of `new`, split; the game checks the powers and the amounts before anything is written."""
+    bids = []
+    for b in given:
+        name, sep, amount = b.partition("=")
+        if not sep or not name.strip():
+            raise AdjudicatorError(f"--bid takes POWER=PUS, e.g. --bid Italians=12, not {b!r}")
+        bids.append((name.strip(), amount))
+    return bids
+
+
 def _db(db: Optional[str]) -> str:
     """The DB argument, or ADJUDICATOR_DB (environment or .env) when it was left out; a DB named on the command
     line always wins, and an empty one (an unset shell variable) is an error rather than the default."""
@@ -155,6 +166,7 @@ def new(db: Optional[str] = typer.Argument(None, help="Where to create the game:
         game_id: Optional[str] = typer.Option(None, "--id", help="The game's id as printed in reports (default: file name + random); a league's database takes a game under an id it does not hold yet."),
         salt_from: list[str] = typer.Option([], "--salt-from", help="Strict dice: a power whose salt every other power's turn awaits; repeatable (default: every power that takes turns)."),
         option: list[str] = typer.Option([], "--option", help="An optional rule the players agreed at the start, e.g. war-time-production-5 for g40-alt-universe (Beta-1.3); repeatable."),
+        bid: list[str] = typer.Option([], "--bid", help="POWER=PUS: a bid for one side, bought and placed by that power before round 1 (G40 family); repeatable, for powers of one side."),
         topic: Optional[str] = typer.Option(None, "--topic", help="The forum topic (NodeBB) that `post` replies to: its number or address."),
         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Create a game: copy the scenario into a new database and make its dice chain."""
@@ -165,7 +177,7 @@ def new(db: Optional[str] = typer.Argument(None, help="Where to create the game:
             from .delivery.deliver import topic_id
             topic_id(topic)                     # a bad topic is refused before anything is written
         out = new_game(db, game, _settings(), map_arg=map_, rules_version=rules, players=_players(player), seed_hex=seed,
-                       dice_mode=dice, game_id=game_id, salt_from=salt_from, options=option)
+                       dice_mode=dice, game_id=game_id, salt_from=salt_from, options=option, bids=_bids(bid))
         if topic is not None:
             from .delivery.deliver import set_topic
             out["topic"] = set_topic(_engine(db, write=True, game_id=out["game"]), topic)
@@ -185,6 +197,10 @@ def new(db: Optional[str] = typer.Argument(None, help="Where to create the game:
     if out["dice"] == "strict":
         typer.echo("strict dice: each turn's dice await the salts of "
                    + (", ".join(out["salts_from"]) if out["salts_from"] else "every other power that takes turns"))
+    if out["bids"]:
+        typer.echo(f"bid: {', '.join(f'{p} {n} PUs' for p, n in out['bids'].items())}, bought and placed before round 1")
+        typer.echo(f"bid before round 1: awaiting the bid of {out['power']} (buy and place)")
+        return
     typer.echo(f"round {out['round']}: awaiting orders from {out['power']} ({out['phase'].replace('_', ' ')})")
 
 
@@ -339,11 +355,15 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         _print_json(out)
         return
     typer.echo(f"{out['title']} — game {out['game']} ({out['name']}{' ' + out['rules'] if out['rules'] else ''})")
-    typer.echo(f"round {out['round']}, {out['power']}, {out['phase'].replace('_', ' ')} (turn {out['turn_index']}); awaiting {out['awaiting']}")
+    when = "bid before round 1" if out["round"] == 0 else f"round {out['round']}"
+    typer.echo(f"{when}, {out['power']}, {out['phase'].replace('_', ' ')} (turn {out['turn_index']}); awaiting {out['awaiting']}")
     typer.echo(f"anchor {out['anchor']}" + ("  TEST DICE" if out["test_seed"] else ""))
     winner = out["victory"]["winner"]
     for line in [winner] if winner else out["victory"]["holds"]:
         typer.echo(line["text"])
+    for power, k in out.get("kamikaze", {}).items():
+        typer.echo(f"kamikaze tokens of {power}: {k['tokens']} left "
+                   f"(strikes at {k['attack']} in {', '.join(k['zones'])})")
     money = out.get("currency", "PUs")          # a game with money of its own says so in its status fields
     typer.echo(f"{'power':<22}{money:>5}{'income':>8}  at war with")
     for name, p in out["powers"].items():
@@ -619,6 +639,8 @@ def _print_names(out: dict) -> None:
         typer.echo(f"{g['name']}: {g['title']}; {where}" + (f"; {versions}" if versions else ""))
         for option, what in g["options"].items():
             typer.echo(f"    --option {option}: {what}")
+        if g["bids"]:
+            typer.echo("    --bid POWER=PUS: a bid for one side, bought and placed before round 1")
 
 
 @app.command()

@@ -2,14 +2,16 @@
 owner, a treasury mistyped). Each is checked against the game as a whole before anything changes: a correction
 that names something the game does not have, or would leave an impossible position (enemies side by side, a ship
 on land, money below zero), is refused with the line it came from. What is applied is journalled with the host's
-reason, replayed by `audit` and printed in the next report.
+reason, replayed by `audit` and printed in the next report. Land units added in a sea zone go aboard their
+owner's transports there, as a move that ends there would board them.
 """
 
 from __future__ import annotations
 
 from .errors import ILLEGAL, OrderError
 from .notation.edits import Correction
-from .rules.base import G40Rules
+from .rules.base import G40Rules, RuleViolation
+from .rules.transport import board
 from .state import State, pair_key
 from .words import possessive
 
@@ -48,12 +50,18 @@ def _apply_one(rules: G40Rules, state: State, c: Correction) -> str | None:
         if power and power not in players:
             return f"{power} is not a player of this game"
     if c.name == "add":
-        for uc in c.units:
-            for _ in range(uc.count):
-                state.add_unit(uc.unit, c.power, c.place)
+        added = [state.add_unit(uc.unit, c.power, c.place) for uc in c.units for _ in range(uc.count)]
+        cargo = [u for u in added if rules.ut(u).domain == "land"]
+        if cargo and rules.is_water(c.place):
+            try:
+                board(rules, state, c.power, c.place, cargo)
+            except RuleViolation as exc:
+                return (f"{exc.message}: land units added at sea go aboard {possessive(c.power, the=True)} transports "
+                        f"there; add a transport first (`add {c.power} 1 transport {c.place}`)")
     elif c.name == "remove":
         for uc in c.units:
-            have = [u for u in state.units_at(c.place, c.power) if u.type == uc.unit and u.carried_by is None]
+            have = [u for u in state.units_at(c.place, c.power) if u.type == uc.unit
+                    and (u.carried_by is None or rules.ut(u).domain == "land")]      # cargo of transports, not of carriers
             if len(have) < uc.count:
                 return f"{c.power} have {len(have)} {uc.unit} in {c.place}, not {uc.count}"
             gone = sorted(have, key=lambda u: (u.damage, -u.id))[:uc.count]       # the newest, undamaged first

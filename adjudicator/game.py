@@ -21,7 +21,7 @@ from .config import Settings
 from .errors import ILLEGAL, AdjudicatorError, ConfigError, MapError, NothingToDo, OrderError, StoreError, SubmissionRejected
 from .keys import KeyStore, check_game_id
 from .notation import Lexicon, parse_submission
-from .notation.orders import STANDING, Intercept, OrderOfLoss, Salt, Scramble, Submerge
+from .notation.orders import STANDING, Intercept, Kamikaze, OrderOfLoss, Salt, Scramble, Submerge
 from . import salts as salts_mod
 from .rules import turn
 from .rules.core import RulesCore
@@ -217,11 +217,14 @@ def game_options(name: str, version: str, chosen: list[str]) -> dict[str, bool]:
 
 def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = None, rules_version: str | None = None,
              players: list[tuple[str, str]] | None = None, seed_hex: str | None = None, dice_mode: str = "normal",
-             game_id: str | None = None, salt_from: list[str] | None = None, options: list[str] | None = None) -> dict:
+             game_id: str | None = None, salt_from: list[str] | None = None, options: list[str] | None = None,
+             bids: list[tuple[str, str]] | None = None) -> dict:
     scenario, version, xml = load_scenario(name, map_arg, rules_version, settings)
     chosen = game_options(name, version, options or [])
     contacts = _check_players(players or [], scenario)
     scenario = _seat(name, scenario, list(contacts), chosen)
+    rules = rules_for(name, scenario, version)
+    bid = _check_bids(bids or [], scenario, rules)
     if dice_mode not in ("normal", "strict"):
         raise ConfigError(f"--dice takes normal or strict, not {dice_mode!r}")
     salters = _check_salters(salt_from or [], scenario, dice_mode)
@@ -234,8 +237,11 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
     check_game_id(gid)
     state = State.initial(scenario)
     state.switches.update(chosen)
-    rules_for(name, scenario, version).begin(state)
+    rules.begin(state)
     order = scenario.turn_players()
+    if bid:                 # round 0: the bid turns, in turn order, before round 1 (RULINGS.md "bid")
+        state.bids = bid
+        state.round, state.power, state.phase = 0, next(p for p in order if p in bid), "purchase"
     keystore = KeyStore(settings.keys_dir)
     if secret is None:
         secret = dice.new_secret()
@@ -253,7 +259,38 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
             "anchor": dice.hexb(anchor), "setup_hash": setup, "test_seed": seed_hex is not None, "key_file": str(keystore.path_for(gid, anchor)),
             "powers": order, "round": state.round, "power": state.power, "phase": state.phase,
             "dice": dice_mode, "salts_from": salters, "options": sorted(o.removeprefix("option:") for o in chosen),
-            "map_art": sorted(art)}
+            "bids": bid, "map_art": sorted(art)}
+
+
+MAX_BID = 999           # PUs: far above any forum bid, and a typo's 10**20 never reaches the treasury's column
+
+
+def _check_bids(given: list[tuple[str, str]], scenario: Scenario, rules: RulesCore) -> dict[str, int]:
+    """Power -> PUs of the `--bid POWER=PUS`s, in turn order: powers of one side that buy and place in turns of
+    their own, each named once, with a whole number of PUs from 1 to MAX_BID (RULINGS.md "bid")."""
+    if given and not rules.takes_bids:
+        raise ConfigError(f"the {rules.name} game takes no bid: it has no units to buy and place before round 1; "
+                          "drop --bid")
+    lex = Lexicon.from_scenario(scenario)
+    bids: dict[str, int] = {}
+    for name, amount in given:
+        power = resolve_power(lex, name, "--bid", scenario)
+        if power in bids:
+            raise ConfigError(f"--bid names {power} twice: give each power its whole bid once")
+        phases = scenario.phases_of(power) if power in scenario.turn_players() else []
+        if not {"purchase", "place"} <= set(phases):
+            host = next((h for h in scenario.turn_players() if (power, "purchase") in scenario.guests_of(h)), None)
+            raise ConfigError(f"--bid {name}: {power} do not buy and place in turns of their own"
+                              + (f" ({power} buy in the {host} turn): give the bid to {host}" if host else ""))
+        text = amount.strip()
+        if not text.isdigit() or not text.isascii() or not 1 <= int(text) <= MAX_BID:
+            raise ConfigError(f"--bid {name}={amount}: a bid is a whole number of PUs from 1 to {MAX_BID}")
+        bids[power] = int(text)
+    sides = {tuple(scenario.player(p).alliances) for p in bids}
+    if len(sides) > 1:
+        raise ConfigError(f"--bid gives PUs to powers of different sides ({', '.join(bids)}): a bid goes to one side, "
+                          "shared among its powers as the players agreed")
+    return {p: bids[p] for p in scenario.turn_players() if p in bids}
 
 
 def _seat(name: str, scenario: Scenario, powers: list[str], options: dict[str, bool]) -> Scenario:
@@ -342,8 +379,10 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         locked = db.locked_submission(s, g.game)
         blocked = bool(turn_orders) and (not mover or locked is not None)
         if turn_orders and not mover:
-            errors.append(OrderError(ILLEGAL, f"it is {possessive(g.state.power, the=True)} turn (round {g.state.round}, "
-                                     f"{g.state.phase.replace('_', ' ')}): {power} may file only standing orders now",
+            when = ("bid, before round 1" if g.state.bidding else
+                    f"turn (round {g.state.round}, {g.state.phase.replace('_', ' ')})")
+            errors.append(OrderError(ILLEGAL, f"it is {possessive(g.state.power, the=True)} {when}: {power} may file "
+                                     "only standing orders now",
                                      turn_orders[0].line, turn_orders[0].column, turn_orders[0].source))
         elif turn_orders and locked:
             errors.append(OrderError(ILLEGAL, f"{possessive(power, the=True)} orders for this turn are already locked; "
@@ -444,7 +483,8 @@ def _header_errors(g: Loaded, sub, power: str) -> list[OrderError]:
     if sub.power is not None and sub.power != power:
         errors.append(OrderError(ILLEGAL, f"the header says power {sub.power}, but the orders are submitted for {power}"))
     if sub.round is not None and sub.round != g.state.round:
-        errors.append(OrderError(ILLEGAL, f"these orders are for round {sub.round}; the game is in round {g.state.round}"))
+        now = "the bid before round 1 (`round: 0`)" if g.state.bidding else f"round {g.state.round}"
+        errors.append(OrderError(ILLEGAL, f"these orders are for round {sub.round}; the game is in {now}"))
     return errors
 
 
@@ -452,6 +492,7 @@ def apply_standing(state: State, power: str, orders: list) -> None:
     """Standing orders replace the power's earlier ones of the same kind."""
     mine = state.standing.setdefault(power, {})
     scrambles = []
+    strikes: list[dict] | None = None          # kamikaze orders of this submission replace the earlier ones
     for o in orders:
         if isinstance(o, OrderOfLoss):
             mine["ool"] = list(o.units)
@@ -461,8 +502,17 @@ def apply_standing(state: State, power: str, orders: list) -> None:
             mine["intercept"] = o.always
         elif isinstance(o, Scramble):
             scrambles.append({"place": o.place, "sea_zone": o.sea_zone, "max": o.max})
+        elif isinstance(o, Kamikaze):
+            strikes = [] if o.none else [s for s in strikes or [] if s["zone"] != o.zone]
+            if not o.none:
+                strikes.append({"zone": o.zone, "max": o.max, "targets": list(o.targets)})
     if scrambles:
         mine["scramble"] = scrambles
+    if strikes is not None:
+        if strikes:
+            mine["kamikaze"] = strikes
+        else:
+            mine.pop("kamikaze", None)
 
 
 def _next_seq(s: Session, table: str, gid: str) -> int:
@@ -518,7 +568,8 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         if sub is None:
             over = g.rules.victory_status(g.state)["winner"]
             raise NothingToDo(f"nothing to adjudicate: the game is over, the {over['side']} won" if over else
-                              f"nothing to adjudicate: awaiting orders from {g.state.power} "
+                              f"nothing to adjudicate: awaiting the bid of {g.state.power}, before round 1"
+                              if g.state.bidding else f"nothing to adjudicate: awaiting orders from {g.state.power} "
                               f"(round {g.state.round}, {g.state.phase.replace('_', ' ')})")
         turn_index, round_, power = g.state.turn_index, g.state.round, g.state.power
         salts, salt_event = salts_mod.key_salts(s, g, sub, without_salts)
@@ -586,6 +637,9 @@ def status(engine) -> dict:
             if t.water and not here:
                 continue
             territories[t.name] = {"owner": st.owners.get(t.name), "units": st.units_by_owner(t.name, here)}
+            aboard = [u for u in here if u.carried_by is not None]
+            if aboard:          # of `units`, those carried: land units on transports, an ally's aircraft on a carrier
+                territories[t.name]["aboard"] = st.units_by_owner(t.name, aboard)
             damaged = [u for u in here if u.damage]
             if damaged:
                 territories[t.name]["damage"] = [{"owner": u.owner, "unit": u.type, "damage": u.damage}
@@ -594,6 +648,7 @@ def status(engine) -> dict:
                 "round": st.round, "power": st.power, "phase": st.phase, "turn_index": st.turn_index,
                 "anchor": g.game.anchor, "setup_hash": g.setup.setup_hash, "dice": g.game.dice_mode, "test_seed": g.game.test_seed,
                 "options": sorted(k.removeprefix("option:") for k in st.switches if k.startswith("option:")),
+                "bids": dict(st.bids),
                 "awaiting": _awaiting(s, g, victory["winner"]), "victory": victory,
                 "powers": powers, "territories": territories, "state_hash": st.hash(), **g.rules.status_fields(st)}
 
@@ -602,6 +657,8 @@ def _awaiting(s: Session, g: Loaded, winner: dict | None) -> str:
     if winner:
         return f"nothing: the game is over, the {winner['side']} won"
     if db.locked_submission(s, g.game) is None:
+        if g.state.bidding:
+            return f"the bid of {g.state.power} ({g.state.bids.get(g.state.power, 0)} PUs to buy and place)"
         return f"orders from {g.state.power}"
     if g.game.dice_mode == "strict" and not salts_mod.turn_started(s, g):
         missing = salts_mod.unsalted(g, salts_mod.turn_salts(s, g))

@@ -37,7 +37,7 @@ def list_games(db_arg: str) -> dict:
         if g.id in winners:
             awaiting = f"nothing: the game is over, the {winners[g.id]} won"
         elif (g.id, g.turn_index, g.power) not in locked:
-            awaiting = f"orders from {g.power}"
+            awaiting = f"the bid of {g.power}" if g.round == 0 else f"orders from {g.power}"
         elif salts.get(g.id):
             awaiting = f"salts from {', '.join(salts[g.id])}"
         else:
@@ -97,6 +97,6 @@ def game_names() -> dict:
         versions = list(getattr(m, "RULE_VERSIONS", {}))
         out.append({"name": name, "playable": True, "title": getattr(m.RULES, "title", name),
                     "rules": versions, "default_rules": getattr(m, "DEFAULT_VERSION", "") or None,
-                    "needs_map": bool(m.NEEDS_MAP),
+                    "needs_map": bool(m.NEEDS_MAP), "bids": bool(m.RULES.takes_bids),
                     "options": {o: what for o, (_, what) in getattr(m, "OPTIONS", {}).items()}})
     return {"games": out}

@@ -24,6 +24,7 @@ FORMATS = ("markdown", "bbcode", "text")
 PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purchase": "Purchase", "politics": "Politics",
                 "combat_move": "Combat move", "battle": "Battles", "noncombat_move": "Non-combat move",
                 "place": "Mobilize new units", "end_turn": "End of turn", "spin": "Spin", "actions": "Actions"}
+BID_TITLES = {"purchase": "Bid purchase", "place": "Bid placement", "end_turn": "End of the bid"}   # round 0's steps
 
 
 @lru_cache(maxsize=4)
@@ -76,8 +77,15 @@ def objective_phrase(line: dict) -> str:
 def describe(event: dict) -> list[str]:
     """The report's sentences for one journal event."""
     kind = event["type"]
+    if kind == "purchase" and "bid_left" in event:
+        return [f"{event['power']} buy {units_phrase(event['units'])} for {event['cost']} PUs of their bid "
+                f"({event['bid_left']} of it left)."]
     if kind == "purchase":
         return [f"{event['power']} buy {units_phrase(event['units'])} for {event['cost']} PUs ({event['treasury']} left)."]
+    if kind == "bid_end":
+        kept = event["kept"]
+        return [f"{event['power']} keep the {kept} PU{'' if kept == 1 else 's'} left of their bid in their treasury "
+                f"(now {event['treasury']})." if kept else f"{event['power']} have spent their whole bid."]
     if kind == "repair":
         return [f"{event['power']} repair {event['amount']} damage on the {event['unit']} in {event['place']} ({event['treasury']} PUs left)."]
     if kind == "war":
@@ -113,7 +121,7 @@ def describe(event: dict) -> list[str]:
     if kind == "capture":
         return [capture_phrase(event) + "."]
     if kind == "place":
-        return [f"{units_phrase(event['units'])} placed in {event['place']}."]
+        return [f"{units_phrase(event['units'])} placed in {event['place']}{' (bid)' if event.get('bid') else ''}."]
     if kind == "void":
         return [f"Order void: `{event['order']}`: {event['reason']}."]
     if kind == "crash":
@@ -129,8 +137,13 @@ def describe(event: dict) -> list[str]:
                     f"({event.get('note', 'none ready')}; {event['why']})."]
         return [f"{event['power']} scramble {units_phrase(event['units'])} from {event['from']} into {event['to']} "
                 f"({event['why']})."]
+    if kind == "kamikaze":
+        return [kamikaze_phrase(event)]
     if kind == "assault_landing":
         return [f"{units_phrase(event['units'])} land from {event['from']} in {event['place']}."]
+    if kind == "landing_called_off" and event.get("retreated_from") is not None:
+        return [f"The landing in {event['place']} is called off: the transports retreated from "
+                f"{event['retreated_from']} to {event['from']}; {units_phrase(event['units'])} stay aboard."]
     if kind == "landing_called_off":
         return [f"The landing in {event['place']} is called off: enemy warships still hold {event['from']}; "
                 f"{units_phrase(event['units'])} stay aboard."]
@@ -154,6 +167,8 @@ def describe(event: dict) -> list[str]:
         return [f"Bought but not placed, kept for later: {units_phrase(event['units'])}."]
     if kind in ("victory_hold", "victory_hold_broken", "victory"):
         return [victory_phrase(event)]
+    if kind == "next" and event["round"] == 0:
+        return [f"Next: the bid of the {event['power']}."]
     if kind == "next":
         return [f"Next: round {event['round']}, {event['power']}, {PHASE_TITLES[event['phase']].lower()}."]
     if kind == "edit":
@@ -165,15 +180,42 @@ def describe(event: dict) -> list[str]:
     return [json.dumps(event, sort_keys=True)]
 
 
+def kamikaze_phrase(event: dict) -> str:
+    """Kamikaze strikes in one zone: each token's target, die and effect, and the tokens left (RULINGS.md "kamikaze")."""
+    head = f"Kamikaze in {event['place']}: the {event['power']}"
+    if not event["strikes"]:
+        why = "have no tokens left" if not event["tokens_left"] else "strike with none (max 0)"
+        return f"{head} {why} ({event['why']}) [kamikaze]."
+    n = len(event["strikes"])
+    strikes = ", ".join(f"{s['unit']} {s['die']} {s['result']}" for s in event["strikes"])
+    lost = f"; lost aboard: {units_phrase(event['lost'])}" if event.get("lost") else ""
+    return (f"{head} spend {n} token{'s' if n > 1 else ''} on the {event['attacker']} ships ({event['why']}), hitting on "
+            f"{event['attack']} or less: {strikes}{lost}; {event['tokens_left']} token"
+            f"{'' if event['tokens_left'] == 1 else 's'} left [kamikaze].")
+
+
 def victory_phrase(event: dict) -> str:
     """A game's victory condition: a hold begun or kept (players must see it coming), broken, or won; a game
     whose end is not a hold words its event itself ("text")."""
     if "text" in event:
         return event["text"]
-    n, side, rule, counted = event["cities"], event["side"], event["rule"], event["counted"]
-    held = f"{n} cit{'y' if n == 1 else 'ies'}"
+    side, rule = event["side"], event["rule"]
     begun = f"the turn of the {event['power']} in round {event['round']}"
     when = f"when the {event['power']} have played their turn of round {event['until']}"
+    if "cities" not in event:           # a map's victory trigger: what the side must hold, in the map's places
+        goal = event["condition"]
+        if event["type"] == "victory":
+            return (f"Game over: the {side} win. They held {goal} for a whole round, from {begun} to their turn in "
+                    f"round {event['until']} [{rule}].")
+        if event["type"] == "victory_hold_broken":
+            return (f"The {side} no longer hold {goal}: their hold begun with {begun} is broken; a new one starts "
+                    f"only when they hold it again [{rule}].")
+        if not event["new"]:
+            return (f"The {side} still hold {goal}, a hold counted from {begun}: they win if that still holds {when} "
+                    f"[{rule}].")
+        return f"The {side} hold {goal}: they win if that still holds {when}, a whole round from now [{rule}]."
+    n, counted = event["cities"], event["counted"]
+    held = f"{n} cit{'y' if n == 1 else 'ies'}"
     if event["type"] == "victory":
         return (f"Game over: the {side} win. The {counted} held {event['condition']} cities for a whole round, from "
                 f"{begun} to their turn in round {event['until']}; they hold {held} [{rule}].")
@@ -264,8 +306,11 @@ def battle_view(event: dict, ools: dict[str, str]) -> dict:
         rounds.append(f"Shore bombardment: {dice_phrase(bb)} → defender lose {units_phrase(bb['losses'])}")
     for r in event["rounds"]:
         head = f"Round {r['round']}"
-        if r.get("submerged"):
+        if r.get("submerged", {}).get("defender"):
             rounds.append(f"{head}: defending {units_phrase(r['submerged']['defender'])} submerge ({r['submerged']['why']})")
+        if r.get("submerged", {}).get("attacker"):
+            rounds.append(f"{head}: attacking {units_phrase(r['submerged']['attacker'])} submerge and stay in "
+                          f"{event['place']}, out of the battle ({r['submerged']['attacker_why']})")
         if r.get("surprise"):
             rounds += _exchange(f"{head}, surprise strike", r["surprise"], ools)
         if "attacker" in r:
@@ -280,6 +325,7 @@ def battle_view(event: dict, ools: dict[str, str]) -> dict:
               "retreated": f"the attacker retreats to {event.get('retreat', {}).get('to', '?')}",
               "cleared": "the sea zone is cleared" if sea else
                          "the defenders are destroyed but no land unit is left to take the territory",
+              "submerged": "the attacking submarines submerge, and no other attacker is left: the battle ends",
               "stalemate": "neither side can hit the other: the battle ends with both in place",
               "destroyed": "both sides are destroyed" if not event["survivors"]["defender"] else "the attack is wiped out"}[event["result"]]
     if event.get("capture"):
@@ -426,7 +472,8 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
     for st in mine:
         mine_events = events[st.id]
         game_over += [victory_phrase(e) for e in mine_events if e["type"] == "victory"]
-        title = setup.rules.phase_titles.get(st.phase) or PHASE_TITLES.get(st.phase, st.phase)
+        title = ((BID_TITLES if st.round == 0 else setup.rules.phase_titles).get(st.phase)
+                 or PHASE_TITLES.get(st.phase, st.phase))
         phases.append({"phase": st.phase, "title": title, "code": False,
                        "lines": [line for e in mine_events if e["type"] != "battle" for line in describe(e)],
                        "battles": [battle_view(e, _battle_ools(e, sources[st.id])) for e in mine_events if e["type"] == "battle"],
@@ -438,13 +485,15 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
     snapshot = snapshot or db.load_snapshot(session, game, turn_index)
     powers = [p.name for p in powers_in_order(session, game)]
     awaiting = None
-    if snapshot and snapshot["turn_index"] == turn_index:
+    if snapshot and snapshot["turn_index"] == turn_index and snapshot["round"] == 0:
+        awaiting = f"Next: the bid of the {snapshot['power']}, before round 1."
+    elif snapshot and snapshot["turn_index"] == turn_index:
         awaiting = (f"Next: orders from the {snapshot['power']} for their "
                     f"{PHASE_TITLES.get(snapshot['phase'], snapshot['phase']).lower()} (round {snapshot['round']}).")
     return {
         "game": {"id": game.id, "title": game.title, "name": game.name, "rules": game.rules_version,
                  "anchor": game.anchor, "setup_hash": setup.setup_hash, "test_seed": game.test_seed, "dice_mode": game.dice_mode},
-        "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power},
+        "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power, "bid": mine[0].round == 0},
         "orders": [{"seq": sub.seq, "power": sub.power, "sha256": sub.sha256} for sub in turn_subs],
         "seed": seed.seed if seed else None,
         "salts": json.loads(seed.salts) if seed else [],

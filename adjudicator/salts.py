@@ -40,6 +40,8 @@ def salt_errors(s: Session, g: Loaded, power: str, salts: list[Salt]) -> list[Or
         errors.append(error(f"{power} move this turn: salts come from the other powers, so that the mover cannot know a die in advance"))
     elif power not in g.scenario.turn_players():
         errors.append(error(f"{power} take no turns, so they do not salt dice"))
+    elif g.state.bidding:
+        errors.append(error(f"the bid of {mover} rolls no dice: nothing is salted before round 1"))
     elif turn_started(s, g):
         errors.append(error(f"the dice key of turn {i} is already fixed: salts close when the first part of a turn is adjudicated"))
     elif db.locked_submission(s, g.game) is None:
@@ -71,7 +73,9 @@ def unsalted(g: Loaded, salts: list[tuple[str, str]]) -> list[str]:
 
 def salters(g: Loaded) -> list[str]:
     """The powers whose salts the current power-turn awaits: the `--salt-from` list, else every power that
-    takes turns; never the mover."""
+    takes turns; never the mover; none in a bid turn, which rolls no dice."""
+    if g.state.bidding:
+        return []
     listed = g.game.salts_required.split(",") if g.game.salts_required else g.scenario.turn_players()
     return [p for p in listed if p != g.state.power]
 
@@ -99,6 +103,8 @@ def key_salts(s: Session, g: Loaded, sub, without_salts: bool) -> tuple[list[tup
     if g.game.dice_mode != "strict":
         if without_salts:
             raise ConfigError("--without-salts is for games created with `--dice strict`")
+        return [], None
+    if g.state.bidding:             # no dice to key
         return [], None
     salts = turn_salts(s, g)
     if turn_started(s, g):

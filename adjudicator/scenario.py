@@ -138,6 +138,7 @@ class Canal:
     name: str
     sea_zones: list[str]
     land_territories: list[str]
+    excluded_units: list[str] = field(default_factory=list)   # unit types that pass whoever holds the land
 
 
 @dataclass
@@ -188,6 +189,8 @@ class Scenario:
     owners: dict[str, str] = field(default_factory=dict)                    # territory -> starting owner
     placements: list[Placement] = field(default_factory=list)
     resources: dict[str, int] = field(default_factory=dict)                 # player -> starting PUs
+    # player -> {resource: starting amount} of the map's resources other than PUs (Japan's kamikaze tokens)
+    tokens: dict[str, dict[str, int]] = field(default_factory=dict)
     sequence: list[Step] = field(default_factory=list)
     properties: dict[str, str] = field(default_factory=dict)
     notes: str = ""
@@ -346,7 +349,8 @@ class Scenario:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        # a scenario without tokens leaves the field out, so the setup hash of every such game stays as it was
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "tokens" or self.tokens}
 
     @classmethod
     def from_json(cls, text: str) -> "Scenario":
@@ -373,6 +377,7 @@ class Scenario:
             owners=dict(d.get("owners", {})),
             placements=[Placement(**p) for p in d.get("placements", [])],
             resources=dict(d.get("resources", {})),
+            tokens={p: dict(t) for p, t in d.get("tokens", {}).items()},
             sequence=[Step(**s) for s in d.get("sequence", [])],
             properties=dict(d.get("properties", {})),
             notes=d.get("notes", ""),

@@ -150,6 +150,8 @@ class State:
                                         # this turn began, for the pairs a declaration or trigger changed during it
     board: dict = field(default_factory=dict)  # a board game's own position (tokens, pools, decks, prices), for a
                                                # game whose position is not units on territories
+    bids: dict[str, int] = field(default_factory=dict)   # power -> PUs of its bid (`new --bid`) not yet spent: the
+                                                         # bid turns of round 0, before round 1 (RULINGS.md "bid")
 
     # -- the units' index and hash texts ----------------------------------------------------------
 
@@ -252,6 +254,12 @@ class State:
         )
 
     # -- queries ------------------------------------------------------------------------------------
+
+    @property
+    def bidding(self) -> bool:
+        """Round 0 is the bid: the turns, before round 1, of the powers given PUs with `new --bid`, in which they
+        only buy and place (RULINGS.md "bid")."""
+        return self.round == 0
 
     def units_at(self, place: str, owner: str | None = None) -> list[Unit]:
         """The units in `place` (of `owner`), in id order."""
@@ -374,6 +382,7 @@ class State:
             **({"spent": dict(self.spent)} if self.spent else {}),
             **({"relations_at_start": _pairs(self.relations_at_start)} if self.relations_at_start else {}),
             **({"board": self.board} if self.board else {}),
+            **({"bids": dict(self.bids)} if self.bids else {}),
         }
 
     @classmethod
@@ -389,7 +398,7 @@ class State:
             next_unit_id=d["next_unit_id"],
             switches=dict(d.get("switches", {})), spent=dict(d.get("spent", {})),
             relations_at_start={pair_key(a, b): t for a, b, t in d.get("relations_at_start", [])},
-            board=d.get("board", {}),
+            board=d.get("board", {}), bids=dict(d.get("bids", {})),
         )
 
     def canonical(self) -> str:

@@ -88,3 +88,25 @@ def test_dry_run_shows_the_corrections_and_changes_nothing(cli, demo_db):
     out = cli("edit", demo_db, "-", "--reason", "check", "--dry-run", input="pus Germans 3\n").output
     assert "would be made" in out and "pus Germans 3" in out
     assert demo_db.read_bytes() == before
+
+
+def test_land_units_added_at_sea_go_aboard_and_come_off_again(cli, tmp_path, maps_dir, monkeypatch):
+    """Issue 26 item 10: a correction can set up cargo on the real map; `status --json` says what is aboard."""
+    monkeypatch.setenv("ADJUDICATOR_MAPS_PATH", str(maps_dir))
+    db = tmp_path / "g40.db"
+    cli("new", db, "--game", "g40", "--map", "ww2global40_2nd_edition")
+    no_room = edit(cli, db, "add Germans 1 inf 113 Sea Zone\n", code=1).output
+    assert "no transport of Germans is in 113 Sea Zone to carry the infantry" in no_room
+    assert "add Germans 1 transport 113 Sea Zone" in no_room
+    edit(cli, db, "add Germans 1 transport 113 Sea Zone\nadd Germans 1 inf, 1 arm 113 Sea Zone\n")
+    zone = cli.json("status", db)["territories"]["113 Sea Zone"]
+    assert zone["units"]["Germans"] == {"battleship": 1, "transport": 1, "infantry": 1, "armour": 1}
+    assert zone["aboard"] == {"Germans": {"infantry": 1, "armour": 1}}
+    assert "no room for the infantry" in edit(cli, db, "add Germans 1 inf 113 Sea Zone\n", code=1).output
+    edit(cli, db, "remove Germans 1 arm 113 Sea Zone\n")
+    zone = cli.json("status", db)["territories"]["113 Sea Zone"]
+    assert zone["aboard"] == {"Germans": {"infantry": 1}}
+    edit(cli, db, "remove Germans 1 transport 113 Sea Zone\n")        # the cargo goes with its transport
+    zone = cli.json("status", db)["territories"]["113 Sea Zone"]
+    assert zone["units"]["Germans"] == {"battleship": 1} and "aboard" not in zone
+    cli("audit", db)

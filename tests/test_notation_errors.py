@@ -61,6 +61,8 @@ CASES = [
     ("scramble UK1 > sz 110 max", INVALID, 1, 26, "expected the most air units to scramble"),
     ("scramble UK1", INVALID, 1, 13, "expected '>'"),
     ("submerge maybe", INVALID, 1, 10, "expected 'always' or 'never'"),
+    ("submerge Atlantis Deep", INVALID, 1, 10, "unknown place 'Atlantis Deep'"),
+    ("submerge sz 110 after 2", INVALID, 1, 23, "expected 'round'"),
     ("salt", INVALID, 1, 5, "expected the salt text"),
     ("end now", INVALID, 1, 5, "unexpected 'now'"),
     # the submission as a whole

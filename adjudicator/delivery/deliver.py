@@ -144,7 +144,8 @@ def mail(engine, turn_index: int | None = None, picture: bool = True) -> dict:
             return {"turn": turn, "to": [], "already": sorted(sent), "message_id": None}
         ctx = report.context(s, turn)
         text = report.render_context(ctx, "text")
-        subject = f"[{game.id}] round {ctx['turn']['round']}, {ctx['turn']['power']}"
+        when = "bid before round 1" if ctx["turn"]["bid"] else f"round {ctx['turn']['round']}"
+        subject = f"[{game.id}] {when}, {ctx['turn']['power']}"
         png = _picture(s, game, turn) if picture else None
     attachments = [(f"{game.id}-turn{turn}.png", png, "image/png")] if png else []
     message_id = send(smtp, to, subject, text, attachments)

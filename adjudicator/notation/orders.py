@@ -99,12 +99,17 @@ class Retreat(Order):
     verb = "retreat"
 
     def canonical(self) -> str:
-        s = f"retreat {self.place} > {self.to}"
-        if self.after_round is not None:
-            s += f" after round {self.after_round}"
-        if self.if_attackers_below is not None:
-            s += f" if attackers < {self.if_attackers_below}"
-        return s
+        return f"retreat {self.place} > {self.to}" + _conditions_text(self)
+
+
+def _conditions_text(order: Retreat | Submerge) -> str:
+    """The `after round N` and `if attackers < N` clauses of a battle order, as written."""
+    s = ""
+    if order.after_round is not None:
+        s += f" after round {order.after_round}"
+    if order.if_attackers_below is not None:
+        s += f" if attackers < {order.if_attackers_below}"
+    return s
 
 
 @dataclass
@@ -142,11 +147,19 @@ class Scramble(Order):
 
 @dataclass
 class Submerge(Order):
+    """`submerge always|never`: a standing order for this power's defending submarines; `submerge PLACE [after
+    round N] [if attackers < N]`: a battle order of the combat move for the mover's attacking submarines there."""
+
     always: bool = True
+    place: str | None = None
+    after_round: int | None = None
+    if_attackers_below: int | None = None
     verb = "submerge"
 
     def canonical(self) -> str:
-        return "submerge " + ("always" if self.always else "never")
+        if self.place is None:
+            return "submerge " + ("always" if self.always else "never")
+        return f"submerge {self.place}" + _conditions_text(self)
 
 
 @dataclass
@@ -158,6 +171,25 @@ class Intercept(Order):
 
     def canonical(self) -> str:
         return "intercept " + ("always" if self.always else "never")
+
+
+@dataclass
+class Kamikaze(Order):
+    """Standing: when the mover fights in kamikaze zone `zone` or lands troops from it, strike with up to `max`
+    tokens (without it, as many as may strike), one per ship, at the mover's surface warships of the `targets`
+    types first; `kamikaze none` withdraws every such order (RULINGS.md "kamikaze")."""
+
+    zone: str = ""
+    max: int | None = None
+    targets: tuple[str, ...] = ()
+    none: bool = False
+    verb = "kamikaze"
+
+    def canonical(self) -> str:
+        if self.none:
+            return "kamikaze none"
+        return (f"kamikaze {self.zone}" + (f" max {self.max}" if self.max is not None else "")
+                + (": " + ", ".join(self.targets) if self.targets else ""))
 
 
 @dataclass
@@ -187,7 +219,7 @@ class GameVerb(Order):
         return self.name + "".join(f" {v}" for v in self.args.values())
 
 
-STANDING = (OrderOfLoss, Scramble, Submerge, Intercept)
+STANDING = (OrderOfLoss, Scramble, Submerge, Intercept, Kamikaze)
 
 
 @dataclass

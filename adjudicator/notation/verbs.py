@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.notation.orders import (
-    Bomb, Buy, End, GameVerb, Intercept, Move, Order, OrderOfLoss, Place, Repair, Retreat, Salt, Scramble, Submerge, War,
+    Bomb, Buy, End, GameVerb, Intercept, Kamikaze, Move, Order, OrderOfLoss, Place, Repair, Retreat, Salt, Scramble, Submerge, War,
 )
-from adjudicator.notation.parser import ARROW, LESS, Reader
+from adjudicator.notation.parser import ARROW, LESS, ParseFailure, Reader
 from adjudicator.scenario import PHASES
 
 Parse = Callable[[Reader], dict[str, Any]]
@@ -102,8 +102,11 @@ class VerbRegistry:
         reg.register("place", phase="place", order=Place, usage="place UNITS PLACE", parse=_place,
                      aliases=("mobilize", "mobilise"))
         reg.register("scramble", phase="", order=Scramble, usage="scramble PLACE > SEAZONE [max N]", parse=_scramble)
-        reg.register("submerge", phase="", order=Submerge, usage="submerge always|never", parse=_always_or_never)
+        reg.register("submerge", phase=None, order=Submerge,
+                     usage="submerge always|never or submerge PLACE [after round N] [if attackers < N]", parse=_submerge)
         reg.register("intercept", phase="", order=Intercept, usage="intercept always|never", parse=_always_or_never)
+        reg.register("kamikaze", phase="", order=Kamikaze, parse=_kamikaze,
+                     usage="kamikaze SEAZONE [max N] [: UNIT, UNIT, …] | kamikaze none")
         return reg
 
 
@@ -154,8 +157,29 @@ _CLAUSES = {"after_round": "after round N", "if_attackers_below": "if attackers 
 def _retreat(r: Reader) -> dict[str, Any]:
     place = r.place()
     r.symbol(ARROW)
-    fields: dict[str, Any] = {"place": place, "to": r.place(stop=("after", "if")), "after_round": None,
-                              "if_attackers_below": None}
+    return _conditions(r, {"place": place, "to": r.place(stop=("after", "if"))})
+
+
+def _submerge(r: Reader) -> dict[str, Any]:
+    """`submerge always|never` is a standing order; `submerge PLACE …` is a battle order of the combat move."""
+    if r.accept("always"):
+        return {"always": True, "phase": ""}
+    if r.accept("never"):
+        return {"always": False, "phase": ""}
+    start = r.pos
+    try:
+        place = r.place(stop=("after", "if"))
+    except ParseFailure:
+        if len(r.tokens) - start > 1:       # several words: a mistyped place, whose error says "did you mean"
+            raise
+        r.pos = start
+        r.expect("'always' or 'never', or the sea zone of a battle (`submerge PLACE`)")
+    return _conditions(r, {"place": place, "phase": "combat_move"})
+
+
+def _conditions(r: Reader, fields: dict[str, Any]) -> dict[str, Any]:
+    """The optional `after round N` and `if attackers < N` clauses that end a retreat or a submerge order."""
+    fields.update(after_round=None, if_attackers_below=None)
     while (t := r.peek()) is not None:
         if r.accept("after"):
             field = "after_round"
@@ -194,6 +218,17 @@ def _scramble(r: Reader) -> dict[str, Any]:
     sea_zone = r.place(stop=("max",))
     return {"place": place, "sea_zone": sea_zone, "max": r.number("the most air units to scramble")
             if r.accept("max") else None}
+
+
+def _kamikaze(r: Reader) -> dict[str, Any]:
+    if r.accept("none"):
+        return {"none": True}
+    zone = r.place(stop=("max",))
+    fields: dict[str, Any] = {"zone": zone,
+                              "max": r.number("the most tokens to spend there") if r.accept("max") else None}
+    if r.accept_symbol(":"):
+        fields["targets"] = r.unit_names()
+    return fields
 
 
 def _always_or_never(r: Reader) -> dict[str, Any]:

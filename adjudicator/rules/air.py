@@ -212,6 +212,22 @@ def lose_unlanded(rules: G40Rules, state: State, power: str) -> list[dict]:
     return events
 
 
+def grounded(rules: G40Rules, state: State, power: str, place: str) -> list[Unit]:
+    """`power`'s aircraft held aboard damaged carriers in a sea zone: those that have not flown this turn, the
+    first aboard first, as many as the damaged carriers hold. They are cargo: they neither take off nor fight
+    (BG-14), and go down with their carrier."""
+    if not rules.is_water(place):
+        return []
+    shut = sum(rules.ut(c).carrier_capacity for c in carriers_at(rules, state, power, place) if damaged_carrier(rules, c))
+    held = []
+    for u in aircraft_at(rules, state, power, place):
+        need = rules.ut(u).carrier_cost
+        if u.owner == power and need and not u.moved and need <= shut:
+            shut -= need
+            held.append(u)
+    return held
+
+
 def landed(rules: G40Rules, state: State, power: str, unit: Unit) -> bool:
     """The aircraft is on held friendly land, or among the first aircraft a carrier in its zone has room for.
     Aircraft that have not flown this turn keep their places aboard a damaged carrier; aircraft that flew (they

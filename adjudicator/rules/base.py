@@ -30,6 +30,11 @@ class G40Rules(RulesCore):
     # Documented default order of loss (README "Casualties"): cheapest combat value in the role first.
     default_ool_doc = "lowest value in its role (attack or defence) first, then lowest cost, then name"
     no_income = "capital held by the enemy: no income"      # the income line of a power that cannot collect
+    takes_bids = True
+    bid_units_per_place = 1         # bid units a territory or sea zone may receive (RULINGS.md "bid")
+    # The most new units a power that places without factories (China) puts in one territory in a turn: the G40
+    # rulebook's 3, whatever the map's placementPerTerritory says (RULINGS.md "chinese-placement"); None: the map's.
+    placed_per_territory: int | None = 3
 
     def __init__(self, scenario: Scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)
@@ -329,7 +334,8 @@ class G40Rules(RulesCore):
     def places_without_factory(self, state: State, power: str, place: str) -> int | None:
         """How many units `power` may place in `place` without a factory (None: only at factories). From the
         map's RulesAttachment of the power: placementAnyTerritory (China places in any territory it holds),
-        placementCapturedTerritory (also those taken this turn), placementPerTerritory (the most per territory)."""
+        placementCapturedTerritory (also those taken this turn), placementPerTerritory (the most per territory,
+        capped by the family's placed_per_territory)."""
         rules = self.player_rules(power)
         if rules is None or rules.value("placementAnyTerritory").lower() != "true":
             return None
@@ -338,7 +344,8 @@ class G40Rules(RulesCore):
         if place in state.conquered and rules.value("placementCapturedTerritory").lower() != "true":
             return None
         limit = rules.value("placementPerTerritory")
-        return int(limit) if limit.isdigit() else 10**6
+        mapped = int(limit) if limit.isdigit() else 10**6
+        return mapped if self.placed_per_territory is None else min(mapped, self.placed_per_territory)
 
     def check_movement_limits(self, state: State, power: str, path: list[str]) -> None:
         """RULINGS.md "movement-limits": with an allowed list every place a move enters is on it; a disallowed
@@ -372,7 +379,7 @@ class G40Rules(RulesCore):
         for land in canal.land_territories:
             if not self.is_friendly_land(state, power, land) or land in state.conquered:
                 raise RuleViolation(f"the {canal.name} between {a} and {b} needs {land} held by "
-                                    f"{power} or an ally since the start of the turn")
+                                    f"{power} or an ally since the start of the turn", "BG-07")
 
     def check_sea_path(self, state: State, power: str, ships: list[Unit], path: list[str]) -> None:
         """A game's own limits on a voyage of `ships` along `path` (sea zones, the start first), such as a sea
@@ -388,6 +395,55 @@ class G40Rules(RulesCore):
         """BG-37: a power whose capital is held by someone else collects nothing."""
         capital = self.capital_of(power)
         return capital is None or state.owners.get(capital) == power
+
+    # -- kamikaze: the map's zones and tokens (played by combat.kamikaze_strikes; RULINGS.md "kamikaze") ------
+
+    def kamikaze_zones(self) -> list[str]:
+        """The sea zones where kamikaze strikes may be made: a TerritoryAttachment's kamikazeZone, or a trigger that
+        sets it as the game starts (the 2nd-edition map's way); none where "Use Kamikaze Suicide Attacks" is off."""
+        if not self.prop("Use Kamikaze Suicide Attacks"):
+            return []
+        zones = [t.name for t in self.scenario.territories
+                 if str((t.options.get("kamikazeZone") or [""])[-1]).lower() == "true"]
+        for trigger in self.scenario.attachments_of("trigger"):
+            if (any(w.endswith(":gameInitDelegate") for w in trigger.values("when"))
+                    and any(n == "territoryProperty" and v == "kamikazeZone" and c.lower() == "true"
+                            for n, v, c in trigger.options)):
+                zones += trigger.names("territories")
+        return list(dict.fromkeys(zones))
+
+    def kamikaze_striker(self, state: State, zone: str) -> str | None:
+        """Who may strike in a kamikaze zone: its original owner, or its owner now where the map says so."""
+        if self.prop("Kamikaze Suicide Attacks Done By Current Territory Owner"):
+            return state.owners.get(zone)
+        return state.original_owners.get(zone) or self.scenario.territory(zone).original_owner
+
+    def suicide_attack(self, power: str) -> tuple[str, int] | None:
+        """The resource `power` spends on strikes and the strikes' attack value (PlayerAttachment
+        suicideAttackResources, "2:SuicideAttackTokens"), if its map gives it any of that resource."""
+        try:
+            values = self.scenario.player(power).options.get("suicideAttackResources", [])
+        except KeyError:
+            return None
+        strength, _, resource = (values[-1] if values else "").partition(":")
+        if not resource or not strength.isdigit() or resource not in self.scenario.tokens.get(power, {}):
+            return None
+        return resource, int(strength)
+
+    def kamikaze_tokens(self, state: State, power: str) -> int:
+        """Tokens `power` has left: the map's starting amount less those spent (State.spent "kamikaze:POWER")."""
+        found = self.suicide_attack(power)
+        start = self.scenario.tokens.get(power, {}).get(found[0], 0) if found else 0
+        return max(start - state.spent.get(f"kamikaze:{power}", 0), 0)
+
+    def status_fields(self, state: State) -> dict:
+        """`status --json`: each power's kamikaze tokens left, where the game has kamikaze zones."""
+        zones = self.kamikaze_zones()
+        strikers = sorted({p for z in zones if (p := self.kamikaze_striker(state, z)) and self.suicide_attack(p)})
+        if not strikers:
+            return {}
+        return {"kamikaze": {p: {"tokens": self.kamikaze_tokens(state, p), "attack": self.suicide_attack(p)[1],
+                                 "zones": [z for z in zones if self.kamikaze_striker(state, z) == p]} for p in strikers}}
 
     # -- hooks a game overrides ---------------------------------------------------------------------
 
@@ -434,15 +490,17 @@ class G40Rules(RulesCore):
         base game has none beyond factories and their capacity (economy.py)."""
 
     def check_victory(self, state: State, power: str) -> list[dict]:
-        """Called at the end of every power's turn, after income. A game whose rulebook says when a side wins keeps
-        what it needs in the state and answers with the report's events (a hold begun, kept or broken; the win);
-        the base rules leave the end of a game to the players."""
-        return []
+        """Called at the end of every power's turn, after income; answers with the report's events (a hold begun,
+        kept or broken; the win). The base rules play the map's victory triggers, each to be held for a whole
+        round (RULINGS.md "victory"); a game whose rulebook says otherwise overrides this."""
+        from .politics import victory_check
+        return victory_check(self, state, power)
 
     def victory_status(self, state: State) -> dict:
         """Where the game stands toward its end, read by `status` and `submit`: {"winner": the event of the win
         or None, "holds": events of the conditions under way}."""
-        return {"winner": None, "holds": []}
+        from .politics import victory_status
+        return victory_status(self, state)
 
     def declaration_rule(self, power: str) -> str:
         """The ledger id a refused declaration of war by `power` cites; a game with its own rows overrides it."""

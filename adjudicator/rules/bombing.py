@@ -2,9 +2,10 @@
 
 A raid flies like a combat move and is fought first in Conduct Combat: one round of air battle between the
 escorts and bombers and the defending interceptors (both sides hit on the map's airAttack / airDefense, 1),
-then the raided facility's own AA fires once at each raiding aircraft, then each surviving bomber rolls its
-damage. Damage stays on the facility, capped by its maxDamage: a factory places that much less, a base with
-more damage than its maxOperationalDamage stops working, and each PU of repair removes one point.
+then the raided facility's own AA fires once at each raiding bomber (RULINGS.md "facility-aa-escorts": the
+escorts' part ends with the air battle, where the map has one), then each surviving bomber rolls its damage.
+Damage stays on the facility, capped by its maxDamage: a factory places that much less, a base with more damage
+than its maxOperationalDamage stops working, and each PU of repair removes one point.
 """
 
 from __future__ import annotations
@@ -103,12 +104,13 @@ def resolve_raid(rules: G40Rules, state: State, power: str, battle: dict, roller
                                    "defender_losses": count_types(downed)}
             dead += lost + downed
             raiders = [u for u in raiders if u not in lost]
-    if raiders and rules.ut(goal).has("aa_bombing"):
+    over_target = sorted((u for u in raiders if bombers_for(rules, u, facility)
+                          or not rules.prop("Raids May Be Preceeded By Air Battles")), key=lambda u: (u.type, u.id))
+    if over_target and rules.ut(goal).has("aa_bombing"):
         hit_on = rules.number(goal, "attackAA", 1)
-        names = [f"{u.type}" for u in sorted(raiders, key=lambda u: (u.type, u.id))]
+        names = [f"{u.type}" for u in over_target]
         values = roller.roll(f"{base}:aa", sides, len(names), units=names)
-        ordered = sorted(raiders, key=lambda u: (u.type, u.id))
-        shot = [u for u, d in zip(ordered, values) if d <= hit_on]
+        shot = [u for u, d in zip(over_target, values) if d <= hit_on]
         event["aa"] = {"label": f"{base}:aa", "sides": sides, "values": values, "units": names,
                        "hits": len(shot), "hit_on": hit_on, "losses": count_types(shot)}
         dead += shot

@@ -1,7 +1,8 @@
 """Battles on land and at sea (BG-11 … BG-25, BG-39), in the rulebook's order of a combat round.
 
 Before round 1: AA fire at attacking aircraft (land), shore bombardment (amphibious assaults). Each round:
-defending submarines may submerge; transports left alone against armed enemies are destroyed; submarines
+submarines may submerge (the defender's by standing order, the attacker's by its battle order); transports left
+alone against armed enemies are destroyed; submarines
 whose enemy has no destroyer fire a surprise strike whose casualties are removed at once; everyone else fires
 and their casualties fire back; then attackers that the game's rules take out leave the battle
 (`G40Rules.leaves_battle`), and the attacker may retreat. Who can hit whom comes from the unit
@@ -10,6 +11,8 @@ abilities (`G40Rules.can_hit`), so the same rounds serve a land battle, a sea ba
 Every die comes from the roller under a label built from the battle's facts (`battle:PLACE:rN:attacker`,
 `battle:PLACE:rN:defender:surprise`, `aa:PLACE:r1`, `bombard:PLACE`), never from a counter, so the same
 battle always draws the same bytes (DESIGN.md dice §3).
+
+Kamikaze strikes come before all of it, as Conduct Combat begins (`kamikaze_strikes`, RULINGS.md "kamikaze").
 """
 
 from __future__ import annotations
@@ -17,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..notation.orders import Retreat
+from ..notation.orders import Kamikaze, Retreat, Submerge
 from ..state import State, Unit, count_types
-from .base import G40Rules
+from .base import G40Rules, RuleViolation
 from .movement import capture
 
 MAX_ROUNDS = 100
@@ -29,7 +32,9 @@ MAX_ROUNDS = 100
 class BattleOrders:
     retreat: Retreat | None = None
     ool: tuple[str, ...] | None = None        # the mover's order of loss for this battle
+    submerge: Submerge | None = None          # when the mover's attacking submarines submerge (BG-17)
     bombard: list[Unit] = field(default_factory=list)    # ships firing before round 1 (BG-12)
+    held: set[int] = field(default_factory=set)          # the mover's aircraft held aboard damaged carriers: cargo
 
 
 def order_of_loss(rules: G40Rules, state: State, power: str, role: str, battle_ool: tuple[str, ...] | None) -> list[str]:
@@ -79,6 +84,7 @@ class Battle:
         self.orders = orders
         self.sea = rules.is_water(place)
         self.att = [u for u in state.units_at(place, power) if rules.is_combatant(u) and not u.flags.get("raid")
+                    and u.id not in orders.held
                     and (u.flags.get("combat_moved") or rules.prop("Previous Units Fight"))]
         self.dfn = rules.hostile_units(state, power, place)
         self.dead: list[Unit] = []
@@ -210,16 +216,39 @@ class Battle:
         return a_first + d_first
 
     def _submerge(self, rec: dict) -> None:
-        """BG-17: defending submarines submerge when their owner's standing order says so and no attacking
-        destroyer is present (RULINGS.md "submerge-default"); they stay in the sea zone, out of the battle."""
-        if not self.sea or self._destroyer(self.att):
+        """BG-17, at the start of a round: defending submarines submerge when their owner's standing order says so
+        (RULINGS.md "submerge-default"), attacking ones when the mover's `submerge PLACE` order says so
+        (RULINGS.md "attacking-submarines-submerge"), each side only where no enemy destroyer is present. They
+        stay in the sea zone, out of the battle; the other units fight on."""
+        if not self.sea or (rec["round"] == 1 and not self.rules.prop("Sub Retreat Before Battle")):
             return
-        if rec["round"] == 1 and not self.rules.prop("Sub Retreat Before Battle"):
+        if not self._destroyer(self.att):
+            going = [u for u in self.dfn if self.rules.can_submerge(u)
+                     and self.state.standing.get(u.owner, {}).get("submerge")]
+            if going:
+                self.dfn = [u for u in self.dfn if u not in going]
+                rec["submerged"] = {"defender": count_types(going), "why": "standing order `submerge always`"}
+        order = self.orders.submerge
+        if order is None or rec["round"] <= (order.after_round if order.after_round is not None else 1):
             return
-        going = [u for u in self.dfn if self.rules.can_submerge(u) and self.state.standing.get(u.owner, {}).get("submerge")]
-        if going:
-            self.dfn = [u for u in self.dfn if u not in going]
-            rec["submerged"] = {"defender": count_types(going), "why": "standing order `submerge always`"}
+        if order.if_attackers_below is not None and len(self.att) >= order.if_attackers_below:
+            return
+        subs = [u for u in self.att if self.rules.can_submerge(u)]
+        if not subs:
+            return
+        if self._destroyer(self.dfn):
+            if not self.event.get("submerge_blocked"):
+                self.event["submerge_blocked"] = True
+                self.event["notes"].append(f"`{order.canonical()}`: the attacking submarines cannot submerge while "
+                                           "an enemy destroyer is in the battle (BG-17); they fight on")
+            return
+        self.att = [u for u in self.att if u not in subs]
+        self.left += subs
+        self.orders.submerge = None
+        rec.setdefault("submerged", {})["attacker"] = count_types(subs)
+        rec["submerged"]["attacker_why"] = f"order `{order.canonical()}`"
+        if not self.att:
+            self.event["attack_submerged"] = True
 
     def _leave(self, rec: dict, rnd: int) -> None:
         """Attackers the game takes out of the battle after this round (G40Rules.leaves_battle), by reason."""
@@ -326,6 +355,8 @@ class Battle:
             u.mark(fought=True)
         if ev.get("stalemate") and self.dfn:
             ev["result"] = "stalemate"
+        elif ev.get("attack_submerged"):
+            ev["result"] = "submerged"
         elif self.dfn:
             ev["result"] = "retreated" if "retreat" in ev else "defended"
         elif self.sea and self.att:
@@ -382,3 +413,108 @@ def support(rules: G40Rules, side: list[Unit], role: str) -> dict[int, int]:
 def resolve_battle(rules: G40Rules, state: State, power: str, place: str, roller, orders: BattleOrders) -> list[dict]:
     """Fight the battle in `place`; returns its report event (with the capture, if any, inside it)."""
     return [Battle(rules, state, power, place, roller, orders).fight()]
+
+
+# -- kamikaze strikes (RULINGS.md "kamikaze") ------------------------------------------------------------------
+
+KAMIKAZE = "kamikaze"       # the RULINGS.md entry refusals and events cite
+
+
+def kamikaze_target(rules: G40Rules, unit_type: str) -> bool:
+    """A surface warship: a ship that is neither a submarine nor a transport (TripleA's targets by default)."""
+    t = rules.ut(unit_type)
+    return t.domain == "sea" and not rules.is_sub(unit_type) and not rules.is_transport(unit_type)
+
+
+def check_kamikaze(rules: G40Rules, power: str, order: Kamikaze) -> None:
+    """What a standing kamikaze order must be to be honoured at all; refused at submit otherwise."""
+    if order.none:
+        return
+    zones = rules.kamikaze_zones()
+    if not zones:
+        raise RuleViolation("this game has no kamikaze strikes: its map marks no kamikaze zones (or its \"Use Kamikaze "
+                            "Suicide Attacks\" is off)", KAMIKAZE)
+    if order.zone not in zones:
+        raise RuleViolation(f"kamikaze strikes are made only in the kamikaze zones ({', '.join(zones)}); "
+                            f"{order.zone} is not one", KAMIKAZE)
+    if rules.suicide_attack(power) is None:
+        raise RuleViolation(f"{power} have no kamikaze tokens in this game", KAMIKAZE)
+    striker = rules.scenario.territory(order.zone).original_owner
+    if not rules.prop("Kamikaze Suicide Attacks Done By Current Territory Owner") and striker != power:
+        raise RuleViolation(f"the kamikaze strikes of {order.zone} belong to {striker}, not to {power}", KAMIKAZE)
+    wrong = [t for t in order.targets if not kamikaze_target(rules, t)]
+    if wrong:
+        raise RuleViolation(f"kamikaze strikes hit surface warships only, not {', '.join(wrong)}: list battleships, "
+                            "carriers, cruisers or destroyers", KAMIKAZE)
+
+
+def _struck(rules: G40Rules, state: State, power: str, zone: str) -> bool:
+    """Where strikes may be made this turn: the mover fights `power`'s units in `zone` or lands troops from it
+    (only where the map says "Kamikaze Suicide Attacks Only Where Battles Are"; elsewhere, any zone)."""
+    if not rules.prop("Kamikaze Suicide Attacks Only Where Battles Are"):
+        return True
+    return any((b.get("kind") == "sea" and b["place"] == zone and bool(state.units_at(zone, power)))
+               or (b.get("kind", "land") == "land" and zone in b.get("amphibious", [])) for b in state.battles)
+
+
+def _kamikaze_targets(rules: G40Rules, state: State, mover: str, zone: str, types: list[str]) -> list[Unit]:
+    """The mover's surface warships in `zone` a strike may pick, best first: the order's types in its order (only
+    those, if it lists any), else the costliest first; a damaged ship (which one hit sinks) before a sound one."""
+    ships = [u for u in state.units_at(zone, mover) if kamikaze_target(rules, u.type) and u.carried_by is None]
+    if types:
+        rank = {t: i for i, t in enumerate(types)}
+        return sorted((u for u in ships if u.type in rank), key=lambda u: (rank[u.type], -u.damage, u.id))
+    return sorted(ships, key=lambda u: (-(rules.ut(u).cost or 0), -u.damage, u.type, u.id))
+
+
+def kamikaze_strikes(rules: G40Rules, state: State, mover: str, roller) -> list[dict]:
+    """As Conduct Combat begins: each enemy of the mover with a standing kamikaze order for a zone where the mover
+    fights or lands from strikes there, one token and one die per target ship, hitting at the token's attack
+    value; hits are taken at once (a two-hit ship is damaged, else sunk), and the mover's ships there no longer
+    bombard. Dice group `kamikaze:ZONE`."""
+    zones = rules.kamikaze_zones()
+    events: list[dict] = []
+    if not zones:
+        return events
+    for power in rules.scenario.turn_players():
+        found = rules.suicide_attack(power)
+        if found is None or not rules.at_war(state, power, mover):
+            continue
+        for order in state.standing.get(power, {}).get("kamikaze", []):
+            zone = order["zone"]
+            if (zone not in zones or rules.kamikaze_striker(state, zone) != power
+                    or not _struck(rules, state, power, zone)):
+                continue
+            targets = _kamikaze_targets(rules, state, mover, zone, order.get("targets") or [])
+            if not targets:
+                continue
+            why = Kamikaze(zone=zone, max=order.get("max"), targets=tuple(order.get("targets") or ())).canonical()
+            left = rules.kamikaze_tokens(state, power)
+            n = min(len(targets), left, len(targets) if order.get("max") is None else order["max"])
+            event = {"type": "kamikaze", "power": power, "attacker": mover, "place": zone, "attack": found[1],
+                     "why": f"standing order `{why}`", "strikes": [], "lost": {}}
+            if n <= 0:
+                events.append({**event, "tokens_left": left, "note": "no tokens left" if not left else "max 0"})
+                continue
+            label = f"kamikaze:{zone}"
+            values = roller.roll(label, rules.scenario.dice_sides, n, units=[f"kamikaze@{found[1]}"] * n)
+            state.spent[f"kamikaze:{power}"] = state.spent.get(f"kamikaze:{power}", 0) + n
+            sunk = []
+            for ship, die in zip(targets, values):
+                result = "missed"
+                if die <= found[1]:
+                    if ship.damage < rules.ut(ship).hit_points - 1:
+                        ship.damage += 1
+                        result = "damaged"
+                    else:
+                        sunk.append(ship)
+                        result = "sunk"
+                event["strikes"].append({"unit": ship.type, "die": die, "result": result})
+            lost = [c for u in sunk for c in state.cargo_of(u)]
+            state.remove_units(u.id for u in sunk + lost)
+            for u in state.units_at(zone, mover):
+                if rules.ut(u).has("can_bombard"):
+                    u.mark(fought=True)          # a zone struck by kamikaze is a sea battle: no shore bombardment
+            event.update(label=label, tokens_left=rules.kamikaze_tokens(state, power), lost=count_types(lost))
+            events.append(event)
+    return events

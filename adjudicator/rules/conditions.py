@@ -10,6 +10,8 @@ never granted by a guess.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from ..scenario import Attachment
@@ -319,3 +321,76 @@ def combine(results: list[bool], kind: str) -> bool:
         return int(low) <= sum(results) <= (int(high) if high else int(low))
     except ValueError:
         raise Unsupported(f"conditionType '{kind}' is not AND, OR, XOR or a count") from None
+
+
+# -- victory held for a whole round -----------------------------------------------------------------------------
+# A whole round cannot be seen in one position, so a hold is a record in State.switches, where it survives from
+# turn to turn and is part of the state hash `audit` replays: "victory:KEY" = "Japanese:4" means the hold began
+# with the Japanese turn of round 4. Only the mover's side takes territory during a turn, so looking at the end of
+# every turn sees every dip. When a side has won, switches["victory"] names the hold and nothing is checked again.
+
+WON = "victory"
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A victory condition a side must keep for a whole round (G40 Alt-Universe's cities, the 2nd-edition map's
+    victory triggers): `met(round)` says whether it holds in the position now, as if in that round."""
+
+    key: str                        # the record is switches["victory:" + key]
+    side: str                       # the alliance that wins
+    rule: str                       # the ledger row or RULINGS.md entry the events cite
+    met: Callable[[int], bool]
+    broken_rule: str = ""           # cited when a hold is broken (default: `rule`)
+    round_start_rule: str = ""      # cited when a hold starts with the next round's first turn
+
+
+def _record(value) -> tuple[str, int]:
+    power, _, round_ = str(value).rpartition(":")
+    return power, int(round_)
+
+
+def check_holds(state: State, power: str, players: list[str], holds: list[Hold], event: Callable[..., dict]) -> list[dict]:
+    """At the end of `power`'s turn: each condition met starts a hold with this turn (or, if it is met only from
+    the next round and this turn ends the round, with the next round's first turn); a condition no longer met
+    breaks its hold; a hold still met when its starter's next turn ends wins. `event(kind, hold, starter, round,
+    **more)` words each event the game's way."""
+    if state.switches.get(WON):
+        return []
+    events = []
+    for hold in holds:
+        key = f"victory:{hold.key}"
+        record = state.switches.get(key)
+        if record:
+            starter, start = _record(record)
+            if not hold.met(state.round):
+                del state.switches[key]
+                events.append(event("victory_hold_broken", hold, starter, start, rule=hold.broken_rule or hold.rule))
+            elif starter == power and state.round > start:
+                state.switches[WON] = hold.key
+                return events + [event("victory", hold, starter, start)]
+            else:
+                events.append(event("victory_hold", hold, starter, start, new=False))
+        elif hold.met(state.round):
+            state.switches[key] = f"{power}:{state.round}"
+            events.append(event("victory_hold", hold, power, state.round, new=True))
+        elif power == players[-1] and hold.met(state.round + 1):
+            state.switches[key] = f"{players[0]}:{state.round + 1}"
+            events.append(event("victory_hold", hold, players[0], state.round + 1, new=True, at_round_start=True,
+                                rule=hold.round_start_rule or hold.rule))
+    return events
+
+
+def hold_status(state: State, holds: list[Hold], event: Callable[..., dict]) -> dict:
+    """The winner, as the event that ended the game, and the holds under way, as the events that report them."""
+    won = state.switches.get(WON)
+    under_way = []
+    for hold in holds:
+        record = state.switches.get(f"victory:{hold.key}")
+        if not record:
+            continue
+        starter, start = _record(record)
+        if hold.key == won:
+            return {"winner": event("victory", hold, starter, start), "holds": []}
+        under_way.append(event("victory_hold", hold, starter, start, new=False))
+    return {"winner": None, "holds": under_way}

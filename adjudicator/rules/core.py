@@ -19,6 +19,7 @@ class RulesCore:
     title = ""
     phase_titles: dict[str, str] = {}      # the report's heading of a phase, where the game names it its own way
     takes_corrections = True               # whether `edit` (the host's corrections of units and owners) applies
+    takes_bids = False                     # whether a game may start with bids (`new --bid`), played in round 0
 
     def __init__(self, scenario: Scenario, rules_version: str = ""):
         self.scenario = scenario

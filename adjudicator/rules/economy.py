@@ -9,10 +9,14 @@ from .base import G40Rules, RuleViolation
 from .politics import pay_objectives
 
 
-def buy(rules: G40Rules, state: State, mover: str, order: Buy) -> dict:
+def buy(rules: G40Rules, state: State, mover: str, order: Buy, bid: bool = False) -> dict:
     """BG-33; `buy POWER UNITS` buys for a power that purchases inside the mover's turn (UK_Pacific in the
-    British turn), from that power's treasury."""
+    British turn), from that power's treasury. `bid`: paid from the mover's bid instead, which buys no facility
+    (RULINGS.md "bid")."""
     power = order.power or mover
+    if bid and power != mover:
+        raise RuleViolation(f"a bid is spent by the power that got it: {mover} cannot buy for {power} with theirs; "
+                            f"{power} buy in their own turns")
     if power != mover and (power, "purchase") not in rules.scenario.guests_of(mover):
         host = next((h for h in rules.scenario.turn_players() if (power, "purchase") in rules.scenario.guests_of(h)),
                     None)
@@ -29,16 +33,21 @@ def buy(rules: G40Rules, state: State, mover: str, order: Buy) -> dict:
         if uc.unit not in prices:
             raise RuleViolation(f"{power} cannot buy {uc.unit}: it is not on {possessive(power, the=True)} purchase list "
                                 f"({', '.join(sorted(prices)) or 'empty'})", "BG-33")
+        if bid and rules.ut(uc.unit).has("infrastructure"):
+            raise RuleViolation(f"a bid buys no facilities ({uc.unit}): only units, placed where {power} already have "
+                                "units (RULINGS.md \"bid\")")
         total += prices[uc.unit] * uc.count
-    if total > state.treasury.get(power, 0):
-        raise RuleViolation(f"{order.canonical()} costs {total} PUs; {power} has {state.treasury.get(power, 0)}", "BG-33")
+    funds = state.bids if bid else state.treasury
+    if total > funds.get(power, 0):
+        raise RuleViolation(f"{order.canonical()} costs {total} PUs; {power} have {funds.get(power, 0)}"
+                            + (" left of their bid" if bid else ""), "BG-33")
     rules.check_purchase(state, power, _counted(order.units))
-    state.treasury[power] -= total
+    funds[power] -= total
     bought = state.purchases.setdefault(power, {})
     for uc in order.units:
         bought[uc.unit] = bought.get(uc.unit, 0) + uc.count
     return {"type": "purchase", "power": power, "units": {uc.unit: uc.count for uc in order.units},
-            "cost": total, "treasury": state.treasury[power]}
+            "cost": total, "treasury": state.treasury[power], **({"bid_left": funds[power]} if bid else {})}
 
 
 def factory_capacity(rules: G40Rules, state: State, power: str, place: str) -> int:
@@ -88,11 +97,7 @@ def no_production(rules: G40Rules, state: State, power: str, place: str) -> tupl
 
 def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[str, int]) -> dict:
     """Mobilise bought units; `placed` counts units already placed this turn per producing territory."""
-    pending = state.purchases.get(power, {})
-    wanted = _counted(order.units)           # a type may be named twice in one order (`place 1 art X, 1 art X`)
-    for unit, count in wanted.items():
-        if pending.get(unit, 0) < count:
-            raise RuleViolation(f"{power} has {pending.get(unit, 0)} {unit} waiting to be placed, not {count}", "BG-35")
+    pending, wanted = _pending(state, power, order)
     where = order.place
     rules.check_placement(state, power, where, wanted)
     n = sum(uc.count for uc in order.units)
@@ -147,6 +152,63 @@ def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[
             _consume(rules, state, power, where, uc.unit)
             state.add_unit(uc.unit, rules.placed_owner(power, uc.unit), where).mark(placed=True)
     return {"type": "place", "power": power, "place": where, "units": {uc.unit: uc.count for uc in order.units}}
+
+
+def _pending(state: State, power: str, order: Place) -> tuple[dict[str, int], dict[str, int]]:
+    """The power's units bought and not placed yet, and those `order` places, which must be among them."""
+    pending = state.purchases.get(power, {})
+    wanted = _counted(order.units)           # a type may be named twice in one order (`place 1 art X, 1 art X`)
+    for unit, count in wanted.items():
+        if pending.get(unit, 0) < count:
+            raise RuleViolation(f"{power} has {pending.get(unit, 0)} {unit} waiting to be placed, not {count}", "BG-35")
+    return pending, wanted
+
+
+def place_bid(rules: G40Rules, state: State, power: str, order: Place, placed: dict[str, int]) -> dict:
+    """RULINGS.md "bid": units bought with a bid go, without a factory, where the power already has a unit of its
+    own (not a facility or marker): land and air units on land it controls (or a power whose units it receives, UK_Pacific's for the British),
+    ships in a sea zone free of enemy units; at most `rules.bid_units_per_place` of them in one place (`placed`
+    counts those of this bid so far)."""
+    pending, wanted = _pending(state, power, order)
+    where = order.place
+    n = sum(wanted.values())
+    domains = {rules.ut(unit).domain for unit in wanted}
+    own = [u for u in state.units_at(where, power) if not u.flags.get("placed") and rules.is_combatant(u)]
+    owner = state.owners.get(where)
+    if rules.is_water(where):
+        if domains != {"sea"}:
+            raise RuleViolation(f"a bid places only ships in a sea zone such as {where}; land and air units go on "
+                                f"land where {power} have units (RULINGS.md \"bid\")")
+        if not own:
+            raise RuleViolation(f"bid ships go only into a sea zone that already holds a unit of {power}; {where} "
+                                "holds none (RULINGS.md \"bid\")")
+        if rules.hostile_units(state, power, where):
+            raise RuleViolation(f"bid ships go only into a sea zone free of enemy units; {where} has some "
+                                "(RULINGS.md \"bid\")")
+    else:
+        if "sea" in domains:
+            raise RuleViolation(f"ships bought with a bid are placed in a sea zone, not in {where} (RULINGS.md \"bid\")")
+        if owner != power and (owner is None or rules.placed_owner(owner, "") != power):
+            raise RuleViolation(f"bid units go only on land {power} control; {where} is held by {owner or 'nobody'} "
+                                "(RULINGS.md \"bid\")")
+        if not own:
+            raise RuleViolation(f"bid units go only where {power} already have a unit; {where} holds none of theirs "
+                                "(RULINGS.md \"bid\")")
+    room = rules.bid_units_per_place - placed.get(where, 0)
+    if n > room:
+        limit = rules.bid_units_per_place
+        raise RuleViolation(f"a territory or sea zone takes at most {limit} bid unit{'s' if limit != 1 else ''}; "
+                            f"{where} can take {max(room, 0)} more, not {n}: spread them over other places "
+                            "(RULINGS.md \"bid\")")
+    rules.check_placement(state, power, where, wanted)
+    placed[where] = placed.get(where, 0) + n
+    for unit, count in wanted.items():
+        pending[unit] -= count
+        if not pending[unit]:
+            del pending[unit]
+        for _ in range(count):
+            state.add_unit(unit, rules.placed_owner(power, unit), where).mark(placed=True)
+    return {"type": "place", "power": power, "place": where, "units": wanted, "bid": True}
 
 
 def _counted(units) -> dict[str, int]:

@@ -21,6 +21,8 @@ def bonus_movement(rules: G40Rules, state: State, unit: Unit) -> int:
     if not rules.prop("Units May Give Bonus Movement"):
         return 0
     here = unit.place
+    if rules.is_water(here) and rules.ut(unit).domain != "sea":
+        return 0                        # aircraft on a carrier: an air base gives movement only to those on its land
     places = [p for p in rules.scenario.neighbours(here) if not rules.is_water(p)] if rules.is_water(here) else [here]
     givers = {t.name for t in rules.scenario.unit_types if t.options.get("givesMovement")}
     best = 0
@@ -183,13 +185,13 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
     elif land:
         legs.check_land(state, power, land, ships, phase)
     cargo, along = _riders(rules, state, power, ships, flying, len(legs.sea_path) - 1)
-    free = [u for u in flying if u not in along]
+    free = [u for u in flying if u not in along and u not in cargo]
     if free:
         check_air(rules, state, power, free, path, phase)
     if ships:
         legs.check_ships(state, power, ships, land, phase)
         _check_sea(rules, state, power, ships, legs.sea_path, phase)
-    for u in flying + (land if not legs.sea else []):
+    for u in [u for u in flying if u not in cargo] + (land if not legs.sea else []):
         _arrive(u, path[-1], len(path) - 1, phase)
     for u in ships:
         _arrive(u, legs.sea_path[-1], len(legs.sea_path) - 1, phase)
@@ -245,7 +247,10 @@ def _declare_battles(rules: G40Rules, state: State, power: str, path: list[str],
         out["attack"] = dest
     zone = legs.sea_path[-1] if ships else (dest if rules.is_water(dest) else None)
     if zone and rules.hostile_units(state, power, zone):
-        ends_there = (ships and legs.ashore is None) or (flying and dest == zone)
+        # unarmed ships (transports) ending beside enemy submarines or transports alone pass them by: they attack
+        # nothing (BG-13); against warships they are in a battle, which the check refuses unless armed units join
+        armed = flying or any(not rules.is_transport(s) for s in ships)
+        ends_there = (ships and legs.ashore is None and armed) or (flying and dest == zone)
         if ends_there or rules.blocks_ships(state, power, zone):
             declare(state, zone, power, "sea", legs.sea_path[-2] if ships and len(legs.sea_path) > 1 else None)
             out["attack"] = out.get("attack") or zone
@@ -294,7 +299,11 @@ def _riders(rules: G40Rules, state: State, power: str, ships: list[Unit], flying
     along = []
     for u in flying:
         need = rules.ut(u).carrier_cost
-        if need and need <= room:
+        if need and not u.moved and need <= min(shut, room):     # named, but aboard a damaged carrier: cargo
+            shut -= need
+            room -= need
+            cargo.append(u)
+        elif need and need <= room:
             room -= need
             along.append(u)
     return cargo, along
@@ -398,7 +407,7 @@ def _check_sea(rules: G40Rules, state: State, power: str, ships: list[Unit], pat
         if not rules.is_water(place):
             raise RuleViolation(f"ships cannot enter the land territory {place}", "BG-07")
     for a, b in zip(path, path[1:]):
-        _check_canal(rules, state, power, a, b)
+        _check_canal(rules, state, power, ships, a, b)
     rules.check_sea_path(state, power, ships, path)
     subs = all(rules.is_sub(u) for u in ships)
     for place in path[1:-1]:
@@ -412,9 +421,11 @@ def _check_sea(rules: G40Rules, state: State, power: str, ships: list[Unit], pat
                                 "BG-08")
 
 
-def _check_canal(rules: G40Rules, state: State, power: str, a: str, b: str) -> None:
+def _check_canal(rules: G40Rules, state: State, power: str, ships: list[Unit], a: str, b: str) -> None:
+    """A canal between `a` and `b` holds back ships, except those whose types the map excludes from it (RULINGS.md
+    "submarines-at-gibraltar")."""
     for canal in rules.scenario.canals:
-        if a in canal.sea_zones and b in canal.sea_zones:
+        if a in canal.sea_zones and b in canal.sea_zones and not all(u.type in canal.excluded_units for u in ships):
             rules.check_canal(state, power, canal, a, b)
 
 

@@ -8,16 +8,18 @@ actions (the 1999 maps, the demo) lets any power declare war on any power it is 
 
 Of the triggers we play the effects that decide the rules we enforce: relationship changes, condition
 switches, movement limits, purchase lists, unit removals and placements; PU triggers without a step are paid as
-objectives. Others (unit ownership, tech, territory properties, victory, notifications) are not played: see
-the README's rules section.
+objectives. Victory triggers end the game once held for a whole round (`victory_check`, RULINGS.md "victory").
+Others (unit ownership, tech, territory properties, notifications) are not played: see the README's rules section.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..scenario import Attachment
 from ..state import State, count_types
 from .base import G40Rules, RuleViolation
-from .conditions import Conditions, Unsupported, relation_is
+from .conditions import Conditions, Hold, Unsupported, check_holds, hold_status, relation_is
 
 
 # -- declarations of war ------------------------------------------------------------------------------------
@@ -357,3 +359,78 @@ def pay_objectives(state: State, met: list[dict]) -> None:
         if entry["paid"] and entry.get("limited"):
             state.spent[entry["key"]] = state.spent.get(entry["key"], 0) + 1
 
+
+
+# -- victory (RULINGS.md "victory") ------------------------------------------------------------------------
+
+
+VICTORY = "victory"        # the RULINGS.md entry the victory events cite
+
+
+def victory_triggers(rules: G40Rules) -> list[Attachment]:
+    """The map's triggers that end the game (those with a `victory` option), where "Triggered Victory" is on."""
+    if not rules.prop("Triggered Victory"):
+        return []
+    return [t for t in rules.scenario.attachments_of("trigger") if t.value("victory")]
+
+
+def _side(rules: G40Rules, trigger: Attachment) -> str:
+    """The alliance most of the powers a victory trigger crowns belong to (its `players`: the Allies' list names
+    the Dutch, an alliance of their own); its message where they share none."""
+    counts = Counter(a for p in trigger.names("players") or [trigger.attach_to] for a in rules.scenario.player(p).alliances)
+    best = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return best[0][0] if best else _words(trigger.value("victory"))
+
+
+def goal_words(rules: G40Rules, name: str, depth: int = 0) -> str:
+    """A victory condition in words: ownership tests as "8 of A, B, …" (or "all of …"), the rest as `describe`."""
+    cond = rules.scenario.condition(name)
+    if cond is None:
+        return name
+    parts = []
+    subs = cond.names("conditions")
+    if subs and depth < 3:
+        joiner = " or " if cond.value("conditionType", "AND").upper() == "OR" else " and "
+        inner = joiner.join(goal_words(rules, n, depth + 1) for n in subs)
+        parts.append(f"({inner})" if len(subs) > 1 and depth else inner)
+    for n, value, count in cond.options:
+        if n.endswith("OwnershipTerritories"):
+            places = [p for p in value.split(":") if p]
+            needed = int(count) if count.isdigit() else len(places)
+            parts.append(f"{'all' if needed >= len(places) else needed} of {', '.join(places)}")
+    if not parts:
+        return describe(rules, name, depth)
+    return " and ".join(parts)
+
+
+def victory_holds(rules: G40Rules, state: State):
+    """The map's victory triggers as holds of a whole round (conditions.check_holds), and the report's words for
+    their events. A trigger resting on a condition we cannot evaluate is never met."""
+    conditions = Conditions(rules)
+    triggers = {t.name: t for t in victory_triggers(rules)}
+
+    def met(trigger: Attachment) -> bool:
+        try:
+            return _trigger_met(rules, state, trigger, conditions)
+        except Unsupported:
+            return False
+
+    holds = [Hold(t.name, _side(rules, t), VICTORY, (lambda _round, t=t: met(t))) for t in triggers.values()]
+
+    def event(kind: str, hold: Hold, power: str, round_: int, **more) -> dict:
+        trigger = triggers[hold.key]
+        goal = " and ".join(goal_words(rules, n, 1) for n in trigger.names("conditions", "trigger"))
+        return {"type": kind, "side": hold.side, "condition": goal, "rule": hold.rule, "power": power,
+                "round": round_, "until": round_ + 1, **more}
+    return holds, event
+
+
+def victory_check(rules: G40Rules, state: State, power: str) -> list[dict]:
+    """At the end of every power's turn: a victory trigger met starts a hold, kept a whole round it wins."""
+    holds, event = victory_holds(rules, state)
+    return check_holds(state, power, rules.scenario.turn_players(), holds, event) if holds else []
+
+
+def victory_status(rules: G40Rules, state: State) -> dict:
+    holds, event = victory_holds(rules, state)
+    return hold_status(state, holds, event)

@@ -38,6 +38,10 @@ HONOURED: dict[str, tuple[bool, str]] = {
     "Land existing fighters on new carriers": (False, "aircraft may end non-combat where a new carrier will be placed"),
     "Partial Amphibious Retreat": (False, "attackers that did not land from the sea may retreat (BG-23)"),
     "National Objectives": (False, "national objectives are paid with income (BG-37)"),
+    "Use Kamikaze Suicide Attacks": (False, "the owner of a kamikaze zone may spend tokens on strikes there (RULINGS.md \"kamikaze\")"),
+    "Kamikaze Suicide Attacks Done By Current Territory Owner": (False, "the zone's current owner strikes, not its original one"),
+    "Kamikaze Suicide Attacks Only Where Battles Are": (False, "kamikaze strikes only where the mover fights or lands from"),
+    "Triggered Victory": (False, "the map's victory triggers end the game (RULINGS.md \"victory\")"),
     "Use Triggers": (False, "the map's triggers fire: conditions switched, relationships changed (rules/politics.py)"),
 }
 

@@ -41,13 +41,13 @@ def scramble(rules: G40Rules, state: State, mover: str, zone: str) -> list[dict]
         for order in state.standing.get(power, {}).get("scramble", []):
             if order["sea_zone"] != zone:
                 continue
-            ev = _rise(rules, state, power, order, zone)
+            ev = _rise(rules, state, mover, power, order, zone)
             if ev:
                 events.append(ev)
     return events
 
 
-def _rise(rules: G40Rules, state: State, power: str, order: dict, zone: str) -> dict | None:
+def _rise(rules: G40Rules, state: State, mover: str, power: str, order: dict, zone: str) -> dict | None:
     place = order["place"]
     why = f"standing order `scramble {place} > {zone}" + (f" max {order['max']}`" if order.get("max") is not None else "`")
     if state.owners.get(place) is None or not rules.friendly(state, power, state.owners[place]):
@@ -63,10 +63,31 @@ def _rise(rules: G40Rules, state: State, power: str, order: dict, zone: str) -> 
     if not going:
         note = "no operative air base there" if not bases(rules, state, power, place) else "no aircraft able to scramble"
         return {"type": "scramble", "power": power, "from": place, "to": zone, "units": {}, "why": why, "note": note}
+    if not _can_fight(rules, state, mover, zone, going):
+        return {"type": "scramble", "power": power, "from": place, "to": zone, "units": {}, "why": why,
+                "note": "the aircraft could hit none of the attackers (submarines, with no destroyer of the defence "
+                        "there): they stay to defend their base"}
     for u in going:
         u.place = zone
         u.mark(scrambled_from=place)
     return {"type": "scramble", "power": power, "from": place, "to": zone, "units": count_types(going), "why": why}
+
+
+def _can_fight(rules: G40Rules, state: State, mover: str, zone: str, aircraft: list[Unit]) -> bool:
+    """RULINGS.md "scramble-lone-submarine": a standing order scrambles aircraft only into a battle where they
+    could hit an attacker; against submarines alone, with no destroyer of the defence there, they cannot (BG-18)."""
+    attackers = [u for u in state.units_at(zone, mover) if rules.is_combatant(u)]
+    destroyer = any(rules.is_destroyer(u) for u in rules.hostile_units(state, mover, zone))
+    return not attackers or any(rules.can_hit(a, t, destroyer) for a in aircraft for t in attackers)
+
+
+def _base_stands(rules: G40Rules, state: State, power: str, home: str) -> bool:
+    """Scrambled aircraft go home unless it was captured (RULINGS.md "scramble-from-an-attacked-territory"):
+    enemy aircraft still over it after an air attack took nothing and leave in their non-combat move."""
+    if air.held_land(rules, state, power, home):
+        return True
+    return (rules.is_friendly_land(state, power, home) and home not in state.conquered
+            and all(rules.is_air(u) for u in rules.hostile_units(state, power, home)))
 
 
 def return_to_base(rules: G40Rules, state: State) -> list[dict]:
@@ -80,7 +101,7 @@ def return_to_base(rules: G40Rules, state: State) -> list[dict]:
             if not air.landed(rules, state, u.owner, u):
                 events.append(air.settle(rules, state, u.owner, u, rules.number(u, "maxScrambleDistance", 1),
                                          "scrambled aircraft do not return to base in this game"))
-        elif air.held_land(rules, state, u.owner, home):
+        elif _base_stands(rules, state, u.owner, home):
             u.place = home
             events.append({"type": "landing", "power": u.owner, "unit": u.type, "from": start, "to": home,
                            "reason": "scrambled aircraft return to base"})

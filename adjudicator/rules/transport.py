@@ -77,7 +77,7 @@ class Legs:
             zone = self.sea_path[0]
             if rules.blocks_ships(state, power, zone):
                 raise RuleViolation(f"transports load only in a sea zone free of enemy warships; {zone} is not", "BG-10")
-            self.assign(state, power, zone, land)
+            self.assign(state, power, zone, land, self._landing(phase))
         else:
             moving = {s.id for s in ships}
             for u in land:
@@ -140,10 +140,15 @@ class Legs:
         if self.ashore is not None and not land:
             raise RuleViolation(f"ships cannot enter the land territory {self.ashore}", "BG-07")
 
-    def assign(self, state: State, power: str, zone: str, land: list[Unit]) -> dict[int, Unit]:
-        """BG-09: which transport each boarding unit takes (first with room, by id); raises if there is no room."""
+    def assign(self, state: State, power: str, zone: str, land: list[Unit], landing: str | None = None) -> dict[int, Unit]:
+        """BG-09: which transport each boarding unit takes (first with room, by id); raises if there is no room.
+        Units that board to land at once in a combat move (`landing`) take first a transport already unloading
+        there, then an empty one, so that transports holding other cargo stay free to land it elsewhere (BG-10)."""
+        bound = {c.carried_by: c.flags["landing"] for c in state.units_at(zone, power) if c.flags.get("landing")}
         boats = sorted((u for u in state.units_at(zone, power) if self.rules.ut(u).transport_capacity > 0
-                        and not u.flags.get("unloaded")), key=lambda u: u.id)
+                        and (not u.flags.get("unloaded") or landing is not None and bound.get(u.id) == landing)),
+                       key=lambda u: (u.id not in bound if landing else 0, bool(state.cargo_of(u)) if landing else 0,
+                                      u.id))
         room = {b.id: self.rules.ut(b).transport_capacity - sum(self.rules.ut(c).transport_cost for c in state.cargo_of(b))
                 for b in boats}
         seats: dict[int, Unit] = {}
@@ -155,6 +160,10 @@ class Legs:
             room[boat.id] -= need
             seats[u.id] = boat
         return seats
+
+    def _landing(self, phase: str) -> str | None:
+        """Where units boarding in this order land in the same combat move, if they do."""
+        return self.ashore if phase == "combat_move" and len(self.sea_path) == 1 else None
 
     def _no_seat(self, state: State, power: str, zone: str, kind: str, boats: list[Unit]) -> str:
         """Why a land unit finds no seat in `zone`: no transport there, only ones that unloaded this turn, or no
@@ -172,7 +181,7 @@ class Legs:
         """Board, sail and unload; an amphibious assault's troops wait aboard for the battle phase.
         Returns the territory they will land in, if they are to land in a battle."""
         if self.first > 0:
-            seats = self.assign(state, power, self.sea_path[0], land)
+            seats = self.assign(state, power, self.sea_path[0], land, self._landing(phase))
             for u in land:
                 u.place, u.carried_by = self.sea_path[0], seats[u.id].id
                 u.moved += self.first
@@ -192,22 +201,35 @@ class Legs:
         return self.ashore if phase == "combat_move" else None
 
 
+def board(rules: G40Rules, state: State, power: str, zone: str, cargo: list[Unit]) -> None:
+    """Put land units of `power` already in the sea zone `zone` aboard its transports there, first with room
+    first, as a move that ends there boards them (BG-09): for host corrections and set positions, which place
+    units without moving them. Raises RuleViolation when there is no room."""
+    for uid, boat in Legs(rules, [zone]).assign(state, power, zone, cargo).items():
+        next(u for u in cargo if u.id == uid).carried_by = boat.id
+
+
 def land_assault_troops(rules: G40Rules, state: State, power: str) -> list[dict]:
     """BG-11: after the sea battles, troops waiting aboard for an amphibious assault come ashore, unless enemy
     warships still hold their zone; then the landing is called off and they stay aboard."""
     events = []
     waiting = sorted((u for u in state.units if u.owner == power and u.flags.get("landing")), key=lambda u: u.id)
+    launched = {b["place"]: b.get("amphibious", []) for b in state.battles if b.get("kind", "land") == "land"}
     for zone in sorted({u.place for u in waiting}):
         here = [u for u in waiting if u.place == zone]
         blocked = rules.blocks_ships(state, power, zone)
         bound = {u.id: u.flags["landing"] for u in here}     # read before any is unmarked
         for target in sorted(set(bound.values())):
             troops = [u for u in here if bound[u.id] == target]
+            retreated = zone not in launched.get(target, [zone])    # their transports retreated from the sea battle
             for u in troops:
                 u.unmark("landing")
-                if not blocked:
+                if not (blocked or retreated):
                     u.place, u.carried_by = target, None
                     u.mark(unloaded=True, amphibious=True)
-            events.append({"type": "landing_called_off" if blocked else "assault_landing", "power": power,
-                           "from": zone, "place": target, "units": count_types(troops)})
+            event = {"type": "landing_called_off" if blocked or retreated else "assault_landing", "power": power,
+                     "from": zone, "place": target, "units": count_types(troops)}
+            if retreated:
+                event["retreated_from"] = launched[target][0] if launched.get(target) else ""
+            events.append(event)
     return events

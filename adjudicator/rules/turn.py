@@ -12,14 +12,16 @@ from dataclasses import dataclass, field, replace
 
 from ..errors import ILLEGAL, OrderError
 from ..notation.orders import (
-    Bomb, Buy, End, GameVerb, Intercept, Move, Order, OrderOfLoss, Place, Repair, Retreat, Scramble, Submerge, War,
+    Bomb, Buy, End, GameVerb, Intercept, Kamikaze, Move, Order, OrderOfLoss, Place, Repair, Retreat, Scramble, Submerge, War,
 )
 from ..scenario import PHASES
 from ..state import State
 from . import air, bombing, convoy, movement, politics, scramble, transport
 from .base import G40Rules, RuleViolation
-from .combat import Battle, BattleOrders, retreat_open
-from .economy import buy, collect_income, place
+from .combat import Battle, BattleOrders, check_kamikaze, kamikaze_strikes, retreat_open
+from .economy import buy, collect_income, place, place_bid
+
+BID_PHASES = ("purchase", "place", "end_turn")     # a bid turn (round 0): its buys, its placements, its end
 
 
 @dataclass
@@ -32,6 +34,8 @@ class StepResult:
 
 def covered_phases(rules: G40Rules, state: State, orders: list[Order], ended: bool) -> list[str]:
     """Phases of the mover's turn that a submission covers, from the cursor (NOTATION.md)."""
+    if state.bidding:           # a bid is submitted whole: its buys and placements, ended or not
+        return list(BID_PHASES[BID_PHASES.index(state.phase):]) if state.phase in BID_PHASES else []
     phases = rules.scenario.phases_of(state.power)
     todo = phases[phases.index(state.phase):] if state.phase in phases else []
     if ended:
@@ -49,11 +53,25 @@ def check(rules: G40Rules, state: State, orders: list[Order], ended: bool) -> li
     """Every rules error of a turn submission, played on a trial of `state` without dice. The end of the turn takes
     no orders and so finds no error: the trial stops before it."""
     errors: list[OrderError] = []
+    if state.bidding:
+        errors += _not_in_bid(orders)
+        orders = [o for o in orders if isinstance(o, (Buy, Place, End))]
     with state.trial() as trial:
         for phase in covered_phases(rules, trial, orders, ended):
             if phase != "end_turn":
                 _play_phase(rules, trial, phase, orders, roller=None, errors=errors)
+        left = trial.purchases.get(trial.power) if trial.bidding and not errors else None
+        if left:
+            errors.append(OrderError(ILLEGAL, f"every unit bought with the bid is placed in the bid; not placed: "
+                                     f"{', '.join(f'{n} {u}' for u, n in sorted(left.items()))} (RULINGS.md \"bid\")"))
     return errors
+
+
+def _not_in_bid(orders: list[Order]) -> list[OrderError]:
+    """The bid turn takes `buy` and `place` orders (and `end`): anything else waits for round 1."""
+    return [OrderError(ILLEGAL, f"the bid takes only `buy` and `place` orders (and `end`); `{o.verb}` orders come from "
+                       "round 1 on (RULINGS.md \"bid\")", o.line, o.column, o.source)
+            for o in orders if not isinstance(o, (Buy, Place, End))]
 
 
 def play(rules: G40Rules, state: State, orders: list[Order], ended: bool, roller,
@@ -71,6 +89,8 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
     power = state.power
     mine = [o for o in orders if o.phase == phase]
     events: list[dict] = []
+    if state.bidding:
+        return _bid_phase(rules, state, phase, mine, errors)
     if phase == rules.scenario.phases_of(power)[0]:
         events += start_of_turn(rules, state, power)
     events += triggers(rules, state, power, phase, "before")
@@ -95,17 +115,16 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
                 event = _carry_out(rules, state, power, order, placed, partly=errors is None)
                 events += [event] + event.pop("follows", [])
             except RuleViolation as exc:
+                _refused(order, exc, events, errors)
                 if errors is None:
-                    events.append({"type": "void", "order": order.canonical(), "reason": exc.message, "rule": exc.rule})
                     wishes += _wish(order, _named(order))
-                else:
-                    errors.append(OrderError(ILLEGAL, exc.message, order.line, order.column, order.source, rule=exc.rule))
                 continue
             if event.get("short"):
                 wishes += _wish(order, event["short"])
             moved_ships.update((u.id, order) for u in ships if u.flags.get("combat_moved") and u.id not in moved_ships)
             flown.update((uid, order) for uid, u in planes.items() if u.place != where[uid])
         if phase == "combat_move" and errors is not None:
+            _check_unarmed_attacks(rules, state, mine, errors)
             _check_battle_orders(rules, state, mine, errors)
             _check_idle_ships(rules, state, moved_ships, errors)
         if flown:
@@ -115,6 +134,62 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
     if phase != "end_turn":
         events += triggers(rules, state, power, phase, "after")
         _advance_phase(rules, state, phase)
+    return events
+
+
+def _refused(order: Order, exc: RuleViolation, events: list[dict], errors: list[OrderError] | None) -> None:
+    """An order the rules refuse: an error of the check, or void in the report when played."""
+    if errors is None:
+        events.append({"type": "void", "order": order.canonical(), "reason": exc.message, "rule": exc.rule})
+    else:
+        errors.append(OrderError(ILLEGAL, exc.message, order.line, order.column, order.source, rule=exc.rule))
+
+
+def _bid_phase(rules: G40Rules, state: State, phase: str, mine: list[Order], errors) -> list[dict]:
+    """A phase of a bid turn (RULINGS.md "bid"): buys paid from the bid, placements by the bid's limits, or its end.
+    No triggers, repairs or objectives: the game starts with round 1."""
+    if phase == "end_turn":
+        return _end_bid(rules, state)
+    events: list[dict] = []
+    placed: dict[str, int] = {}
+    for order in mine:
+        try:
+            if isinstance(order, Buy):
+                events.append(buy(rules, state, state.power, order, bid=True))
+            elif isinstance(order, Place):
+                events.append(place_bid(rules, state, state.power, order, placed))
+            else:
+                raise RuleViolation(f"the bid takes only `buy` and `place` orders, not `{order.verb}`")
+        except RuleViolation as exc:
+            _refused(order, exc, events, errors)
+    state.phase = BID_PHASES[BID_PHASES.index(phase) + 1]
+    return events
+
+
+def _end_bid(rules: G40Rules, state: State) -> list[dict]:
+    """The end of a power's bid: what is left of the bid goes to its treasury; the cursor passes to the next power
+    with a bid, in turn order, or to round 1."""
+    power = state.power
+    events = []
+    unplaced = state.purchases.pop(power, None)       # the check refuses a bid that leaves any
+    if unplaced:
+        events.append({"type": "void", "order": "bid units not placed", "reason": "units bought with a bid are placed "
+                       f"in the bid; lost: {', '.join(f'{n} {u}' for u, n in sorted(unplaced.items()))}", "rule": ""})
+    kept = state.bids.pop(power, 0)
+    state.treasury[power] = state.treasury.get(power, 0) + kept
+    events.append({"type": "bid_end", "power": power, "kept": kept, "treasury": state.treasury[power]})
+    for u in state.units:
+        if u.flags:
+            u.flags = {}
+    players = rules.scenario.turn_players()
+    bidders = [p for p in players if p in state.bids]
+    if bidders:
+        state.power, state.phase = bidders[0], BID_PHASES[0]
+    else:
+        state.round, state.power = 1, players[0]
+        state.phase = rules.scenario.phases_of(state.power)[0]
+    state.turn_index += 1
+    events.append({"type": "next", "round": state.round, "power": state.power, "phase": state.phase})
     return events
 
 
@@ -220,7 +295,7 @@ def _apply(rules: G40Rules, state: State, power: str, order: Order, placed: dict
         return place(rules, state, power, order, placed)
     if isinstance(order, Bomb):
         return bombing.declare_raid(rules, state, power, order)
-    if isinstance(order, (Retreat, OrderOfLoss)):
+    if isinstance(order, (Retreat, OrderOfLoss, Submerge)):
         return {"type": "battle_order", "order": order.canonical()}
     if isinstance(order, GameVerb):
         return rules.game_order(state, power, order)
@@ -252,14 +327,20 @@ def _check_battle_orders(rules: G40Rules, state: State, orders: list[Order], err
     land (at sea: a zone free of enemies) from which attackers came (BG-23)."""
     battles = {b["place"]: b for b in state.battles if b.get("kind") != "raid"}
     for o in orders:
-        if not isinstance(o, (Retreat, OrderOfLoss)):
+        if not isinstance(o, (Retreat, OrderOfLoss, Submerge)):
             continue
         place = o.place
         battle = battles.get(place)
         if battle is None:
             errors.append(OrderError(ILLEGAL, f"no battle in {place} this turn: the combat moves attack "
                                      f"{', '.join(sorted(battles)) or 'nothing'}", o.line, o.column, o.source,
-                                     rule="BG-23" if isinstance(o, Retreat) else "BG-22"))
+                                     rule="BG-17" if isinstance(o, Submerge) else "BG-23" if isinstance(o, Retreat)
+                                     else "BG-22"))
+            continue
+        if isinstance(o, Submerge):
+            problem = _submerge_problem(rules, state, battle, place)
+            if problem:
+                errors.append(OrderError(ILLEGAL, problem, o.line, o.column, o.source, rule="BG-17"))
             continue
         if not isinstance(o, Retreat):
             continue
@@ -275,6 +356,19 @@ def _check_battle_orders(rules: G40Rules, state: State, orders: list[Order], err
                                      rule="BG-23"))
 
 
+def _submerge_problem(rules: G40Rules, state: State, battle: dict, place: str) -> str | None:
+    """Why `submerge PLACE` cannot be carried out: the game's submarines never submerge, PLACE is a land battle,
+    or none of the mover's attacking units there can submerge (RULINGS.md "attacking-submarines-submerge")."""
+    if not rules.prop("Submersible Subs"):
+        return "submarines of this game cannot submerge (the map's \"Submersible Subs\"): write `retreat PLACE > TO` instead"
+    if battle.get("kind") != "sea":
+        return f"the battle in {place} is on land: only submarines at sea submerge; write `retreat {place} > TO` instead"
+    if not any(rules.can_submerge(u) for u in state.units_at(place, state.power)
+               if u.flags.get("combat_moved") or rules.prop("Previous Units Fight")):
+        return f"none of {state.power}'s units attacking {place} can submerge: only submarines can"
+    return None
+
+
 def _check_idle_ships(rules: G40Rules, state: State, moved: dict[int, Order], errors: list[OrderError]) -> None:
     """BG-02: in combat move, ships go only where they fight, carry troops, or support an amphibious assault."""
     idle = movement.idle_combat_ships(rules, state, state.power, set(moved))
@@ -288,6 +382,21 @@ def _check_idle_ships(rules: G40Rules, state: State, moved: dict[int, Order], er
         errors.append(OrderError(ILLEGAL, f"{unit.place} holds no enemy and no amphibious assault starts there: ships "
                                  "move there with ncm in the non-combat phase", order.line, order.column, order.source,
                                  rule="BG-02"))
+
+
+def _check_unarmed_attacks(rules: G40Rules, state: State, orders: list[Order], errors: list[OrderError]) -> None:
+    """BG-13: transports may not attack a sea zone without at least one other unit (one with an attack value)."""
+    for battle in state.battles:
+        place = battle["place"]
+        if battle.get("kind") != "sea" or any(
+                u.flags.get("combat_moved") and not rules.is_transport(u) for u in state.units_at(place, state.power)):
+            continue
+        order = next((o for o in orders if isinstance(o, Move) and place in o.path[1:]), None)
+        if order is not None:
+            errors.append(OrderError(ILLEGAL, f"transports may not attack alone: the enemy warships in {place} must be "
+                                     "attacked by at least one unit with an attack value (send a warship or aircraft "
+                                     "there too), or the transports go round", order.line, order.column,
+                                     order.source, rule="BG-13"))
 
 
 def _check_carrier_landings(rules: G40Rules, state: State, flown: dict[int, Order], errors: list[OrderError]) -> None:
@@ -307,10 +416,10 @@ def _check_carrier_landings(rules: G40Rules, state: State, flown: dict[int, Orde
 
 
 def _battles(rules: G40Rules, state: State, orders: list[Order], roller) -> list[dict]:
-    """BG-42: raids first, then the sea battles (so that those covering a landing come before it), then the
-    troops land, then the land battles, amphibious assaults first (RULINGS.md "battle-order")."""
+    """Kamikaze strikes first, declared before any battle (RULINGS.md "kamikaze"); then BG-42: raids, then the sea
+    battles (so that those covering a landing come before it), then the troops land, then the land battles, amphibious assaults first (RULINGS.md "battle-order")."""
     power = state.power
-    events: list[dict] = []
+    events: list[dict] = kamikaze_strikes(rules, state, power, roller) if roller is not None else []
     for kind in ("raid", "sea"):
         for battle in [b for b in state.battles if b.get("kind") == kind]:
             events += _battle(rules, state, orders, roller, battle)
@@ -332,10 +441,13 @@ def _battle(rules: G40Rules, state: State, orders: list[Order], roller, battle: 
     events: list[dict] = []
     if kind == "sea":
         events += scramble.scramble(rules, state, power, place)
+    held = air.grounded(rules, state, power, place) if kind == "sea" else []
     bo = BattleOrders(
         retreat=next((o for o in orders if isinstance(o, Retreat) and o.place == place), None),
         ool=next((o.units for o in orders if isinstance(o, OrderOfLoss) and o.place == place), None),
-        bombard=_bombarding(rules, state, power, battle) if kind == "land" else [])
+        submerge=next((o for o in orders if isinstance(o, Submerge) and o.place == place), None),
+        bombard=_bombarding(rules, state, power, battle) if kind == "land" else [],
+        held={u.id for u in held})
     b = Battle(rules, state, power, place, roller, bo)
     if not b.att:
         return events + [{"type": "called_off", "place": place, "attacker": power,
@@ -345,7 +457,7 @@ def _battle(rules: G40Rules, state: State, orders: list[Order], roller, battle: 
     events.append(b.fight())
     events += rules.after_battle(state, power, place, events[-1])
     if kind == "sea":
-        events += _air_after_sea_battle(rules, state, power, place)
+        events += _air_after_sea_battle(rules, state, power, place, held)
     return events
 
 
@@ -361,10 +473,16 @@ def _bombarding(rules: G40Rules, state: State, power: str, battle: dict) -> list
     return ships
 
 
-def _air_after_sea_battle(rules: G40Rules, state: State, power: str, place: str) -> list[dict]:
+def _air_after_sea_battle(rules: G40Rules, state: State, power: str, place: str, held: list) -> list[dict]:
     """After a sea battle, aircraft of other powers left with no carrier room: the defenders' fly to a landing
-    within 1 space (RULINGS.md "carrier-lost"); an ally's riding on the mover's sunk carrier go down with it."""
+    within 1 space (RULINGS.md "carrier-lost"); an ally's riding on the mover's sunk carrier go down with it, and so
+    do the mover's own that were `held` aboard a damaged carrier that sank."""
     events = []
+    still = {u.id for u in air.grounded(rules, state, power, place)}
+    for u in sorted((u for u in held if state.unit(u.id) is u and u.id not in still), key=lambda u: -u.id):
+        state.remove_units([u.id])
+        events.append({"type": "crash", "power": power, "place": place, "unit": u.type,
+                       "reason": "it was aboard a damaged carrier that was sunk"})
     for u in sorted(state.units_at(place), key=lambda u: -u.id):
         if not rules.is_air(u) or u.owner == power or u.flags.get("scrambled_from") or air.landed(rules, state, u.owner, u):
             continue
@@ -437,8 +555,10 @@ def check_standing(rules: G40Rules, power: str, orders: list[Order]) -> list[Ord
         try:
             if isinstance(o, Scramble):
                 scramble.check_order(rules, o.place, o.sea_zone)
-            elif isinstance(o, Submerge) and not rules.prop("Submersible Subs"):
+            elif isinstance(o, Submerge) and o.place is None and not rules.prop("Submersible Subs"):
                 raise RuleViolation("submarines of this game cannot submerge (the map's \"Submersible Subs\")", "BG-17")
+            elif isinstance(o, Kamikaze):
+                check_kamikaze(rules, power, o)
             elif isinstance(o, Intercept) and not rules.prop("Raids May Be Preceeded By Air Battles"):
                 raise RuleViolation("this game has no air battles before raids, so nothing intercepts "
                                     "(the map's \"Raids May Be Preceeded By Air Battles\")", "BG-27")

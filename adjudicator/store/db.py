@@ -566,10 +566,10 @@ def check_game(game: GameRow) -> None:
         raise bad("chain_length", game.chain_length, f"a whole number from 1 to {MAX_CHAIN}")
     if game.dice_mode not in ("normal", "strict"):
         raise bad("dice_mode", game.dice_mode, "normal or strict")
-    for name in ("round", "turn_index"):
+    for name, least in (("round", 0), ("turn_index", 1)):       # round 0: the bid before round 1
         value = getattr(game, name)
-        if not isinstance(value, int) or value < 1:
-            raise bad(name, value, "a whole number from 1")
+        if not isinstance(value, int) or value < least:
+            raise bad(name, value, f"a whole number from {least}")
     if game.turn_index > game.chain_length:
         raise bad("turn_index", game.turn_index, f"at most the chain length {game.chain_length}")
     if not isinstance(game.extra, str):              # the scenario is checked when it is parsed (game.setup_of)
@@ -610,6 +610,11 @@ class Stored:
 
     def state(self, game: GameRow) -> State:
         extra = json.loads(game.extra)
+        bids = extra.get("bids", {})
+        if not isinstance(bids, dict) or not all(isinstance(p, str) and _whole(n) for p, n in bids.items()):
+            raise TypeError(f"the bids must map powers to whole PUs, not {str(bids)[:60]}")
+        if game.round == 0 and game.power not in bids:
+            raise ValueError(f"round 0 is the bid, and {game.power} have no bid to place")
         return State(
             round=game.round, power=game.power, phase=game.phase, turn_index=game.turn_index,
             treasury=dict(self.treasury),
@@ -623,7 +628,7 @@ class Stored:
             next_unit_id=extra.get("next_unit_id", 1),
             switches=extra.get("switches", {}), spent=extra.get("spent", {}),
             relations_at_start={pair_key(a, b): t for a, b, t in extra.get("relations_at_start", [])},
-            board=extra.get("board", {}),
+            board=extra.get("board", {}), bids=bids,
         )
 
 
@@ -735,7 +740,8 @@ def save_state(session: Session, game: GameRow, state: State, turn_order: list[s
                              "battles": state.battles, "next_unit_id": state.next_unit_id,
                              "switches": state.switches, "spent": state.spent,
                              "relations_at_start": [[a, b, t] for (a, b), t in state.relations_at_start.items()],
-                             **({"board": state.board} if state.board else {})},
+                             **({"board": state.board} if state.board else {}),
+                             **({"bids": state.bids} if state.bids else {})},
                             sort_keys=True)
     game.state_hash = new.hash
     execute(session, "UPDATE game SET round = :round, power = :power, phase = :phase, turn_index = :turn, "

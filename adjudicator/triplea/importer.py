@@ -78,6 +78,7 @@ def load_scenario(path: str | Path) -> Scenario:
         owners=owners,
         placements=_placements(doc),
         resources=_resources(doc),
+        tokens=_tokens(doc),
         sequence=_sequence(doc),
         properties=properties,
         notes=notes,
@@ -124,7 +125,8 @@ def _connections(doc: GameDocument) -> list[tuple[str, str]]:
 
 
 def _canals(doc: GameDocument) -> list[Canal]:
-    """One Canal per canalName: TripleA attaches the same canal to each sea zone it joins."""
+    """One Canal per canalName: TripleA attaches the same canal to each sea zone it joins. Its excludedUnits
+    (the G40 maps' submarines at Gibraltar) pass it whoever holds its land."""
     canals: dict[str, Canal] = {}
     for attachment in doc.attachments("CanalAttachment"):
         sea_zone = doc.require("territory", doc.attr(attachment, "attachTo"), attachment)
@@ -133,7 +135,8 @@ def _canals(doc: GameDocument) -> list[Canal]:
         if name is None:
             doc.fail(f"canal attachment on '{sea_zone}' has no canalName")
         land = [doc.require("territory", t, attachment) for t in colon_list(last(opts, "landTerritories"))]
-        canal = canals.setdefault(name, Canal(name=name, sea_zones=[], land_territories=land))
+        excluded = [doc.require("unit type", t, attachment) for t in colon_list(last(opts, "excludedUnits"))]
+        canal = canals.setdefault(name, Canal(name=name, sea_zones=[], land_territories=land, excluded_units=excluded))
         canal.sea_zones.append(sea_zone)
     return list(canals.values())
 
@@ -265,6 +268,17 @@ def _resources(doc: GameDocument) -> dict[str, int]:
     return {doc.require("player", doc.attr(g, "player"), g): doc.integer(doc.attr(g, "quantity"), "starting PUs")
             for g in doc.root.iterfind("initialize/resourceInitialize/resourceGiven")
             if doc.require("resource", doc.attr(g, "resource"), g) == PU}
+
+
+def _tokens(doc: GameDocument) -> dict[str, dict[str, int]]:
+    """Starting amounts of the other resources (the G40 map gives Japan 6 SuicideAttackTokens)."""
+    tokens: dict[str, dict[str, int]] = {}
+    for g in doc.root.iterfind("initialize/resourceInitialize/resourceGiven"):
+        resource = doc.require("resource", doc.attr(g, "resource"), g)
+        if resource != PU:
+            player = doc.require("player", doc.attr(g, "player"), g)
+            tokens.setdefault(player, {})[resource] = doc.integer(doc.attr(g, "quantity"), f"starting {resource}")
+    return tokens
 
 
 # -- sequence and options ----------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ the modules beside it (neutrals, France's escalation, declarations of war, victo
 
 import re
 
+from adjudicator.errors import ILLEGAL, OrderError
+from adjudicator.notation.orders import Kamikaze
 from adjudicator.rules.base import G40Rules, RuleViolation
 from adjudicator.state import State, Unit
 from adjudicator.words import possessive
@@ -28,6 +30,7 @@ class AltUniverseRules(G40Rules):
     name = "g40-alt-universe"
     title = "G40 Alt-Universe"
     no_income = "no city held: no income (AU-129)"
+    placed_per_territory = None         # AU-35: China places with no limit per territory
 
     def __init__(self, scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)
@@ -389,16 +392,15 @@ class AltUniverseRules(G40Rules):
         """AU-117, AU-118, AU-19, AU-20: ships stop in SZ 76 unless its shores were friendly (Japan's aside)."""
         straits.check_sea_76(self, state, power, ships, path)
 
-    def verbs(self):
-        """The G40 orders, and `kamikaze`, so that a player used to the Pacific rules is told why it is refused."""
-        reg = super().verbs()
-        reg.register("kamikaze", phase="combat_move", usage="kamikaze …", parse=lambda r: {"what": r.rest("the strike")})
-        return reg
+    def kamikaze_zones(self) -> list[str]:
+        """AU-149: there are no kamikaze strikes, whatever a map says."""
+        return []
 
-    def game_order(self, state: State, power: str, order) -> dict:
-        if order.name == "kamikaze":
-            raise RuleViolation("there are no kamikaze strikes in G40 Alt-Universe", "AU-149")
-        return super().game_order(state, power, order)
+    def check_standing(self, power: str, orders: list) -> list:
+        """AU-149: a `kamikaze` standing order (the G40 family's) is refused with the document's rule."""
+        errors = [OrderError(ILLEGAL, "there are no kamikaze strikes in G40 Alt-Universe", o.line, o.column, o.source,
+                             rule="AU-149") for o in orders if isinstance(o, Kamikaze)]
+        return errors + super().check_standing(power, [o for o in orders if not isinstance(o, Kamikaze)])
 
     def declaration_rule(self, power: str) -> str:
         """The AU row that limits each power's declarations (AU-12 Soviet, AU-22 US, AU-27 China, AU-45 ANZAC,

@@ -47,7 +47,7 @@ import pytest
 
 from adjudicator.dice import FixedRoller
 from adjudicator.errors import OrderError
-from adjudicator.game import game_options
+from adjudicator.game import game_options, standing_orders
 from adjudicator.games import game_module
 from adjudicator.notation import parse_submission
 from adjudicator.rules import turn
@@ -161,12 +161,11 @@ def _edit(rules, state: State, text: str) -> None:
 
 def _board(rules, state: State, zone: str) -> None:
     """Land units set in a sea zone sail aboard their owner's transports there, first with room first."""
-    from adjudicator.rules.transport import Legs
+    from adjudicator.rules.transport import board
     for owner in sorted({u.owner for u in state.units_at(zone)}):
         cargo = [u for u in state.units_at(zone, owner) if rules.ut(u).domain == "land"]
         if cargo:
-            for uid, boat in Legs(rules, [zone]).assign(state, owner, zone, cargo).items():
-                next(u for u in cargo if u.id == uid).carried_by = boat.id
+            board(rules, state, owner, zone, cargo)
 
 
 def run(case: dict) -> tuple[State, list[OrderError], list[dict]]:
@@ -177,7 +176,8 @@ def run(case: dict) -> tuple[State, list[OrderError], list[dict]]:
     if parsed.errors:
         return state, list(parsed.errors), []
     orders = turn.turn_orders(parsed.submission.orders)
-    errors = rules.check(state, orders, parsed.submission.ended)
+    errors = rules.check_standing(state.power, standing_orders(parsed.submission.orders))
+    errors += rules.check(state, orders, parsed.submission.ended)
     if errors:
         return state, errors, []
     fixed = {k: list(v) for k, v in case.get("dice", {}).items()}
