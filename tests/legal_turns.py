@@ -294,7 +294,7 @@ def _sea_battles(pos: Position, plan: Plan) -> None:
     for zone in pos.places_with(("sea",)):
         if not pos.water(zone) or rng.random() < 0.3:
             continue
-        ships = [u for u in pos.free(zone, ("sea",), True) if rules.is_warship(u) or pos.ut(u).carrier_capacity]
+        ships = [u for u in pos.free(zone, ("sea",), True) if pos.ut(u).attack or pos.ut(u).carrier_capacity]
         if not ships:
             continue
         reach = max(pos.left[u.id] for u in ships)
@@ -303,7 +303,9 @@ def _sea_battles(pos: Position, plan: Plan) -> None:
             continue
         target = rng.choice(targets)
         path = pos.sea_paths(zone, reach)[target]
-        group = [u for u in pos.pick(ships) if pos.left[u.id] >= len(path) - 1]
+        subs = [u for u in ships if pos.ut(u).has("sub")]
+        chosen = pos.pick(ships) if not subs or rng.random() < 0.5 else subs + pos.pick([u for u in ships if u not in subs])
+        group = [u for u in chosen if pos.left[u.id] >= len(path) - 1]
         if not group:
             continue
         counts = pos.take(group)
@@ -518,11 +520,11 @@ def _raids(pos: Position, plan: Plan) -> None:
 
 
 def _battle_orders(pos: Position, plan: Plan) -> None:
-    """Retreat conditions and orders of loss for some of the turn's battles."""
+    """Retreat conditions, attacking submarines submerging, and orders of loss for some of the turn's battles."""
     rng = pos.rng
     for line in list(plan.cm):
         parsed = split_move(line)
-        if parsed is None or parsed[0] != "cm" or rng.random() < 0.6:
+        if parsed is None or parsed[0] != "cm":
             continue
         _, units, path = parsed
         domains = {pos.ut(t).domain for t in units}
@@ -530,9 +532,13 @@ def _battle_orders(pos: Position, plan: Plan) -> None:
         if path[-1] not in plan.attacked or not (domains == {"land"} and not any(water)
                                                   or domains == {"sea"} and all(water)):
             continue
-        cond = rng.choice(["", f" after round {rng.randint(1, 3)}", f" if attackers < {rng.randint(1, 4)}",
-                           f" after round {rng.randint(1, 2)} if attackers < {rng.randint(2, 5)}"])
-        plan.cm.append(f"retreat {path[-1]} > {path[-2]}{cond}")
+        if rng.random() < 0.4:
+            cond = rng.choice(["", f" after round {rng.randint(1, 3)}", f" if attackers < {rng.randint(1, 4)}",
+                               f" after round {rng.randint(1, 2)} if attackers < {rng.randint(2, 5)}"])
+            plan.cm.append(f"retreat {path[-1]} > {path[-2]}{cond}")
+        if any(pos.ut(t).has("sub") for t in units) and domains == {"sea"} and rng.random() < 0.6:
+            when = rng.choice(["", f" after round {rng.randint(1, 2)}", f" if attackers < {rng.randint(2, 5)}"])
+            plan.cm.append(f"submerge {path[-1]}{when}")     # the attacking submarines leave the battle
     for target in sorted(plan.attacked):
         if rng.random() < 0.25:
             types = sorted({u.type for u in pos.mine if u.id in pos.used and pos.ut(u).domain != "air"})
@@ -685,7 +691,7 @@ def _placements(pos: Position, plan: Plan, bought: dict[str, int]) -> None:
 
 def standing_lines(g, power: str, rng: random.Random) -> list[str]:
     """Standing orders for `power`: scrambles from its air bases into the sea zones next to them, an order of
-    loss, submerge and intercept."""
+    loss, submerge and intercept, and kamikaze strikes where the game has them."""
     rules, st = g.rules, g.state
     lines = []
     for place in sorted(t for t, o in st.owners.items() if o == power):
@@ -699,6 +705,16 @@ def standing_lines(g, power: str, rng: random.Random) -> list[str]:
             lines.append(f"ool {', '.join(types)}")
     if rng.random() < 0.3:
         lines.append(f"submerge {rng.choice(['always', 'never'])}")
+    zones = getattr(rules, "kamikaze_zones", lambda: [])()     # kamikaze tokens, where the game has them
+    mine = [z for z in zones if rules.kamikaze_striker(st, z) == power]
+    if mine and rng.random() < 0.7:
+        if rng.random() < 0.1:
+            lines.append("kamikaze none")
+        else:
+            for zone in rng.sample(mine, min(len(mine), rng.randint(1, 3))):
+                targets = rng.sample(["battleship", "carrier", "cruiser", "destroyer"], rng.randint(0, 2))
+                lines.append(f"kamikaze {zone}" + (f" max {rng.randint(1, 3)}" if rng.random() < 0.5 else "")
+                             + (f": {', '.join(targets)}" if targets else ""))
     if rng.random() < 0.3:
         lines.append(f"intercept {rng.choice(['always', 'never'])}")
     return lines
@@ -790,6 +806,8 @@ def kind_of(line: str, g) -> str:
     """The kind of an order line, for the counts: its verb, and for a move what it does (`cm amphibious`: troops
     landing from the sea, `ncm board`: troops boarding, `cm carrier+air`: a carrier sailing with its aircraft)."""
     word = verb(line)
+    if word == "submerge" and line.split(" ")[1:2] not in (["always"], ["never"]):
+        return "submerge in battle"
     parsed = split_move(line) if word in ("cm", "ncm") else None
     if parsed is None:
         return word
