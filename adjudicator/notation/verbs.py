@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.notation.orders import (
-    Bomb, Bombard, Buy, End, GameVerb, Intercept, Kamikaze, Move, Order, OrderOfLoss, Place, Repair, Retreat, Salt, Scramble, Submerge, War,
+    Bomb, Bombard, Buy, End, GameVerb, Intercept, Kamikaze, Move, Order, OrderOfLoss, Place, Repair, Retreat, Salt,
+    Scramble, Submerge, War,
 )
 from adjudicator.notation.parser import ARROW, LESS, ParseFailure, Reader
 from adjudicator.scenario import PHASES

@@ -536,14 +536,13 @@ def order_bombardment(rules: G40Rules, state: State, power: str, order: Bombard)
         raise RuleViolation(f"no amphibious assault lands in {target} from {zone} this turn: ships bombard only a "
                             "territory that the combat moves land troops in from their sea zone", "BG-12")
     if any(b["place"] == zone and b.get("kind") == "sea" for b in state.battles):
-        raise RuleViolation(f"a sea battle is fought in {zone} this turn: ships that fight it do not bombard, and "
-                            "the others there do not without an order", "BG-12")
-    decided = battle.setdefault("bombard_from", {})
+        raise RuleViolation(f"a sea battle is fought in {zone} this turn: ships in a zone with a sea battle do not "
+                            "bombard", "BG-12")
+    decided = battle.get("bombard_from", {})
     choice = "ships" if order.units else "none"
     if decided.get(zone, choice) != choice:
         raise RuleViolation(f"`bombard none {zone} > {target}` and a bombard order naming ships there contradict "
                             "each other: keep one", "BG-12")
-    decided[zone] = choice
     chosen: list[Unit] = []
     for uc in order.units:
         if not rules.ut(uc.unit).has("can_bombard"):
@@ -563,6 +562,7 @@ def order_bombardment(rules: G40Rules, state: State, power: str, order: Bombard)
             raise RuleViolation(f"{named} ships would bombard {target}, where {landing} land units land: no more "
                                 "ships bombard than land units land (the map's \"Shore Bombard Per Ground Unit "
                                 "Restricted\")", "BG-12")
+    battle.setdefault("bombard_from", {})[zone] = choice
     for u in chosen:
         u.mark(bombard=target)
     return {"type": "bombard_order", "power": power, "from": zone, "place": target, "order": order.canonical(),
@@ -576,8 +576,12 @@ def bombarding(rules: G40Rules, state: State, power: str, battle: dict) -> tuple
     per land unit landed, the named ships go first, then the strongest."""
     place = battle["place"]
     decided = battle.get("bombard_from", {})
-    strongest = lambda u: (-rules.ut(u).attack, u.id)      # noqa: E731
-    named, default, notes = [], [], []
+    def strongest(u: Unit) -> tuple[int, int]:
+        return -rules.ut(u).attack, u.id
+
+    named: list[Unit] = []
+    default: list[Unit] = []
+    notes: list[str] = []
     for zone in battle.get("amphibious", []):
         for u in state.units_at(zone, power):
             if u.flags.get("bombard") == place:

@@ -2,8 +2,9 @@
 
 The defender decides in advance, by the standing order `scramble PLACE > SEAZONE [max N]` (NOTATION.md);
 without one nothing scrambles. The order fires when SEAZONE is attacked, and also when an amphibious assault
-lands from it while it holds no enemy (the aircraft then fight the mover's fleet there before the landing). Up to the base's maxScrambleCount (3) fighters and tactical bombers that can
-scramble go, the strongest defenders first, and after the battles they fly back to their base.
+lands from it while it holds no enemy (the aircraft then fight the mover's fleet there before the landing). Up to
+the base's maxScrambleCount (3) fighters and tactical bombers that can scramble go, the strongest defenders
+first, and after the battles they fly back to their base.
 """
 
 from __future__ import annotations

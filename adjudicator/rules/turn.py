@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, replace
 
 from ..errors import ILLEGAL, OrderError
 from ..notation.orders import (
-    Bomb, Bombard, Buy, End, GameVerb, Intercept, Kamikaze, Move, Order, OrderOfLoss, Place, Repair, Retreat, Scramble, Submerge, War,
+    Bomb, Bombard, Buy, End, GameVerb, Intercept, Kamikaze, Move, Order, OrderOfLoss, Place, Repair, Retreat, Scramble,
+    Submerge, War,
 )
 from ..scenario import PHASES
 from ..state import State, count_types
