@@ -118,6 +118,10 @@ def describe(event: dict) -> list[str]:
                                  for c in event.get("captures", [])]
     if kind == "battle_order":
         return [f"Battle order: {event['order']}"]
+    if kind == "bombard_order":
+        if not event["units"]:
+            return [f"No ship in {event['from']} bombards {event['place']} (`{event['order']}`)."]
+        return [f"{units_phrase(event['units'])} in {event['from']} to bombard {event['place']} (`{event['order']}`)."]
     if kind == "capture":
         return [capture_phrase(event) + "."]
     if kind == "place":
@@ -135,8 +139,9 @@ def describe(event: dict) -> list[str]:
         if not event["units"]:
             return [f"{event['power']} scramble nothing from {event['from']} into {event['to']} "
                     f"({event.get('note', 'none ready')}; {event['why']})."]
-        return [f"{event['power']} scramble {units_phrase(event['units'])} from {event['from']} into {event['to']} "
-                f"({event['why']})."]
+        against = f" against the landing in {', '.join(event['landing'])}" if event.get("landing") else ""
+        return [f"{event['power']} scramble {units_phrase(event['units'])} from {event['from']} into {event['to']}"
+                f"{against} ({event['why']})."]
     if kind == "kamikaze":
         return [kamikaze_phrase(event)]
     if kind == "assault_landing":
@@ -145,8 +150,8 @@ def describe(event: dict) -> list[str]:
         return [f"The landing in {event['place']} is called off: the transports retreated from "
                 f"{event['retreated_from']} to {event['from']}; {units_phrase(event['units'])} stay aboard."]
     if kind == "landing_called_off":
-        return [f"The landing in {event['place']} is called off: enemy warships still hold {event['from']}; "
-                f"{units_phrase(event['units'])} stay aboard."]
+        why = event.get("reason", f"enemy warships still hold {event['from']}")
+        return [f"The landing in {event['place']} is called off: {why}; {units_phrase(event['units'])} stay aboard."]
     if kind == "called_off":
         return [f"The attack on {event['place']} is called off: {event['reason']}."]
     if kind == "ship_repaired":

@@ -91,6 +91,20 @@ class Bomb(Order):
 
 
 @dataclass
+class Bombard(Order):
+    """`bombard UNITS SEAZONE > TERRITORY`: these ships of the mover in SEAZONE bombard the amphibious assault on
+    TERRITORY; `bombard none SEAZONE > TERRITORY` (units empty): no ship there bombards it (BG-12)."""
+
+    units: tuple[UnitCount, ...] = ()
+    sea_zone: str = ""
+    target: str = ""
+    verb = "bombard"
+
+    def canonical(self) -> str:
+        return f"bombard {units_text(self.units) or 'none'} {self.sea_zone} > {self.target}"
+
+
+@dataclass
 class Retreat(Order):
     place: str = ""
     to: str = ""

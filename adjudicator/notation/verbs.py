@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.notation.orders import (
-    Bomb, Buy, End, GameVerb, Intercept, Kamikaze, Move, Order, OrderOfLoss, Place, Repair, Retreat, Salt, Scramble, Submerge, War,
+    Bomb, Bombard, Buy, End, GameVerb, Intercept, Kamikaze, Move, Order, OrderOfLoss, Place, Repair, Retreat, Salt,
+    Scramble, Submerge, War,
 )
 from adjudicator.notation.parser import ARROW, LESS, ParseFailure, Reader
 from adjudicator.scenario import PHASES
@@ -95,6 +96,8 @@ class VerbRegistry:
         reg.register("cm", phase="combat_move", order=Move, usage="cm UNITS PATH", parse=_path)
         reg.register("move", phase=None, order=Move, usage="move UNITS PATH", parse=_move)
         reg.register("bomb", phase="combat_move", order=Bomb, usage="bomb UNITS PATH [FACILITY]", parse=_bomb)
+        reg.register("bombard", phase="combat_move", order=Bombard,
+                     usage="bombard UNITS|none SEAZONE > TERRITORY", parse=_bombard)
         reg.register("retreat", phase="combat_move", order=Retreat,
                      usage="retreat PLACE > TO [after round N] [if attackers < N]", parse=_retreat)
         reg.register("ool", phase=None, order=OrderOfLoss, usage="ool [PLACE:] UNIT, UNIT, …", parse=_ool)
@@ -149,6 +152,21 @@ def _move(r: Reader) -> dict[str, Any]:
 def _bomb(r: Reader) -> dict[str, Any]:
     units, path, facility = r.units_and_path(facility=True)
     return {"units": units, "path": path, "facility": facility}
+
+
+def _bombard(r: Reader) -> dict[str, Any]:
+    """`bombard 1 bb, 1 ca SEAZONE > TERRITORY`, or `bombard none SEAZONE > TERRITORY` to decline."""
+    if r.accept("none"):
+        units: tuple = ()
+        sea_zone = r.place()
+        r.symbol(ARROW)
+        path = (sea_zone, r.place())
+    else:
+        units, path, _ = r.units_and_path()
+    if len(path) != 2:
+        r.fail("a bombard order names one sea zone and the territory it bombards: SEAZONE > TERRITORY",
+               r.tokens[0], expected="SEAZONE > TERRITORY")
+    return {"units": units, "sea_zone": path[0], "target": path[1]}
 
 
 _CLAUSES = {"after_round": "after round N", "if_attackers_below": "if attackers < N"}

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..notation.orders import Kamikaze, Retreat, Submerge
+from ..notation.orders import Bombard, Kamikaze, Retreat, Submerge
 from ..state import State, Unit, count_types
 from .base import G40Rules, RuleViolation
 from .movement import capture
@@ -518,3 +518,87 @@ def kamikaze_strikes(rules: G40Rules, state: State, mover: str, roller) -> list[
             event.update(label=label, tokens_left=rules.kamikaze_tokens(state, power), lost=count_types(lost))
             events.append(event)
     return events
+
+
+# -- shore bombardment (BG-12) ----------------------------------------------------------------------------
+
+def order_bombardment(rules: G40Rules, state: State, power: str, order: Bombard) -> dict:
+    """A `bombard` order, read once every combat move is made: it names the ships of the mover in a sea zone an
+    amphibious assault lands from that bombard it, moved there or not (`bombard none`: none of them does), in
+    place of the default (RULINGS.md "shore-bombardment"). Named ships stay where they are for the rest of the
+    turn. Raises RuleViolation where it cannot be carried out."""
+    zone, target = order.sea_zone, order.target
+    if not rules.is_water(zone):
+        raise RuleViolation(f"ships bombard from the sea zone the troops land from; {zone} is land: write "
+                            "`bombard UNITS SEAZONE > TERRITORY`", "BG-12")
+    battle = next((b for b in state.battles if b["place"] == target and b.get("kind", "land") == "land"), None)
+    if battle is None or zone not in battle.get("amphibious", []):
+        raise RuleViolation(f"no amphibious assault lands in {target} from {zone} this turn: ships bombard only a "
+                            "territory that the combat moves land troops in from their sea zone", "BG-12")
+    if any(b["place"] == zone and b.get("kind") == "sea" for b in state.battles):
+        raise RuleViolation(f"a sea battle is fought in {zone} this turn: ships in a zone with a sea battle do not "
+                            "bombard", "BG-12")
+    decided = battle.get("bombard_from", {})
+    choice = "ships" if order.units else "none"
+    if decided.get(zone, choice) != choice:
+        raise RuleViolation(f"`bombard none {zone} > {target}` and a bombard order naming ships there contradict "
+                            "each other: keep one", "BG-12")
+    chosen: list[Unit] = []
+    for uc in order.units:
+        if not rules.ut(uc.unit).has("can_bombard"):
+            able = ", ".join(t.name for t in rules.scenario.unit_types if t.has("can_bombard")) or "none"
+            raise RuleViolation(f"a {uc.unit} cannot bombard; the units of this game that can: {able}", "BG-12")
+        taken = {u.id for u in chosen}
+        free = sorted((u for u in state.units_at(zone, power) if u.type == uc.unit and u.id not in taken
+                       and not u.flags.get("bombard")), key=lambda u: (not u.flags.get("combat_moved"), u.id))
+        if len(free) < uc.count:
+            raise RuleViolation(f"{power} has {len(free)} {uc.unit} in {zone} not yet named to bombard, not "
+                                f"{uc.count}", "BG-12")
+        chosen += free[:uc.count]
+    if chosen and rules.prop("Shore Bombard Per Ground Unit Restricted"):
+        named = len(chosen) + sum(1 for u in state.units if u.owner == power and u.flags.get("bombard") == target)
+        landing = sum(1 for u in state.units if u.owner == power and u.flags.get("landing") == target)
+        if named > landing:
+            raise RuleViolation(f"{named} ships would bombard {target}, where {landing} land units land: no more "
+                                "ships bombard than land units land (the map's \"Shore Bombard Per Ground Unit "
+                                "Restricted\")", "BG-12")
+    battle.setdefault("bombard_from", {})[zone] = choice
+    for u in chosen:
+        u.mark(bombard=target)
+    return {"type": "bombard_order", "power": power, "from": zone, "place": target, "order": order.canonical(),
+            "units": count_types(chosen)}
+
+
+def bombarding(rules: G40Rules, state: State, power: str, battle: dict) -> tuple[list[Unit], list[str]]:
+    """BG-12: the ships that bombard the amphibious assault `battle`, and notes on named ships that do not. In a
+    zone with a `bombard` order, the ships it named; in the others, by default, the cruisers and battleships
+    moved there in the combat move. Ships that fought a sea battle do not bombard; where the map allows one ship
+    per land unit landed, the named ships go first, then the strongest."""
+    place = battle["place"]
+    decided = battle.get("bombard_from", {})
+    def strongest(u: Unit) -> tuple[int, int]:
+        return -rules.ut(u).attack, u.id
+
+    named: list[Unit] = []
+    default: list[Unit] = []
+    notes: list[str] = []
+    for zone in battle.get("amphibious", []):
+        for u in state.units_at(zone, power):
+            if u.flags.get("bombard") == place:
+                if u.flags.get("fought"):
+                    notes.append(f"the {u.type} in {zone} fought a sea battle and does not bombard [BG-12]")
+                else:
+                    named.append(u)
+            elif (zone not in decided and rules.ut(u).has("can_bombard") and u.flags.get("combat_moved")
+                  and not u.flags.get("fought") and not u.flags.get("bombard")):
+                default.append(u)
+    ships = sorted(named, key=strongest) + sorted(default, key=strongest)
+    if rules.prop("Shore Bombard Per Ground Unit Restricted"):
+        landed = sum(1 for u in state.units_at(place, power) if u.flags.get("amphibious"))
+        ids = {u.id for u in named}
+        held = count_types(u for u in ships[landed:] if u.id in ids)
+        if held:
+            notes.append(f"{', '.join(f'{n} {t}' for t, n in held.items())} named to bombard held back: one ship "
+                         f"fires per land unit landed, and {landed} came ashore [BG-12]")
+        ships = ships[:landed]
+    return ships, notes

@@ -134,8 +134,10 @@ def _may_move_now(rules: G40Rules, unit: Unit, phase: str) -> bool:
         return False                    # BG-10: unloaded units, and transports that unloaded, are done
     if phase == "combat_move":
         return not t.has("no_combat_move")
-    # BG-08: after combat, only aircraft (to land) and units that did not move in combat may move.
-    return t.domain == "air" or not (unit.flags.get("combat_moved") or unit.flags.get("fought"))
+    # BG-08: after combat, only aircraft (to land) and units that did not move in combat may move; ships named
+    # to bombard took part in combat (BG-12)
+    return t.domain == "air" or not (unit.flags.get("combat_moved") or unit.flags.get("fought")
+                                     or unit.flags.get("bombard"))
 
 
 def _why_not(rules: G40Rules, pool: list[Unit], steps: int, phase: str) -> str:
@@ -147,6 +149,8 @@ def _why_not(rules: G40Rules, pool: list[Unit], steps: int, phase: str) -> str:
             return f"{t.name} cannot move in the combat move phase"
         if u.flags.get("unloaded") or u.flags.get("landing"):
             return "units that unloaded from a transport, and the transport, move no further this turn"
+        if phase == "noncombat_move" and u.flags.get("bombard") and t.domain != "air":
+            return f"ships named to bombard {u.flags['bombard']} took part in combat and cannot move in non-combat"
         if phase == "noncombat_move" and (u.flags.get("combat_moved") or u.flags.get("fought")) and t.domain != "air":
             return "units that moved or fought in combat cannot move again in non-combat"
     return "not enough movement left"

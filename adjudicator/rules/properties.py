@@ -29,6 +29,8 @@ HONOURED: dict[str, tuple[bool, str]] = {
     "Scrambled Units Return To Base": (False, "scrambled aircraft return to their base after the battle"),
     "Scramble To Sea Only": (False, "aircraft scramble only into sea zones"),
     "Scramble From Island Only": (False, "aircraft scramble only from islands"),
+    "Scramble To Any Amphibious Assault": (False, "aircraft scramble into any sea zone an amphibious assault lands "
+                                                  "from, not only from the territory assaulted (BG-30)"),
     "Raids May Be Preceeded By Air Battles": (False, "escorts and interceptors fight before a raid (BG-27)"),
     "Use Bombing Max Dice Sides And Bonus": (False, "raid damage uses the bomber's own die and bonus (BG-27)"),
     "Damage From Bombing Done To Units Instead Of Territories": (False, "raids damage the facility itself (BG-28)"),

@@ -1,8 +1,10 @@
 """Scrambling (BG-30): defending aircraft rise from an air base into an attacked sea zone next to it.
 
 The defender decides in advance, by the standing order `scramble PLACE > SEAZONE [max N]` (NOTATION.md);
-without one nothing scrambles. Up to the base's maxScrambleCount (3) fighters and tactical bombers that can
-scramble go, the strongest defenders first, and after the battles they fly back to their base.
+without one nothing scrambles. The order fires when SEAZONE is attacked, and also when an amphibious assault
+lands from it while it holds no enemy (the aircraft then fight the mover's fleet there before the landing). Up to
+the base's maxScrambleCount (3) fighters and tactical bombers that can scramble go, the strongest defenders
+first, and after the battles they fly back to their base.
 """
 
 from __future__ import annotations
@@ -32,17 +34,23 @@ def bases(rules: G40Rules, state: State, power: str, place: str) -> list[Unit]:
             and rules.friendly(state, power, u.owner)]
 
 
-def scramble(rules: G40Rules, state: State, mover: str, zone: str) -> list[dict]:
-    """Before the sea battle in `zone`: every enemy of the mover whose standing order says so scrambles."""
+def scramble(rules: G40Rules, state: State, mover: str, zone: str, assaults: list[str] | None = None) -> list[dict]:
+    """Before the sea battle in `zone`, or before troops land from `zone` on the territories `assaults` where it
+    holds no enemy: every enemy of the mover whose standing order says so scrambles. Against a landing, where
+    the map's "Scramble To Any Amphibious Assault" is off, only aircraft based in an assaulted territory rise
+    (as TripleA plays it; RULINGS.md "scramble")."""
+    anywhere = not assaults or rules.prop("Scramble To Any Amphibious Assault")
     events = []
     for power in rules.scenario.turn_players():
         if not rules.at_war(state, mover, power):
             continue
         for order in state.standing.get(power, {}).get("scramble", []):
-            if order["sea_zone"] != zone:
+            if order["sea_zone"] != zone or not (anywhere or order["place"] in assaults):
                 continue
             ev = _rise(rules, state, mover, power, order, zone)
             if ev:
+                if assaults:
+                    ev["landing"] = list(assaults)
                 events.append(ev)
     return events
 

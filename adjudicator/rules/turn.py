@@ -12,13 +12,16 @@ from dataclasses import dataclass, field, replace
 
 from ..errors import ILLEGAL, OrderError
 from ..notation.orders import (
-    Bomb, Buy, End, GameVerb, Intercept, Kamikaze, Move, Order, OrderOfLoss, Place, Repair, Retreat, Scramble, Submerge, War,
+    Bomb, Bombard, Buy, End, GameVerb, Intercept, Kamikaze, Move, Order, OrderOfLoss, Place, Repair, Retreat, Scramble,
+    Submerge, War,
 )
 from ..scenario import PHASES
-from ..state import State
+from ..state import State, count_types
 from . import air, bombing, convoy, movement, politics, scramble, transport
 from .base import G40Rules, RuleViolation
-from .combat import Battle, BattleOrders, check_kamikaze, kamikaze_strikes, retreat_open
+from .combat import (
+    Battle, BattleOrders, bombarding, check_kamikaze, kamikaze_strikes, order_bombardment, retreat_open,
+)
 from .economy import buy, collect_income, place, place_bid
 
 BID_PHASES = ("purchase", "place", "end_turn")     # a bid turn (round 0): its buys, its placements, its end
@@ -88,6 +91,8 @@ def play(rules: G40Rules, state: State, orders: list[Order], ended: bool, roller
 def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], roller, errors) -> list[dict]:
     power = state.power
     mine = [o for o in orders if o.phase == phase]
+    # bombard orders name assaults and the ships that support them: read once every move is made
+    mine = [o for o in mine if not isinstance(o, Bombard)] + [o for o in mine if isinstance(o, Bombard)]
     events: list[dict] = []
     if state.bidding:
         return _bid_phase(rules, state, phase, mine, errors)
@@ -295,6 +300,8 @@ def _apply(rules: G40Rules, state: State, power: str, order: Order, placed: dict
         return place(rules, state, power, order, placed)
     if isinstance(order, Bomb):
         return bombing.declare_raid(rules, state, power, order)
+    if isinstance(order, Bombard):
+        return order_bombardment(rules, state, power, order)
     if isinstance(order, (Retreat, OrderOfLoss, Submerge)):
         return {"type": "battle_order", "order": order.canonical()}
     if isinstance(order, GameVerb):
@@ -423,6 +430,7 @@ def _battles(rules: G40Rules, state: State, orders: list[Order], roller) -> list
     for kind in ("raid", "sea"):
         for battle in [b for b in state.battles if b.get("kind") == kind]:
             events += _battle(rules, state, orders, roller, battle)
+    events += _scramble_at_landings(rules, state, orders, roller)
     events += transport.land_assault_troops(rules, state, power)
     land = [b for b in state.battles if b.get("kind", "land") == "land"]
     for battle in sorted(land, key=lambda b: not b.get("amphibious")):
@@ -439,16 +447,18 @@ def _battle(rules: G40Rules, state: State, orders: list[Order], roller, battle: 
     if kind == "raid":
         return [bombing.resolve_raid(rules, state, power, battle, roller)]
     events: list[dict] = []
-    if kind == "sea":
+    if kind == "sea" and not battle.get("scrambled"):
         events += scramble.scramble(rules, state, power, place)
     held = air.grounded(rules, state, power, place) if kind == "sea" else []
+    ships, notes = bombarding(rules, state, power, battle) if kind == "land" else ([], [])
     bo = BattleOrders(
         retreat=next((o for o in orders if isinstance(o, Retreat) and o.place == place), None),
         ool=next((o.units for o in orders if isinstance(o, OrderOfLoss) and o.place == place), None),
         submerge=next((o for o in orders if isinstance(o, Submerge) and o.place == place), None),
-        bombard=_bombarding(rules, state, power, battle) if kind == "land" else [],
+        bombard=ships,
         held={u.id for u in held})
     b = Battle(rules, state, power, place, roller, bo)
+    b.event["notes"] += notes
     if not b.att:
         return events + [{"type": "called_off", "place": place, "attacker": power,
                           "reason": "no attacking unit reached it"}]
@@ -461,16 +471,38 @@ def _battle(rules: G40Rules, state: State, orders: list[Order], roller, battle: 
     return events
 
 
-def _bombarding(rules: G40Rules, state: State, power: str, battle: dict) -> list:
-    """BG-12: cruisers and battleships moved in combat to a zone an assault lands from, that fought no sea
-    battle, fire once; no more of them than land units landed (where the map says so)."""
-    ships = sorted((u for z in battle.get("amphibious", []) for u in state.units_at(z, power)
-                    if rules.ut(u).has("can_bombard") and u.flags.get("combat_moved") and not u.flags.get("fought")),
-                   key=lambda u: (-rules.ut(u).attack, u.id))
-    if rules.prop("Shore Bombard Per Ground Unit Restricted"):
-        landed = sum(1 for u in state.units_at(battle["place"], power) if u.flags.get("amphibious"))
-        ships = ships[:landed]
-    return ships
+def _scramble_at_landings(rules: G40Rules, state: State, orders: list[Order], roller) -> list[dict]:
+    """BG-30: troops about to land from a sea zone that saw no sea battle: the defenders' standing scramble
+    orders into that zone fire, and the aircraft that rise fight the mover's units there in a sea battle before
+    the landing; while any of them is left there, the troops stay aboard (RULINGS.md "scramble")."""
+    if roller is None or not rules.prop("Scramble Rules In Effect"):
+        return []
+    power = state.power
+    fought = {b["place"] for b in state.battles if b.get("kind") == "sea"}
+    zones: dict[str, list[str]] = {}
+    for b in state.battles:
+        if b.get("kind", "land") == "land":
+            for zone in b.get("amphibious", []):
+                if zone not in fought:
+                    zones.setdefault(zone, []).append(b["place"])
+    events: list[dict] = []
+    for zone, assaults in zones.items():
+        rose = scramble.scramble(rules, state, power, zone, assaults)
+        events += rose
+        if not any(e["units"] for e in rose):
+            continue
+        battle = movement.declare(state, zone, power, "sea", scrambled=True)
+        events += _battle(rules, state, orders, roller, battle)
+        if not rules.hostile_units(state, power, zone):
+            continue
+        for target in assaults:
+            troops = [u for u in state.units_at(zone, power) if u.flags.get("landing") == target]
+            for u in troops:
+                u.unmark("landing")
+            if troops:
+                events.append({"type": "landing_called_off", "power": power, "from": zone, "place": target,
+                               "units": count_types(troops), "reason": f"scrambled aircraft still hold {zone}"})
+    return events
 
 
 def _air_after_sea_battle(rules: G40Rules, state: State, power: str, place: str, held: list) -> list[dict]:
