@@ -31,15 +31,32 @@ def aircraft_at(rules: G40Rules, state: State, power: str, place: str) -> list[U
                   key=lambda u: u.id)
 
 
-def carrier_room(rules: G40Rules, state: State, power: str, place: str) -> int:
-    """Carrier places still free in a sea zone for an aircraft of `power` landing now. Aircraft that never left
-    a damaged carrier stay aboard it; no aircraft lands on one (BG-14)."""
+def decks(rules: G40Rules, state: State, power: str, place: str) -> tuple[dict[int, str], int]:
+    """Where the friendly aircraft in a sea zone sit, as far as the rules care (BG-14), and the room left for one
+    landing now: aircraft that have not flown this turn were aboard first and take the sound carriers' places, then
+    the damaged carriers' ("held": they can neither take off nor fight); aircraft that flew this turn are airborne
+    and land only in the sound places left. Returns (aircraft id -> "sound" | "held", sound places left); an
+    aircraft not in the dict has no place."""
     carriers = carriers_at(rules, state, power, place)
-    open_room = sum(rules.ut(c).carrier_capacity for c in carriers if not damaged_carrier(rules, c))
-    shut_room = sum(rules.ut(c).carrier_capacity for c in carriers if damaged_carrier(rules, c))
-    planes = [u for u in aircraft_at(rules, state, power, place) if rules.ut(u).carrier_cost]
-    aboard_shut = min(shut_room, sum(rules.ut(u).carrier_cost for u in planes if not u.moved))
-    return open_room - (sum(rules.ut(u).carrier_cost for u in planes) - aboard_shut)
+    shut = sum(rules.ut(c).carrier_capacity for c in carriers if damaged_carrier(rules, c))
+    sound = sum(rules.ut(c).carrier_capacity for c in carriers) - shut
+    seats: dict[int, str] = {}
+    planes = sorted((u for u in aircraft_at(rules, state, power, place) if rules.ut(u).carrier_cost),
+                    key=lambda u: (u.moved > 0, u.id))
+    for u in planes:
+        need = rules.ut(u).carrier_cost
+        if need <= sound:
+            sound -= need
+            seats[u.id] = "sound"
+        elif not u.moved and need <= shut:
+            shut -= need
+            seats[u.id] = "held"
+    return seats, sound
+
+
+def carrier_room(rules: G40Rules, state: State, power: str, place: str) -> int:
+    """Carrier places still free in a sea zone for an aircraft of `power` landing now (`decks`)."""
+    return decks(rules, state, power, place)[1]
 
 
 def held_land(rules: G40Rules, state: State, power: str, place: str) -> bool:
@@ -213,42 +230,16 @@ def lose_unlanded(rules: G40Rules, state: State, power: str) -> list[dict]:
 
 
 def grounded(rules: G40Rules, state: State, power: str, place: str) -> list[Unit]:
-    """`power`'s aircraft held aboard damaged carriers in a sea zone: those that have not flown this turn, the
-    first aboard first, as many as the damaged carriers hold. They are cargo: they neither take off nor fight
-    (BG-14), and go down with their carrier."""
+    """`power`'s own aircraft held aboard damaged carriers in a sea zone (`decks`): cargo that neither takes off nor
+    fights, and goes down with its carrier (BG-14)."""
     if not rules.is_water(place):
         return []
-    shut = sum(rules.ut(c).carrier_capacity for c in carriers_at(rules, state, power, place) if damaged_carrier(rules, c))
-    held = []
-    for u in aircraft_at(rules, state, power, place):
-        need = rules.ut(u).carrier_cost
-        if u.owner == power and need and not u.moved and need <= shut:
-            shut -= need
-            held.append(u)
-    return held
+    seats = decks(rules, state, power, place)[0]
+    return [u for u in aircraft_at(rules, state, power, place) if u.owner == power and seats.get(u.id) == "held"]
 
 
 def landed(rules: G40Rules, state: State, power: str, unit: Unit) -> bool:
-    """The aircraft is on held friendly land, or among the first aircraft a carrier in its zone has room for.
-    Aircraft that have not flown this turn keep their places aboard a damaged carrier; aircraft that flew (they
-    attacked, or came in) are airborne and land only on a carrier that is not damaged (BG-14)."""
+    """The aircraft is on held friendly land, or has a place aboard a carrier in its zone (`decks`)."""
     if not rules.is_water(unit.place):
         return held_land(rules, state, power, unit.place)
-    if not rules.ut(unit).carrier_cost:
-        return False
-    planes = sorted((u for u in aircraft_at(rules, state, power, unit.place) if rules.ut(u).carrier_cost),
-                    key=lambda u: (u.moved > 0, u.id))      # those that have not flown this turn were there first
-    carriers = carriers_at(rules, state, power, unit.place)
-    shut = sum(rules.ut(c).carrier_capacity for c in carriers if damaged_carrier(rules, c))
-    open_room = sum(rules.ut(c).carrier_capacity for c in carriers) - shut
-    for u in planes:                      # the first aboard keep their places
-        need = rules.ut(u).carrier_cost
-        if not u.moved and need <= shut:
-            shut -= need
-            fits = True
-        else:
-            open_room -= need
-            fits = open_room >= 0
-        if u is unit:
-            return fits
-    return False
+    return unit.id in decks(rules, state, power, unit.place)[0]

@@ -117,13 +117,14 @@ def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, pha
 
 
 def _launch_room(rules: G40Rules, state: State, power: str, place: str) -> int | None:
-    """BG-14: aircraft at sea take off only from carriers that are not damaged; None where nothing limits it."""
+    """BG-14: how many of the mover's aircraft at sea that have not flown may take off: all but those held aboard a
+    damaged carrier (air.decks); None where nothing limits it."""
     if not rules.is_water(place):
         return None
-    carriers = air.carriers_at(rules, state, power, place)
-    if not any(air.damaged_carrier(rules, c) for c in carriers):
+    held = air.grounded(rules, state, power, place)
+    if not held:
         return None
-    return sum(rules.ut(c).carrier_capacity for c in carriers if not air.damaged_carrier(rules, c))
+    return sum(1 for u in air.aircraft_at(rules, state, power, place) if u.owner == power and not u.moved) - len(held)
 
 
 def _may_move_now(rules: G40Rules, unit: Unit, phase: str) -> bool:
@@ -287,27 +288,22 @@ def _riders(rules: G40Rules, state: State, power: str, ships: list[Unit], flying
     room = sum(rules.ut(s).carrier_capacity for s in ships)
     if not room or not steps:
         return [], []
+    start = ships[0].place
     shut = sum(rules.ut(s).carrier_capacity for s in ships if air.damaged_carrier(rules, s))
-    deck = [u for u in air.aircraft_at(rules, state, power, ships[0].place) if u not in flying and rules.ut(u).carrier_cost]
+    held = {u.id for u in air.grounded(rules, state, power, start)}
+    deck = [u for u in air.aircraft_at(rules, state, power, start) if rules.ut(u).carrier_cost]
     deck.sort(key=lambda u: (u.owner == power, u.id))
     cargo = []
     for u in deck:
         need = rules.ut(u).carrier_cost
-        if u.owner != power and need <= room:
+        if u.owner != power and need <= room or u.id in held and need <= min(shut, room):
             room -= need
-            cargo.append(u)
-        elif u.owner == power and not u.moved and need <= min(shut, room):
-            shut -= need
-            room -= need
+            shut -= need if u.id in held else 0
             cargo.append(u)
     along = []
     for u in flying:
         need = rules.ut(u).carrier_cost
-        if need and not u.moved and need <= min(shut, room):     # named, but aboard a damaged carrier: cargo
-            shut -= need
-            room -= need
-            cargo.append(u)
-        elif need and need <= room:
+        if need and u not in cargo and need <= room:
             room -= need
             along.append(u)
     return cargo, along

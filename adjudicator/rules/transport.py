@@ -104,23 +104,28 @@ class Legs:
                      if c.carried_by == boat_id and c.flags.get("landing") not in (None, self.ashore)), None)
 
     def prefer(self, state: State, wanted: set[str]):
-        """The order in which an unloading order takes cargo aboard at sea: units of a transport already unloading
-        where this one lands, then of transports not yet unloading, those carrying nothing the order does not name
-        first, each transport's cargo together; so that `cm 2 inf 113 Sea Zone > Denmark` empties whole transports
-        and leaves the others free for another landing (BG-10)."""
-        if self.first > 0 or self.ashore is None:
+        """The order in which a move from a sea zone takes transports and their cargo. A transport sailing with
+        cargo the order names: those carrying most of it first, their cargo with them. An unloading: units of a
+        transport already unloading where this one lands, then of transports not yet unloading, those carrying
+        nothing the order does not name first, each transport's cargo together; so that `cm 2 inf 113 Sea Zone >
+        Denmark` empties whole transports and leaves the others free for another landing (BG-10)."""
+        if not self.sea or self.first > 0:
             return None
         landing_of: dict[int, str] = {}
         other: Counter = Counter()
+        named: Counter = Counter()
         for c in state.units_at(self.sea_path[0]):
             if c.carried_by is not None:
                 if c.flags.get("landing"):
                     landing_of[c.carried_by] = c.flags["landing"]
                 other[c.carried_by] += c.type not in wanted
+                named[c.carried_by] += c.type in wanted
 
         def key(u: Unit) -> tuple[int, int, int]:
             if u.carried_by is None:
-                return 0, 0, 0
+                return 0, -named[u.id], 0           # a transport: those carrying named cargo first
+            if self.ashore is None:
+                return 0, -named[u.carried_by], u.carried_by
             target = landing_of.get(u.carried_by)
             return (0 if target == self.ashore else 2 if target else 1), other[u.carried_by], u.carried_by
         return key
