@@ -130,6 +130,7 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
             flown.update((uid, order) for uid, u in planes.items() if u.place != where[uid])
         if phase == "combat_move" and errors is not None:
             _check_unarmed_attacks(rules, state, mine, errors)
+            _check_boarded_troops(rules, state, mine, errors)
             _check_battle_orders(rules, state, mine, errors)
             _check_idle_ships(rules, state, moved_ships, errors)
         if flown:
@@ -404,6 +405,25 @@ def _check_unarmed_attacks(rules: G40Rules, state: State, orders: list[Order], e
                                      "attacked by at least one unit with an attack value (send a warship or aircraft "
                                      "there too), or the transports go round", order.line, order.column,
                                      order.source, rule="BG-13"))
+
+
+def _check_boarded_troops(rules: G40Rules, state: State, orders: list[Order], errors: list[OrderError]) -> None:
+    """BG-10: land units that board a transport in the combat move must land from it in an amphibious assault of
+    that move (those aboard from an earlier turn may stay aboard)."""
+    reported = set()
+    for u in state.units:
+        if (u.owner != state.power or u.carried_by is None or not u.flags.get("combat_moved")
+                or u.flags.get("landing")):
+            continue
+        order = next((o for o in orders if isinstance(o, Move) and u.place in o.path
+                      and not rules.is_water(o.path[0])), None)
+        if order is None or id(order) in reported:
+            continue
+        reported.add(id(order))
+        errors.append(OrderError(ILLEGAL, f"land units that board in the combat move must land in an amphibious "
+                                 f"assault in the same move: the {u.type} boarding in {u.place} lands nowhere; "
+                                 "name the territory it attacks at the end of the path, or board in the non-combat "
+                                 "move", order.line, order.column, order.source, rule="BG-10"))
 
 
 def _check_carrier_landings(rules: G40Rules, state: State, flown: dict[int, Order], errors: list[OrderError]) -> None:
