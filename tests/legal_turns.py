@@ -30,7 +30,7 @@ from adjudicator.errors import SubmissionRejected
 from adjudicator.game import adjudicate, new_game, open_game, status, submit
 from adjudicator.rules import air
 from adjudicator.rules.economy import factory_capacity
-from adjudicator.rules.movement import allowance
+from adjudicator.rules.movement import allowances
 from adjudicator.store.db import open_existing, rows, transaction
 
 G40_2E = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
@@ -59,7 +59,8 @@ class Position:
         st, rules, power = self.state, self.rules, self.power
         self.enemies = set(rules.enemies_of(st, power))
         self.players = set(self.scenario.turn_players())
-        self.left = {u.id: allowance(rules, st, u) - u.moved for u in st.units if u.owner == power}
+        mine = [u for u in st.units if u.owner == power]
+        self.left = {uid: n - st.unit(uid).moved for uid, n in allowances(rules, st, mine).items()}
         self.used: set[int] = set()               # units given an order this turn
         self.mine = [u for u in st.units if u.owner == power]
         self._landing: dict[tuple[str, bool], int] = {}

@@ -37,13 +37,8 @@ def bonus_movement(rules: G40Rules, state: State, unit: Unit) -> int:
     return best
 
 
-def allowance(rules: G40Rules, state: State, unit: Unit) -> int:
-    """Movement a unit has this turn, counting the bonus of where it starts if it has not moved yet."""
-    return allowances(rules, state, [unit])[unit.id]
-
-
 def allowances(rules: G40Rules, state: State, units: list[Unit]) -> dict[int, int]:
-    """`allowance` of each unit, by id. The bonus is looked up once per owner, type and place: looking it up
+    """Movement each unit has this turn, by id, counting the bonus of where it starts if it has not moved yet. The bonus is looked up once per owner, type and place: looking it up
     scans the place, so a move of a thousand infantry would otherwise scan it a thousand times."""
     bonus: dict[tuple[str, str, str], int] = {}
     out = {}
@@ -296,7 +291,7 @@ def _riders(rules: G40Rules, state: State, power: str, ships: list[Unit], flying
     cargo = []
     for u in deck:
         need = rules.ut(u).carrier_cost
-        if u.owner != power and need <= room or u.id in held and need <= min(shut, room):
+        if (u.owner != power and need <= room) or (u.id in held and need <= min(shut, room)):
             room -= need
             shut -= need if u.id in held else 0
             cargo.append(u)
