@@ -38,8 +38,9 @@ def bonus_movement(rules: G40Rules, state: State, unit: Unit) -> int:
 
 
 def allowances(rules: G40Rules, state: State, units: list[Unit]) -> dict[int, int]:
-    """Movement each unit has this turn, by id, counting the bonus of where it starts if it has not moved yet. The bonus is looked up once per owner, type and place: looking it up
-    scans the place, so a move of a thousand infantry would otherwise scan it a thousand times."""
+    """Movement each unit has this turn, by id, counting the bonus of where it starts if it has not moved yet. The
+    bonus is looked up once per owner, type and place: looking it up scans the place, so a move of a thousand
+    infantry would otherwise scan it a thousand times."""
     bonus: dict[tuple[str, str, str], int] = {}
     out = {}
     for u in units:
