@@ -154,17 +154,30 @@ class Legs:
                         and (not u.flags.get("unloaded") or landing is not None and bound.get(u.id) == landing)),
                        key=lambda u: (u.id not in bound if landing else 0, bool(state.cargo_of(u)) if landing else 0,
                                       u.id))
+        # first with room by id; where that leaves a unit without a seat, the biggest units are seated first
+        # (`2 inf, 2 art` onto two transports: an infantry and an artillery on each)
+        by_id = sorted(land, key=lambda u: u.id)
+        seats, stuck = self._seat(state, boats, by_id)
+        if stuck is not None:
+            seats, again = self._seat(state, boats, sorted(by_id, key=lambda u: -self.rules.ut(u).transport_cost))
+            if again is not None:
+                raise RuleViolation(self._no_seat(state, power, zone, stuck.type, boats), "BG-09")
+        return seats
+
+    def _seat(self, state: State, boats: list[Unit], land: list[Unit]) -> tuple[dict[int, Unit], Unit | None]:
+        """Each of `land` on the first of `boats` with room for it, in that order; and the first unit that found
+        none, if one did."""
         room = {b.id: self.rules.ut(b).transport_capacity - sum(self.rules.ut(c).transport_cost for c in state.cargo_of(b))
                 for b in boats}
         seats: dict[int, Unit] = {}
-        for u in sorted(land, key=lambda u: u.id):
+        for u in land:
             need = self.rules.ut(u).transport_cost
             boat = next((b for b in boats if need and room[b.id] >= need), None)
             if boat is None:
-                raise RuleViolation(self._no_seat(state, power, zone, u.type, boats), "BG-09")
+                return seats, u
             room[boat.id] -= need
             seats[u.id] = boat
-        return seats
+        return seats, None
 
     def _landing(self, phase: str) -> str | None:
         """Where units boarding in this order land in the same combat move, if they do."""

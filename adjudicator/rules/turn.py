@@ -330,20 +330,31 @@ def repair(rules: G40Rules, state: State, mover: str, order: Repair) -> dict:
             "treasury": state.treasury[power]}
 
 
+def _battle_rule(order: Order) -> str:
+    """The ledger rule a battle order answers to: submerging BG-17, retreats BG-23, orders of loss BG-22."""
+    return "BG-17" if isinstance(order, Submerge) else "BG-23" if isinstance(order, Retreat) else "BG-22"
+
+
 def _check_battle_orders(rules: G40Rules, state: State, orders: list[Order], errors: list[OrderError]) -> None:
     """Retreats and battle orders of loss must name a battle of this turn; retreats go next door, to friendly
     land (at sea: a zone free of enemies) from which attackers came (BG-23)."""
     battles = {b["place"]: b for b in state.battles if b.get("kind") != "raid"}
+    given: set[tuple[str, str]] = set()
     for o in orders:
         if not isinstance(o, (Retreat, OrderOfLoss, Submerge)):
             continue
         place = o.place
+        if (o.verb, place) in given:
+            errors.append(OrderError(ILLEGAL, f"a second `{o.verb}` order for the battle in {place}: a battle takes one "
+                                     f"(only the first would be used); keep the one you mean", o.line, o.column,
+                                     o.source, rule=_battle_rule(o)))
+            continue
+        given.add((o.verb, place))
         battle = battles.get(place)
         if battle is None:
             errors.append(OrderError(ILLEGAL, f"no battle in {place} this turn: the combat moves attack "
                                      f"{', '.join(sorted(battles)) or 'nothing'}", o.line, o.column, o.source,
-                                     rule="BG-17" if isinstance(o, Submerge) else "BG-23" if isinstance(o, Retreat)
-                                     else "BG-22"))
+                                     rule=_battle_rule(o)))
             continue
         if isinstance(o, Submerge):
             problem = _submerge_problem(rules, state, battle, place)
@@ -397,7 +408,8 @@ def _check_unarmed_attacks(rules: G40Rules, state: State, orders: list[Order], e
     for battle in state.battles:
         place = battle["place"]
         if battle.get("kind") != "sea" or any(
-                u.flags.get("combat_moved") and not rules.is_transport(u) for u in state.units_at(place, state.power)):
+                u.flags.get("combat_moved") and rules.ut(u).domain != "land" and not rules.is_transport(u)
+                for u in state.units_at(place, state.power)):             # troops aboard do not fight at sea
             continue
         order = next((o for o in orders if isinstance(o, Move) and place in o.path[1:]), None)
         if order is not None:
