@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .errors import ILLEGAL, OrderError
 from .notation.edits import Correction
+from .rules import air
 from .rules.base import G40Rules, RuleViolation
 from .rules.transport import board
 from .state import State, pair_key
@@ -101,8 +102,9 @@ def _damage(rules: G40Rules, state: State, c: Correction) -> str | None:
 
 
 def impossible(rules: G40Rules, state: State) -> list[str]:
-    """What makes a position one no game can reach: enemies side by side, units where their kind cannot stand,
-    enemy land units in a territory, money below zero."""
+    """What makes a position one no game can reach: enemies side by side, units where their kind cannot stand
+    (aircraft at sea with no place on a friendly carrier among them), enemy land units in a territory, money below
+    zero."""
     problems = []
     by_place: dict[str, set[str]] = {}
     for u in state.units:
@@ -113,6 +115,8 @@ def impossible(rules: G40Rules, state: State) -> list[str]:
             problems.append(f"a {u.type} of {u.owner} on land in {u.place}")
         elif domain == "land" and water and u.carried_by is None:
             problems.append(f"a {u.type} of {u.owner} at sea in {u.place} without a transport")
+        elif rules.is_air(u) and water and not air.landed(rules, state, u.owner, u):
+            problems.append(f"a {u.type} of {u.owner} at sea in {u.place} without a place on a friendly carrier")
     for place, owners in sorted(by_place.items()):
         ordered = sorted(owners)
         for i, a in enumerate(ordered):

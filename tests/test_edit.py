@@ -110,3 +110,22 @@ def test_land_units_added_at_sea_go_aboard_and_come_off_again(cli, tmp_path, map
     zone = cli.json("status", db)["territories"]["113 Sea Zone"]
     assert zone["units"]["Germans"] == {"battleship": 1} and "aboard" not in zone
     cli("audit", db)
+
+
+def test_aircraft_added_at_sea_need_a_place_on_a_friendly_carrier(cli, tmp_path, maps_dir, monkeypatch):
+    """An aircraft set at sea with no carrier, beyond the carriers' room, or on the carrier of a power that is no
+    ally, is a position no game reaches: refused, and nothing is written; on a friendly carrier it is kept."""
+    monkeypatch.setenv("ADJUDICATOR_MAPS_PATH", str(maps_dir))
+    db = tmp_path / "g40.db"
+    cli("new", db, "--game", "g40", "--map", "ww2global40_2nd_edition")
+    before = db.read_bytes()
+    out = edit(cli, db, "add French 1 fighter 111 Sea Zone\n", code=1).output
+    assert "a fighter of French at sea in 111 Sea Zone without a place on a friendly carrier" in out
+    out = edit(cli, db, "add British 1 carrier 111 Sea Zone\nadd British 3 fighter 111 Sea Zone\n", code=1).output
+    assert "without a place on a friendly carrier" in out
+    out = edit(cli, db, "add Americans 1 carrier 101 Sea Zone\nadd British 1 fighter 101 Sea Zone\n", code=1).output
+    assert "a fighter of British at sea in 101 Sea Zone without a place on a friendly carrier" in out
+    assert db.read_bytes() == before
+    edit(cli, db, "add British 1 carrier 111 Sea Zone\nadd British 1 fighter, 1 tac 111 Sea Zone\n")
+    units = cli.json("status", db)["territories"]["111 Sea Zone"]["units"]["British"]
+    assert units["carrier"] == 1 and units["fighter"] == 1 and units["tactical_bomber"] == 1
