@@ -224,6 +224,19 @@ def _prices(pos: Position, power: str | None = None) -> dict[str, int]:
     return prices
 
 
+def _shop(rng, prices: dict[str, int], money: int, bought: Counter, tries: int, full=lambda: False) -> None:
+    """Up to `tries` random units bought into `bought` with `money`, until none is affordable or `full()`."""
+    for _ in range(tries):
+        if full():
+            break
+        affordable = [u for u, c in prices.items() if c <= money]
+        if not affordable:
+            break
+        u = rng.choice(affordable)
+        bought[u] += 1
+        money -= prices[u]
+
+
 def _purchase(pos: Position, plan: Plan) -> dict[str, int]:
     """Repairs of damaged facilities, then a random purchase of what the power's factories can take."""
     rng, st = pos.rng, pos.state
@@ -250,28 +263,15 @@ def _purchase(pos: Position, plan: Plan) -> dict[str, int]:
         if prices[f] <= spend:
             bought[f] += 1
             spend -= prices[f]
-    for _ in range(40):
-        if sum(bought.values()) >= room + (1 if rng.random() < 0.1 else 0):
-            break
-        affordable = [u for u in choices if prices[u] <= spend]
-        if not affordable:
-            break
-        u = rng.choice(affordable)
-        bought[u] += 1
-        spend -= prices[u]
+    _shop(rng, {u: prices[u] for u in choices}, spend, bought, 40,
+          full=lambda: sum(bought.values()) >= room + (1 if rng.random() < 0.1 else 0))
     if bought:
         plan.buy.append(f"buy {units_text(dict(bought))}")
     for guest, phase in pos.scenario.guests_of(pos.power):     # UK_Pacific's purchase in the British turn
         if phase == "purchase" and rng.random() < 0.7:
             guest_prices = {u: c for u, c in _prices(pos, guest).items() if not pos.ut(u).has("infrastructure")}
-            money, theirs = st.treasury.get(guest, 0), Counter()
-            for _ in range(6):
-                affordable = [u for u, c in guest_prices.items() if c <= money]
-                if not affordable:
-                    break
-                u = rng.choice(affordable)
-                theirs[u] += 1
-                money -= guest_prices[u]
+            theirs: Counter = Counter()
+            _shop(rng, guest_prices, st.treasury.get(guest, 0), theirs, 6)
             if theirs:
                 plan.buy.append(f"buy {guest} {units_text(dict(theirs))}")
     return dict(bought)
