@@ -72,8 +72,8 @@ def check(rules: G40Rules, state: State, orders: list[Order], ended: bool) -> li
 
 def _not_in_bid(orders: list[Order]) -> list[OrderError]:
     """The bid turn takes `buy` and `place` orders (and `end`): anything else waits for round 1."""
-    return [OrderError(ILLEGAL, f"the bid takes only `buy` and `place` orders (and `end`); `{o.verb}` orders come from "
-                       "round 1 on (RULINGS.md \"bid\")", o.line, o.column, o.source)
+    return [_illegal(o, f"the bid takes only `buy` and `place` orders (and `end`); `{o.verb}` orders come from "
+                     "round 1 on (RULINGS.md \"bid\")")
             for o in orders if not isinstance(o, (Buy, Place, End))]
 
 
@@ -143,12 +143,17 @@ def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], 
     return events
 
 
+def _illegal(order: Order, message: str, rule: str = "") -> OrderError:
+    """An error of the check, pointing at the order's line."""
+    return OrderError(ILLEGAL, message, order.line, order.column, order.source, rule=rule)
+
+
 def _refused(order: Order, exc: RuleViolation, events: list[dict], errors: list[OrderError] | None) -> None:
     """An order the rules refuse: an error of the check, or void in the report when played."""
     if errors is None:
         events.append({"type": "void", "order": order.canonical(), "reason": exc.message, "rule": exc.rule})
     else:
-        errors.append(OrderError(ILLEGAL, exc.message, order.line, order.column, order.source, rule=exc.rule))
+        errors.append(_illegal(order, exc.message, exc.rule))
 
 
 def _bid_phase(rules: G40Rules, state: State, phase: str, mine: list[Order], errors) -> list[dict]:
@@ -345,21 +350,19 @@ def _check_battle_orders(rules: G40Rules, state: State, orders: list[Order], err
             continue
         place = o.place
         if (o.verb, place) in given:
-            errors.append(OrderError(ILLEGAL, f"a second `{o.verb}` order for the battle in {place}: a battle takes one "
-                                     f"(only the first would be used); keep the one you mean", o.line, o.column,
-                                     o.source, rule=_battle_rule(o)))
+            errors.append(_illegal(o, f"a second `{o.verb}` order for the battle in {place}: a battle takes one "
+                                      "(only the first would be used); keep the one you mean", _battle_rule(o)))
             continue
         given.add((o.verb, place))
         battle = battles.get(place)
         if battle is None:
-            errors.append(OrderError(ILLEGAL, f"no battle in {place} this turn: the combat moves attack "
-                                     f"{', '.join(sorted(battles)) or 'nothing'}", o.line, o.column, o.source,
-                                     rule=_battle_rule(o)))
+            errors.append(_illegal(o, f"no battle in {place} this turn: the combat moves attack "
+                                      f"{', '.join(sorted(battles)) or 'nothing'}", _battle_rule(o)))
             continue
         if isinstance(o, Submerge):
             problem = _submerge_problem(rules, state, battle, place)
             if problem:
-                errors.append(OrderError(ILLEGAL, problem, o.line, o.column, o.source, rule="BG-17"))
+                errors.append(_illegal(o, problem, "BG-17"))
             continue
         if not isinstance(o, Retreat):
             continue
@@ -367,12 +370,10 @@ def _check_battle_orders(rules: G40Rules, state: State, orders: list[Order], err
         came = battle.get("from", [])
         where = "sea zone free of enemy units" if sea else "friendly territory"
         if o.to not in rules.scenario.neighbours(place) or not retreat_open(rules, state, state.power, o.to, sea):
-            errors.append(OrderError(ILLEGAL, f"attackers retreat to an adjacent {where}; {o.to} is not one",
-                                     o.line, o.column, o.source, rule="BG-23"))
+            errors.append(_illegal(o, f"attackers retreat to an adjacent {where}; {o.to} is not one", "BG-23"))
         elif came and o.to not in came:
-            errors.append(OrderError(ILLEGAL, f"attackers retreat only to where attacking {'ships' if sea else 'land units'} "
-                                     f"came from ({', '.join(sorted(came))}); not {o.to}", o.line, o.column, o.source,
-                                     rule="BG-23"))
+            errors.append(_illegal(o, f"attackers retreat only to where attacking {'ships' if sea else 'land units'} "
+                                      f"came from ({', '.join(sorted(came))}); not {o.to}", "BG-23"))
 
 
 def _submerge_problem(rules: G40Rules, state: State, battle: dict, place: str) -> str | None:
@@ -398,9 +399,8 @@ def _check_idle_ships(rules: G40Rules, state: State, moved: dict[int, Order], er
         if state.cargo_of(unit) or id(order) in reported:
             continue
         reported.add(id(order))
-        errors.append(OrderError(ILLEGAL, f"{unit.place} holds no enemy and no amphibious assault starts there: ships "
-                                 "move there with ncm in the non-combat phase", order.line, order.column, order.source,
-                                 rule="BG-02"))
+        errors.append(_illegal(order, f"{unit.place} holds no enemy and no amphibious assault starts there: ships "
+                               "move there with ncm in the non-combat phase", "BG-02"))
 
 
 def _check_unarmed_attacks(rules: G40Rules, state: State, orders: list[Order], errors: list[OrderError]) -> None:
@@ -413,10 +413,9 @@ def _check_unarmed_attacks(rules: G40Rules, state: State, orders: list[Order], e
             continue
         order = next((o for o in orders if isinstance(o, Move) and place in o.path[1:]), None)
         if order is not None:
-            errors.append(OrderError(ILLEGAL, f"transports may not attack alone: the enemy warships in {place} must be "
-                                     "attacked by at least one unit with an attack value (send a warship or aircraft "
-                                     "there too), or the transports go round", order.line, order.column,
-                                     order.source, rule="BG-13"))
+            errors.append(_illegal(order, f"transports may not attack alone: the enemy warships in {place} must be "
+                                   "attacked by at least one unit with an attack value (send a warship or aircraft "
+                                   "there too), or the transports go round", "BG-13"))
 
 
 def _check_boarded_troops(rules: G40Rules, state: State, orders: list[Order], errors: list[OrderError]) -> None:
@@ -432,10 +431,10 @@ def _check_boarded_troops(rules: G40Rules, state: State, orders: list[Order], er
         if order is None or id(order) in reported:
             continue
         reported.add(id(order))
-        errors.append(OrderError(ILLEGAL, f"land units that board in the combat move must land in an amphibious "
-                                 f"assault in the same move: the {u.type} boarding in {u.place} lands nowhere; "
-                                 "name the territory it attacks at the end of the path, or board in the non-combat "
-                                 "move", order.line, order.column, order.source, rule="BG-10"))
+        errors.append(_illegal(order, f"land units that board in the combat move must land in an amphibious "
+                               f"assault in the same move: the {u.type} boarding in {u.place} lands nowhere; "
+                               "name the territory it attacks at the end of the path, or board in the non-combat "
+                               "move", "BG-10"))
 
 
 def _check_carrier_landings(rules: G40Rules, state: State, flown: dict[int, Order], errors: list[OrderError]) -> None:
@@ -448,10 +447,9 @@ def _check_carrier_landings(rules: G40Rules, state: State, flown: dict[int, Orde
                 or air.new_carrier_spot(rules, state, unit.owner, unit.place) or id(order) in reported):
             continue
         reported.add(id(order))
-        errors.append(OrderError(ILLEGAL, f"aircraft must land on held friendly land or a friendly carrier with room; the "
-                                 f"{unit.type} ends the non-combat move in {unit.place}, where no carrier has room "
-                                 "for it: move a carrier there, or land it elsewhere",
-                                 order.line, order.column, order.source, rule="BG-06"))
+        errors.append(_illegal(order, f"aircraft must land on held friendly land or a friendly carrier with room; the "
+                               f"{unit.type} ends the non-combat move in {unit.place}, where no carrier has room "
+                               "for it: move a carrier there, or land it elsewhere", "BG-06"))
 
 
 def _battles(rules: G40Rules, state: State, orders: list[Order], roller) -> list[dict]:
@@ -627,7 +625,7 @@ def check_standing(rules: G40Rules, power: str, orders: list[Order]) -> list[Ord
                 raise RuleViolation("this game has no air battles before raids, so nothing intercepts "
                                     "(the map's \"Raids May Be Preceeded By Air Battles\")", "BG-27")
         except RuleViolation as exc:
-            errors.append(OrderError(ILLEGAL, exc.message, o.line, o.column, o.source, rule=exc.rule))
+            errors.append(_illegal(o, exc.message, exc.rule))
     return errors
 
 
