@@ -137,7 +137,8 @@ def setup_of(session: Session, game: GameRow) -> Setup:
 
 def open_game(session: Session) -> Loaded:
     game = db.the_game(session)
-    return Loaded(session, game, setup_of(session, game), db.load_state(session, game))
+    setup = setup_of(session, game)
+    return Loaded(session, game, setup, db.load_state(session, game, setup.scenario))
 
 
 # -- new ------------------------------------------------------------------------------------------

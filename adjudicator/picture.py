@@ -127,7 +127,7 @@ def _picture(session: Session, game: GameRow, turn_index: int | None, region: st
 def _position(session: Session, game: GameRow, turn_index: int | None) -> tuple[dict, str]:
     """The public position (db.position) to draw and the caption of the title strip."""
     if turn_index is None:
-        state = db.load_state(session, game)
+        state = db.load_state(session, game, setup_of(session, game).scenario)
         phase = state.phase.replace("_", " ")
         position = db.position(state)
         units = setup_of(session, game).rules.public_units(state)

@@ -42,7 +42,7 @@ DAMAGE = {
                                         "treasury of Russians must be a whole number"),
     "a treasury of a fraction": ("update power set treasury = 3.5", "must be a whole number"),
     "a unit's damage that is not a number": ("update unit set damage = 'x' where id = 1", "unit 1 must have"),
-    "a unit's owner that is not text": ("update unit set owner = x'fffe' where id = 2", "unit 2 must have"),
+    "a unit's owner that is not text": ("update unit set owner = x'fffe' where id = 2", "column owner of the row id 2"),
     "a carrier id that is not a number": ("update unit set carried_by = 3.5 where id = 3", "unit 3 must have"),
     "events that are not JSON": ("update step set events = '{'", "damaged"),
     "events of the wrong shape": ("update step set events = '[{\"type\": \"move\"}]'", "damaged"),

@@ -38,7 +38,9 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, DBAPIError, IntegrityEr
 from sqlmodel import Session, create_engine
 
 from ..errors import ConfigError, StoreError
+from ..scenario import Scenario
 from ..state import State, Unit, pair_key
+from . import shapes
 from .game_row import COLUMNS, SETUP, GameRow
 from .schema import SCHEMA_VERSION, TABLES
 
@@ -202,8 +204,10 @@ def _server_failed(exc: Exception) -> bool:
     return state is None or state[:2] in ("08", "57")
 
 
-def damaged(exc: Exception) -> str:
-    return (f"the game database is damaged ({_reason(exc)}); nothing was changed. Restore it from a copy "
+def damaged(exc: Exception | str) -> str:
+    """The message of damage found by the driver (`exc`) or by a check of what a row holds (its reason)."""
+    reason = exc if isinstance(exc, str) else _reason(exc)
+    return (f"the game database is damaged ({reason}); nothing was changed. Restore it from a copy "
             "(or from the posted reports and `audit`)")
 
 
@@ -449,8 +453,23 @@ def _sqlite(driver: sqlite3.Connection, sql: str, params: dict, fetch: bool):
         cursor.execute(sql, params)
         if not fetch:
             return cursor.rowcount
-        make = _row_class(tuple(d[0] for d in cursor.description))._make
-        return [make(r) for r in cursor.fetchall()]
+        names = tuple(d[0] for d in cursor.description)
+        found = cursor.fetchall()
+    for r in found:
+        if bytes in map(type, r):
+            _binary(names, r)
+    make = _row_class(names)._make
+    return [make(r) for r in found]
+
+
+def _binary(names: tuple[str, ...], row: tuple) -> None:
+    """A SQLite column holds what it is given, whatever its declared type: binary data where text or a number
+    belongs (no plain read is of a binary column; the map art is read as such) is damage, named here before
+    any command takes it for text."""
+    column = next(n for n, v in zip(names, row) if type(v) is bytes)
+    key = next((f" of the row {n} {v!r}" for n, v in zip(names, row) if n in ("id", "name", "territory", "key")
+                and type(v) is not bytes), "")
+    raise StoreError(damaged(f"the column {column}{key} holds binary data where text or a number belongs"))
 
 
 @contextmanager
@@ -551,14 +570,20 @@ def _check_setup(game: GameRow) -> None:
 
 
 MAX_CHAIN = 1 << 20        # the longest dice chain `verify` walks (verify.MAX_TURN)
+# The game row's text: a SQLite column holds a number given it as well (its phase and power are checked against
+# the game's rules when they are read with them, game.open_game; the scenario when it is parsed, game.setup_of).
+TEXT_COLUMNS = ("id", "name", "title", "rules_version", "salts_required", "power", "phase", "extra", "state_hash",
+                "created_at")
 
 
 def check_game(game: GameRow) -> None:
     """The game row's own fields, which every command trusts: one edited or damaged by hand is named here."""
     def bad(field: str, value: object, expected: str) -> StoreError:
-        return StoreError(f"the game row is damaged: {field} is {str(value)[:80]!r}, expected {expected}; "
-                          "restore the database from a copy")
+        return StoreError(damaged(f"the game row's {field} is {str(value)[:80]!r}, expected {expected}"))
 
+    for name in TEXT_COLUMNS:
+        if not isinstance(getattr(game, name), str):
+            raise bad(name, getattr(game, name), "text")
     anchor = game.anchor
     if not isinstance(anchor, str) or len(anchor) != 64 or any(c not in "0123456789abcdef" for c in anchor):
         raise bad("anchor", anchor, "64 lowercase hex digits")
@@ -572,8 +597,6 @@ def check_game(game: GameRow) -> None:
             raise bad(name, value, f"a whole number from {least}")
     if game.turn_index > game.chain_length:
         raise bad("turn_index", game.turn_index, f"at most the chain length {game.chain_length}")
-    if not isinstance(game.extra, str):              # the scenario is checked when it is parsed (game.setup_of)
-        raise bad("extra", game.extra, "JSON text")
 
 
 @dataclass
@@ -610,8 +633,9 @@ class Stored:
 
     def state(self, game: GameRow) -> State:
         extra = json.loads(game.extra)
+        shapes.extra(extra)
         bids = extra.get("bids", {})
-        if not isinstance(bids, dict) or not all(isinstance(p, str) and _whole(n) for p, n in bids.items()):
+        if not isinstance(bids, dict) or not all(isinstance(p, str) and shapes.whole(n) for p, n in bids.items()):
             raise TypeError(f"the bids must map powers to whole PUs, not {str(bids)[:60]}")
         if game.round == 0 and game.power not in bids:
             raise ValueError(f"round 0 is the bid, and {game.power} have no bid to place")
@@ -620,8 +644,7 @@ class Stored:
             treasury=dict(self.treasury),
             owners={t: o for t, (o, _) in self.owners.items() if o},
             original_owners={t: orig for t, (_, orig) in self.owners.items() if orig},
-            units=[Unit(i, t, o, p, d, m, json.loads(f) if f != "{}" else {}, c)
-                   for i, (t, o, p, d, m, f, c) in self.units.items()],
+            units=[Unit(i, t, o, p, d, m, _flags(i, f), c) for i, (t, o, p, d, m, f, c) in self.units.items()],
             relationships=dict(self.relationships),
             purchases=extra.get("purchases", {}), standing=extra.get("standing", {}),
             conquered=extra.get("conquered", []), battles=extra.get("battles", []),
@@ -630,6 +653,15 @@ class Stored:
             relations_at_start={pair_key(a, b): t for a, b, t in extra.get("relations_at_start", [])},
             board=extra.get("board", {}), bids=bids,
         )
+
+
+def _flags(uid: int, text: str) -> dict:
+    if text == "{}":
+        return {}
+    flags = json.loads(text)
+    if not isinstance(flags, dict):
+        raise shapes.Damaged(f"the flags of unit {uid} must be a JSON object, not {text[:40]!r}")
+    return flags
 
 
 def _unit_row(u: Unit) -> tuple:
@@ -653,24 +685,29 @@ def live(engine):
 _COMMITTED: "WeakKeyDictionary[object, dict[str, Stored]]" = WeakKeyDictionary()
 
 
-def load_state(session: Session, game: GameRow) -> State:
+def load_state(session: Session, game: GameRow, scenario: Scenario | None = None) -> State:
+    """The game's state, from its rows unless this engine committed it last; rows read are checked for their
+    shapes, and given the game's `scenario` for its names too (shapes.names)."""
     engine = session.get_bind()
     known = _COMMITTED.get(engine, {}).get(game.id)
     try:
-        if known is None or not game.state_hash or known.hash != game.state_hash:
+        read = known is None or not game.state_hash or known.hash != game.state_hash
+        if read:
             known = _load_rows(session, game)
-            if game.state_hash:          # read with the game row in one transaction: they belong together
-                _COMMITTED.setdefault(engine, {})[game.id] = known
         state = known.live
         if state is None:
             state = known.state(game)
             state.unit_changes()                          # none yet: it is the rows
+        if read and scenario is not None:
+            shapes.names(state, scenario)
+        if read and game.state_hash:     # read with the game row in one transaction: they belong together
+            _COMMITTED.setdefault(engine, {})[game.id] = known
         session.info[("stored", game.id)] = known
         session.info[("in step", game.id)] = state        # its changes from here are those to write (save_state)
         return state
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise StoreError(f"the stored state of game {game.id} is damaged ({type(exc).__name__}: {exc}); "
-                         "restore the database from a copy (it was changed outside the adjudicator)") from None
+        what = str(exc) if isinstance(exc, shapes.Damaged) else f"{type(exc).__name__}: {exc}"
+        raise StoreError(damaged(f"the stored state of game {game.id}: {what}")) from None
 
 
 def check_free_id(session: Session, db_arg: str, game_id: str, advice: str) -> None:
@@ -687,24 +724,11 @@ def _load_rows(session: Session, game: GameRow) -> Stored:
     units = rows(session, "SELECT id, type, owner, place, damage, moved, flags, carried_by FROM unit "
                           "WHERE game_id = :game ORDER BY id", game=gid)
     rels = rows(session, "SELECT a, b, type FROM relationship WHERE game_id = :game ORDER BY a, b", game=gid)
-    for uid, kind, owner, place, damage, moved, flags, carrier in units:
-        if not all(isinstance(v, str) for v in (kind, owner, place)) or not _whole(uid, damage, moved) or \
-                carrier is not None and not _whole(carrier):
-            raise TypeError(f"unit {uid!r} must have a type, owner and place, whole damage and moves and a whole "
-                            f"carrier id or none, not {kind!r}, {owner!r}, {place!r}, {damage!r}, {moved!r}, {carrier!r}")
-        if not isinstance(json.loads(flags), dict):
-            raise TypeError(f"unit flags must be a JSON object, not {flags[:40]!r}")
-    for name, amount in powers:
-        if not _whole(amount):
-            raise TypeError(f"the treasury of {name} must be a whole number of PUs, not {amount!r}")
+    shapes.rows(units, powers, owners, rels)
     return Stored(game.state_hash,
                   {i: (t, o, p, d, m, f, c) for i, t, o, p, d, m, f, c in units},
                   {t: (o, orig or "") for t, o, orig in owners},
                   {pair_key(a, b): t for a, b, t in rels}, {name: amount for name, amount in powers})
-
-
-def _whole(*values) -> bool:
-    return all(type(v) is int for v in values)
 
 
 def save_state(session: Session, game: GameRow, state: State, turn_order: list[str] | None = None,
@@ -806,7 +830,14 @@ def load_snapshot(session: Session, game: GameRow, turn_index: int) -> dict | No
         return None
     found = rows(session, "SELECT data FROM snapshot WHERE game_id = :game AND turn_index = :turn",
                  game=game.id, turn=turn_index)
-    return json.loads(found[0].data) if found else None
+    if not found:
+        return None
+    data = json.loads(found[0].data)
+    try:
+        shapes.snapshot(turn_index, data)
+    except shapes.Damaged as exc:
+        raise StoreError(damaged(str(exc))) from None
+    return data
 
 
 def locked_submission(session: Session, game: GameRow):
