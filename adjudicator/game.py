@@ -27,7 +27,7 @@ from .rules import turn
 from .rules.core import RulesCore
 from .scenario import Scenario
 from .state import State
-from .store import creation, db
+from .store import creation, db, shapes
 from .store.game_row import GameRow, setup_hash
 from .store.schema import now
 from .words import possessive
@@ -67,6 +67,10 @@ class Setup:
         """Play the locked submission `sub` (a row: seq, text, the phase it was accepted in) of the power to move on
         `state`: `adjudicate`, and `audit` when it brings a position forward by the rules alone (not `hashed`: it
         checks the hash where it arrives)."""
+        phases = self.scenario.phases_of(state.power)
+        if sub.phase not in phases:
+            raise shapes.Damaged(f"the locked submission {sub.seq} was accepted in the phase {str(sub.phase)[:40]!r}, "
+                                 f"no phase of {state.power}'s turn ({', '.join(phases)})")
         parsed = self.parse(sub.text, state.power, sub.phase)
         if parsed.errors:
             raise StoreError(f"the locked submission {sub.seq} no longer parses; the database was changed by hand?")
@@ -517,7 +521,11 @@ def apply_standing(state: State, power: str, orders: list) -> None:
 
 
 def _next_seq(s: Session, table: str, gid: str) -> int:
-    return (db.rows(s, f"SELECT max(seq) FROM {table} WHERE game_id = :game", game=gid)[0][0] or 0) + 1
+    """The number of the journal's next row, after its last (a SQLite column holds text as well)."""
+    last = db.rows(s, f"SELECT max(seq) FROM {table} WHERE game_id = :game", game=gid)[0][0] or 0
+    if not shapes.whole(last) or not 0 <= last < 2**31 - 1:
+        raise shapes.Damaged(f"the {table} rows are numbered up to {str(last)[:40]!r}, not a whole number from 1")
+    return last + 1
 
 
 def _add_submission(s: Session, g: Loaded, power: str, kind: str, text: str, sha256: str, status: str) -> tuple[int, int]:
@@ -698,6 +706,7 @@ def rolls(engine, turn_index: int | None = None) -> list[dict]:
         out = []
         for r in db.rows(s, f"SELECT * FROM dice_group WHERE game_id = :game{where} ORDER BY id", game=game.id, turn=turn_index):
             seed = seeds.get(r.turn_index)
+            shapes.dice(r.label, json.loads(r.dice), json.loads(r.units))
             out.append({"game": game.id, "turn": r.turn_index, "label": r.label, "sides": r.sides, "count": r.count,
                         "values": json.loads(r.dice), "units": json.loads(r.units), "seed": seed.seed if seed else None,
                         "salts": json.loads(seed.salts) if seed else [], "orders_sha256": orders.get(r.step_id)})

@@ -14,7 +14,7 @@ import re
 from sqlmodel import Session, select
 
 from .. import report
-from ..errors import AdjudicatorError, ConfigError, DeliveryError
+from ..errors import AdjudicatorError, ConfigError, DeliveryError, StoreError
 from ..store import db
 from ..store.journal import Delivery, Step
 from ..store.models import GameSetting, Power
@@ -69,7 +69,11 @@ def forum_settings(engine) -> tuple[str, str, int]:
     if setting is None:
         raise ConfigError("this game has no forum topic yet: give it with `adjudicator post DB --topic TID` "
                           "(the number in the topic's address), or at `new --topic TID`")
-    return url, token, int(setting.value)
+    try:
+        return url, token, topic_id(str(setting.value))
+    except ConfigError:
+        raise StoreError(db.damaged(f"the game's forum topic is {str(setting.value)[:40]!r}, not a topic number: "
+                                    "give it again with `adjudicator post DB --topic TID`")) from None
 
 
 def mail_settings(engine):

@@ -192,7 +192,16 @@ def guard() -> Iterator[None]:
                              "with `status`, then try again") from None
         raise StoreError(damaged(exc)) from None
     except (DatabaseError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise StoreError(damaged(exc)) from None
+        raise StoreError(refused(exc) or damaged(exc)) from None
+
+
+def refused(exc: Exception) -> str | None:
+    """The message of a server that refused the command's user a table (SQLSTATE 42501): no damage, and nothing
+    the host can restore; the database's administrator grants it."""
+    if getattr(getattr(exc, "orig", None), "sqlstate", None) != "42501":
+        return None
+    return (f"the database refused access: {' '.join(_reason(exc).split())} — ask the database's administrator "
+            "to grant this user the game's tables (nothing was changed)")
 
 
 def _server_failed(exc: Exception) -> bool:
@@ -206,9 +215,7 @@ def _server_failed(exc: Exception) -> bool:
 
 def damaged(exc: Exception | str) -> str:
     """The message of damage found by the driver (`exc`) or by a check of what a row holds (its reason)."""
-    reason = exc if isinstance(exc, str) else _reason(exc)
-    return (f"the game database is damaged ({reason}); nothing was changed. Restore it from a copy "
-            "(or from the posted reports and `audit`)")
+    return shapes.message(exc if isinstance(exc, str) else _reason(exc))
 
 
 def check_new(db: str) -> None:
@@ -296,6 +303,8 @@ def open_existing(db: str, upgrade: bool = False):
         if version < SCHEMA_VERSION and upgrade:
             _upgrade(name, engine)
     except (OperationalError, DatabaseError, UnicodeDecodeError) as exc:
+        if refused(exc):
+            raise StoreError(refused(exc)) from None
         raise StoreError(f"{name} cannot be read as a game database: {_secretless(_reason(exc), db)}. "
                          "If it was damaged, restore it from a copy (or from a posted report and `audit`).") from None
     return engine
@@ -469,7 +478,7 @@ def _binary(names: tuple[str, ...], row: tuple) -> None:
     column = next(n for n, v in zip(names, row) if type(v) is bytes)
     key = next((f" of the row {n} {v!r}" for n, v in zip(names, row) if n in ("id", "name", "territory", "key")
                 and type(v) is not bytes), "")
-    raise StoreError(damaged(f"the column {column}{key} holds binary data where text or a number belongs"))
+    raise shapes.Damaged(f"the column {column}{key} holds binary data where text or a number belongs")
 
 
 @contextmanager
@@ -706,8 +715,7 @@ def load_state(session: Session, game: GameRow, scenario: Scenario | None = None
         session.info[("in step", game.id)] = state        # its changes from here are those to write (save_state)
         return state
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        what = str(exc) if isinstance(exc, shapes.Damaged) else f"{type(exc).__name__}: {exc}"
-        raise StoreError(damaged(f"the stored state of game {game.id}: {what}")) from None
+        raise StoreError(damaged(f"the stored state of game {game.id}: {type(exc).__name__}: {exc}")) from None
 
 
 def check_free_id(session: Session, db_arg: str, game_id: str, advice: str) -> None:
@@ -833,10 +841,7 @@ def load_snapshot(session: Session, game: GameRow, turn_index: int) -> dict | No
     if not found:
         return None
     data = json.loads(found[0].data)
-    try:
-        shapes.snapshot(turn_index, data)
-    except shapes.Damaged as exc:
-        raise StoreError(damaged(str(exc))) from None
+    shapes.snapshot(turn_index, data)
     return data
 
 

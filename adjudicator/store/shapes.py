@@ -8,6 +8,7 @@ the rules with a KeyError. The rows are checked twice: for their own shapes (typ
 
 from __future__ import annotations
 
+from ..errors import StoreError
 from ..scenario import Scenario
 from ..state import State
 
@@ -16,8 +17,16 @@ from ..state import State
 MAX_TREASURY = 10**9
 
 
-class Damaged(ValueError):
-    """A stored row that holds what no adjudicator writes."""
+def message(reason: str) -> str:
+    return (f"the game database is damaged ({reason}); nothing was changed. Restore it from a copy "
+            "(or from the posted reports and `audit`)")
+
+
+class Damaged(StoreError):
+    """A stored row that holds what no adjudicator writes; `reason` names it."""
+
+    def __init__(self, reason: str):
+        super().__init__(message(reason))
 
 
 def whole(*values) -> bool:
@@ -138,3 +147,9 @@ def snapshot(turn_index: int, data) -> None:
           and isinstance(data.get("victory", {}), dict))
     if not ok:
         raise Damaged(f"the position kept after turn {turn_index} is not one the adjudicator writes: {str(data)[:60]}")
+
+
+def dice(label: str, values, units) -> None:
+    """A dice group's rolls and the units they were rolled for, as `rolls` prints them."""
+    if not _list_of(values, whole) or not isinstance(units, (list, dict)):
+        raise Damaged(f"the dice of {str(label)[:60]!r} are {str(values)[:40]}, not a list of whole numbers")
