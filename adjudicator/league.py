@@ -13,7 +13,7 @@ from sqlmodel import func, select
 
 from .store import db
 from .store.journal import Snapshot, Step
-from .store.models import Game, Power, Submission
+from .store.models import Power, Submission
 
 
 def list_games(db_arg: str) -> dict:
@@ -21,9 +21,7 @@ def list_games(db_arg: str) -> dict:
     engine = db.open_existing(db_arg)
     try:
         with db.transaction(engine, read_only=True) as s:
-            games = s.exec(select(Game.id, Game.name, Game.title, Game.rules_version, Game.round, Game.power,
-                                  Game.phase, Game.turn_index, Game.dice_mode, Game.salts_required,
-                                  Game.created_at).order_by(Game.id)).all()
+            games = db.all_games(s)
             locked = {(gid, turn, power) for gid, turn, power in s.exec(
                 select(Submission.game_id, Submission.turn_index, Submission.power)
                 .where(Submission.kind == "turn", Submission.status == "locked"))}

@@ -1,5 +1,6 @@
 """A game database damaged on disk or edited by hand: every command says what is wrong (exit 2) and changes
-nothing, never an internal error (issue: integrity, damaged databases)."""
+nothing, never an internal error (issue: integrity, damaged databases). The damage × command matrix runs on a
+SQLite file and, for the damage a PostgreSQL database can hold (its columns keep their types), on a league."""
 
 from __future__ import annotations
 
@@ -7,10 +8,20 @@ import shutil
 import sqlite3
 
 import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
+from typer.testing import CliRunner
 
+from adjudicator.cli import app
+from adjudicator.delivery import nodebb
 from adjudicator.demo import SCRIPT
-COMMANDS = (["status"], ["report"], ["rolls"], ["audit"], ["adjudicate"], ["submit", "--power", "Russians", "orders.txt"])
+from adjudicator.store.db import url_of
 
+# `post` goes to a forum on loopback where nothing listens (it fails on delivery, exit 4, but must not crash)
+COMMANDS = (["status"], ["status", "--json"], ["games"], ["report"], ["rolls"], ["audit"],
+            ["map", "--turn", "1", "-o", "turn.png"], ["submit", "--power", "Russians", "orders.txt"],
+            ["adjudicate"], ["edit", "fix.txt", "--reason", "a test"], ["post", "--no-picture"])
+TOPIC = "insert into game_setting (game_id, key, value) values ('dmg', 'nodebb_topic', '12')"
 
 def flip_a_page(db):
     data = bytearray(db.read_bytes())
@@ -56,29 +67,145 @@ DAMAGE = {
     "no game": ("pragma foreign_keys = off; delete from game", "no game"),
 }
 
+# Damage a PostgreSQL database can hold as well (the SQL runs on both); "…" stands for what each backend can store
+PORTABLE = {
+    "a standing order that is not a list": ("update game set extra = replace(extra, '\"standing\": ', "
+                                            "'\"standing\": {\"Germans\": {\"ool\": 5}}, \"was\": ')", "standing orders"),
+    "a next unit id that is not a number": ("update game set extra = replace(extra, '\"next_unit_id\": ', "
+                                            "'\"next_unit_id\": \"x\", \"was\": ')", "next_unit_id"),
+    "purchases of a type the map has not": ("update game set extra = replace(extra, '\"purchases\": ', "
+                                            "'\"purchases\": {\"Russians\": {\"dragon\": 1}}, \"was\": ')",
+                                            "purchases"),
+    "an unknown territory in the owners table": ("update territoryowner set territory = 'Atlantis' "
+                                                 "where territory = 'Poland'", "territory 'Atlantis'"),
+    "an owner that is no power": ("update territoryowner set owner = 'Martians' where territory = 'Poland'",
+                                  "'Martians'"),
+    "an unknown unit type": ("update unit set type = 'dragon' where id = 1", "unit 1 is a 'dragon'"),
+    "a bit flip in a unit type": ("update unit set type = substr(type, 1, length(type) - 1) || '~' where id = 2",
+                                  "unit 2 is a"),
+    "an unknown place": ("update unit set place = 'Atlantis' where id = 3", "in 'Atlantis'"),
+    "a unit aboard a unit that is not there": ("update unit set carried_by = 99999 where id = 4", "aboard unit 99999"),
+    "a unit of no power": ("update unit set owner = 'Martians' where id = 5", "of 'Martians'"),
+    "a negative move": ("update unit set moved = -3 where id = 6", "unit 6 must have"),
+    "a treasury beyond the bound": ("update power set treasury = 2147483647 where name = 'Russians'",
+                                    "treasury of Russians is 2,147,483,647"),
+    "a negative treasury": ("update power set treasury = -5 where name = 'Russians'", "beyond 0 to"),
+    "a phase that is not a phase": ("update game set phase = 'teatime'", "phase 'teatime'"),
+    "a turn of no power": ("update game set power = 'Martians'", "'Martians'"),
+    "a relationship of an unknown type": ("update relationship set type = 'Frenemies'", "'Frenemies'"),
+    "a locked submission in no phase": ("insert into submission (game_id, seq, power, kind, round, turn_index, phase, "
+                                        "text, sha256, status, created_at) select game_id, 99, 'Russians', kind, round, 2, "
+                                        "'teatime', text, sha256, 'locked', created_at from submission where seq = 1",
+                                        "phase 'teatime'"),
+    "a kept position that is not one": ("update snapshot set data = '{}'", "position kept after turn 1"),
+    "dice that are not a list": ("update dice_group set dice = '7'", "damaged"),
+    "a forum topic that is not a number": ("update game_setting set value = 'x' where key = 'nodebb_topic'",
+                                           "forum topic is 'x'"),
+}
+DAMAGE.update(PORTABLE)
+DAMAGE.update({
+    "a treasury of 2^63-1": ("update power set treasury = 9223372036854775807 where name = 'Russians'", "beyond 0 to"),
+    "a blob in the title": ("update game set title = x'fffe'", "column title of the row id 'dmg' holds binary data"),
+    "a blob in a power's name": ("update power set name = x'fffe' where name = 'Russians'", "column name"),
+    "a blob in a revealed seed": ("update revealedseed set seed = x'fffe'", "column seed"),
+    "a blob in a report": ("update report set text = x'fffe'", "column text"),
+    "a blob in a contact": ("update power set contact = x'fffe'", "column contact"),
+    "a phase that is a number": ("update game set phase = 3.5", "phase '3.5'"),
+    "a submission numbered with text": ("update submission set seq = 'x'", "numbered up to 'x'"),
+    "a step numbered with text": ("update step set seq = 'x' where seq = (select max(seq) from step)",
+                                    "numbered up to 'x'"),
+    "a kept position that is a number": ("update snapshot set data = 7", "position kept after turn 1"),
+})
+
+
+@pytest.fixture
+def offline_forum(monkeypatch):
+    """A forum address on loopback where nothing listens, tried once."""
+    monkeypatch.setenv("ADJUDICATOR_NODEBB_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("ADJUDICATOR_NODEBB_TOKEN", "token")
+    monkeypatch.setattr(nodebb, "ATTEMPTS", 1)
+
+
+def run_every_command(cli, db: str, fragment: str) -> bool:
+    """Run COMMANDS on the damaged `db`: none crashes, each refusal names the damage; whether a command wrote."""
+    failed, wrote = 0, False
+    for command in COMMANDS:
+        r = cli(command[0], db, *command[1:], code=None)
+        assert r.exit_code in (0, 1, 2, 4), (command, r.exit_code, r.output, r.exception)
+        assert "internal error" not in r.output and "Traceback" not in r.output, (command, r.output)
+        if r.exit_code == 2:
+            failed += 1
+            assert fragment in r.output, (command, r.output)
+        wrote |= r.exit_code == 0 and command[0] in ("submit", "adjudicate", "edit")
+    assert failed, "some command must notice the damage"
+    return wrote
+
+
+def prepare(folder, played) -> None:
+    shutil.copytree(played / "keys", folder / "keys", dirs_exist_ok=True)
+    (folder / "orders.txt").write_text(SCRIPT["Russians"])
+    (folder / "fix.txt").write_text("pus Russians 5\nadd Russians 1 inf Moscow\n")
+
 
 @pytest.mark.parametrize("name", DAMAGE)
-def test_every_command_names_the_damage_and_changes_nothing(cli, played_demo, tmp_path, name):
+def test_every_command_names_the_damage_and_changes_nothing(cli, played_demo, tmp_path, offline_forum, name):
     damage, fragment = DAMAGE[name]
     db = tmp_path / "game.db"
     shutil.copy(played_demo / "game.db", db)
-    shutil.copytree(played_demo / "keys", tmp_path / "keys", dirs_exist_ok=True)
-    (tmp_path / "orders.txt").write_text(SCRIPT["Russians"])
+    prepare(tmp_path, played_demo)
+    with sqlite3.connect(db) as con:
+        con.execute(TOPIC)
     if callable(damage):
         damage(db)
     else:
         with sqlite3.connect(db) as con:
             con.executescript(damage)
     before = db.read_bytes()
-    failed, wrote = 0, False
-    for command in COMMANDS:
-        r = cli(command[0], db, *command[1:], code=None)
-        assert r.exit_code in (0, 1, 2), (command, r.exit_code, r.output)
-        assert "internal error" not in r.output and "Traceback" not in r.output, (command, r.output)
-        if r.exit_code == 2:
-            failed += 1
-            assert fragment in r.output, (command, r.output)
-        wrote |= r.exit_code == 0 and command[0] in ("submit", "adjudicate")
-    assert failed, "some command must notice the damage"
-    if not wrote:           # damage in the past journal does not stop play; `audit` names it
+    if not run_every_command(cli, db, fragment):      # damage in the past journal does not stop play; `audit` names it
         assert db.read_bytes() == before
+
+
+@pytest.fixture(scope="session")
+def played_league(pg_server, played_demo) -> str:
+    """A PostgreSQL database holding the played demo game (copied from the file), the template of each case."""
+    name = pg_server.create_database()
+    result = CliRunner().invoke(app, ["copy", str(played_demo / "game.db"), pg_server.url(name)])
+    assert result.exit_code == 0, result.output
+    sql(pg_server.url(name), TOPIC)
+    return name
+
+
+def sql(url: str, statement: str) -> list:
+    engine = create_engine(url_of(url), poolclass=NullPool)
+    try:
+        with engine.begin() as conn:
+            result = conn.execute(text(statement))
+            return [tuple(r) for r in result] if result.returns_rows else []
+    finally:
+        engine.dispose()
+
+
+FINGERPRINT = ("select state_hash, (select count(*) from submission), (select count(*) from step), "
+               "(select string_agg(name || treasury, ',' order by name) from power) from game")
+
+
+@pytest.mark.parametrize("name", PORTABLE)
+def test_every_command_names_the_damage_in_a_league(cli, pg_server, played_league, played_demo, tmp_path,
+                                                    offline_forum, name):
+    damage, fragment = PORTABLE[name]
+    url = pg_server.url(pg_server.create_database(template=played_league))
+    prepare(tmp_path, played_demo)
+    sql(url, damage)
+    before = sql(url, FINGERPRINT)
+    if not run_every_command(cli, url, fragment):
+        assert sql(url, FINGERPRINT) == before
+
+
+def test_a_table_refused_says_permission_not_damage(cli, pg_server, played_league):
+    url = pg_server.url(pg_server.create_database(template=played_league))
+    sql(url, "do $$ begin if not exists (select from pg_roles where rolname = 'onlooker') then "
+             "create role onlooker login; end if; end $$")
+    sql(url, "grant select on all tables in schema public to onlooker; revoke select on unit from onlooker")
+    r = cli("status", url.replace("postgres@", "onlooker@"), code=2)
+    assert "the database refused access: permission denied for table unit" in r.output
+    assert "administrator" in r.output and "damaged" not in r.output

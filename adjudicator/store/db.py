@@ -557,6 +557,14 @@ def the_game(session: Session, setup: bool = False) -> GameRow:
     return game
 
 
+def all_games(session: Session) -> list[GameRow]:
+    """Every game row of the database, checked as `the_game` checks its one (`games` lists them)."""
+    found = [GameRow.of(row) for row in rows(session, f"{_GAME} ORDER BY id")]
+    for game in found:
+        check_game(game)
+    return found
+
+
 def read_setup(session: Session, game: GameRow) -> None:
     """Read the game's scenario and initial state into `game`, unless they are there already: from its row of
     game_setup, or from the game row in a database of a schema before 4 (read as it is until a command writes)."""
