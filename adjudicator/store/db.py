@@ -627,6 +627,7 @@ class Stored:
     relationships: dict[tuple[str, str], str]
     treasury: dict[str, int]
     live: State | None = None                    # the state object saved, on an engine that hands it on (`live`)
+    named: bool = False                          # its names were checked against the game's map (shapes.names)
 
     @classmethod
     def of(cls, state: State, state_hash: str, since: "Stored | None" = None, changes: set[int] | None = None) -> "Stored":
@@ -704,7 +705,7 @@ _COMMITTED: "WeakKeyDictionary[object, dict[str, Stored]]" = WeakKeyDictionary()
 
 def load_state(session: Session, game: GameRow, scenario: Scenario | None = None) -> State:
     """The game's state, from its rows unless this engine committed it last; rows read are checked for their
-    shapes, and given the game's `scenario` for its names too (shapes.names)."""
+    shapes, and given the game's `scenario` for its names too, once (shapes.names)."""
     engine = session.get_bind()
     known = _COMMITTED.get(engine, {}).get(game.id)
     try:
@@ -715,8 +716,9 @@ def load_state(session: Session, game: GameRow, scenario: Scenario | None = None
         if state is None:
             state = known.state(game)
             state.unit_changes()                          # none yet: it is the rows
-        if read and scenario is not None:
+        if scenario is not None and not known.named:
             shapes.names(state, scenario)
+            known.named = True
         if read and game.state_hash:     # read with the game row in one transaction: they belong together
             _COMMITTED.setdefault(engine, {})[game.id] = known
         session.info[("stored", game.id)] = known
@@ -756,6 +758,7 @@ def save_state(session: Session, game: GameRow, state: State, turn_order: list[s
     changes = state.unit_changes()          # from here on the state is in step with what this writes
     in_step = old is not None and changes is not None and session.info.get(("in step", gid)) is state
     new = Stored.of(state, state_hash or state.hash(), old if in_step else None, changes)
+    new.named = True             # what the rules made of a checked state, or of the map's setup, names only these
     if session.get_bind().get_execution_options().get(LIVE_OPTION):
         new.live = state
     if old is None:                  # a state not loaded in this transaction: its rows are written afresh
