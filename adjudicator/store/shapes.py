@@ -1,9 +1,11 @@
 """What each stored row of a game's state must hold, checked as it is read: one place per table.
 
 A database edited by hand or damaged on disk must be refused with the row that is wrong named, not fail deep in
-the rules with a KeyError. The rows are checked twice: for their own shapes (types and ranges) when they are read
-(db.load_state: `rows`, `extra`), and for their names against the game's map and rules when they meet them
-(game.open_game: `names`). Every failure is a `Damaged`, whose message says which row holds what.
+the rules with a KeyError. A state's rows are checked twice: for their own shapes (types and ranges) when they are
+read (db.load_state: `rows`, `extra`), and for their names against the game's map and rules when they meet them
+(game.open_game: `names`). The journal's rows that commands print are checked as they are read (`snapshot`,
+`dice`); binary data in any column, by db.rows. Every failure is a `Damaged`, whose message says which row holds
+what.
 """
 
 from __future__ import annotations
