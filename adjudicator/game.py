@@ -523,7 +523,7 @@ def apply_standing(state: State, power: str, orders: list) -> None:
 def _next_seq(s: Session, table: str, gid: str) -> int:
     """The number of the journal's next row, after its last (a SQLite column holds text as well)."""
     last = db.rows(s, f"SELECT max(seq) FROM {table} WHERE game_id = :game", game=gid)[0][0] or 0
-    if not shapes.whole(last) or not 0 <= last < 2**31 - 1:
+    if not shapes.whole(last) or not 0 <= last < shapes.LARGEST:
         raise shapes.Damaged(f"the {table} rows are numbered up to {str(last)[:40]!r}, not a whole number from 1")
     return last + 1
 

@@ -115,6 +115,7 @@ DAMAGE.update({
     "a step numbered with text": ("update step set seq = 'x' where seq = (select max(seq) from step)",
                                     "numbered up to 'x'"),
     "a kept position that is a number": ("update snapshot set data = 7", "position kept after turn 1"),
+    "a unit id of 2^63-1": ("update unit set id = 9223372036854775807 where id = 7", "unit 9223372036854775807 must"),
 })
 
 

@@ -17,6 +17,9 @@ from ..state import State
 # The largest treasury stored: no edit sets more (the notation's numbers have at most nine digits), income adds a
 # few hundred a turn, and the sums stay exact in JSON (2**53) and in PostgreSQL's integer column (2**31).
 MAX_TREASURY = 10**9
+# The largest number a PostgreSQL integer column holds: unit ids, carriers, damage, moves and journal numbers stay
+# below it (a SQLite column holds up to 2**63, and the state hash walks the unit ids in runs: 2**63 would not end).
+LARGEST = 2**31 - 1
 
 
 def message(reason: str) -> str:
@@ -39,10 +42,11 @@ def rows(units: list, powers: list, owners: list, relationships: list) -> None:
     """The rows of the tables unit, power, territoryowner and relationship of one game."""
     for uid, kind, owner, place, damage, moved, flags, carrier in units:
         if not all(isinstance(v, str) for v in (kind, owner, place)) or not whole(uid, damage, moved) or \
-                carrier is not None and not whole(carrier) or damage < 0 or moved < 0:
+                carrier is not None and not (whole(carrier) and 0 < carrier <= LARGEST) or \
+                not (0 < uid <= LARGEST and 0 <= damage <= LARGEST and 0 <= moved <= LARGEST):
             raise Damaged(f"unit {uid!r} must have a type, owner and place, whole damage and moves from 0 and a "
-                          f"whole carrier id or none, not {kind!r}, {owner!r}, {place!r}, {damage!r}, {moved!r}, "
-                          f"{carrier!r}")
+                          f"carrier id or none, not {kind!r}, {owner!r}, {place!r}, {damage!r}, {moved!r}, "
+                          f"{carrier!r} (ids, damage and moves up to {LARGEST:,})")
         if not isinstance(flags, str):
             raise Damaged(f"the flags of unit {uid} must be JSON text, not {flags!r}")
     for name, amount in powers:
@@ -87,7 +91,7 @@ def extra(fields: dict) -> None:
     _expect(_list_of(get("battles", []), lambda b: isinstance(b, dict) and isinstance(b.get("place"), str)),
             "battles", get("battles"), "a list of battles, each with its place")
     nxt = get("next_unit_id", 1)
-    _expect(whole(nxt) and 1 <= nxt < 2**31, "next_unit_id", nxt, "a whole number from 1")
+    _expect(whole(nxt) and 1 <= nxt <= LARGEST, "next_unit_id", nxt, f"a whole number from 1 to {LARGEST:,}")
     _expect(_map_of(get("switches", {}), values=lambda v: isinstance(v, (bool, str))), "switches", get("switches"),
             "names set to yes/no or a value")
     _expect(_map_of(get("spent", {}), values=lambda n: whole(n) and n >= 0), "spent", get("spent"),
