@@ -23,6 +23,7 @@ COMMANDS = (["status"], ["status", "--json"], ["games"], ["report"], ["rolls"], 
             ["adjudicate"], ["edit", "fix.txt", "--reason", "a test"], ["post", "--no-picture"])
 TOPIC = "insert into game_setting (game_id, key, value) values ('dmg', 'nodebb_topic', '12')"
 
+
 def flip_a_page(db):
     data = bytearray(db.read_bytes())
     for i in range(3 * 4096, 3 * 4096 + 200):
@@ -177,6 +178,7 @@ def played_league(pg_server, played_demo) -> str:
 
 
 def sql(url: str, statement: str) -> list:
+    """Rows of `statement`, committed (backends.Target.sql only reads)."""
     engine = create_engine(url_of(url), poolclass=NullPool)
     try:
         with engine.begin() as conn:

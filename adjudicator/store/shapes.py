@@ -134,8 +134,9 @@ def names(state: State, scenario: Scenario) -> None:
         if a not in players or b not in players or kinds and kind not in kinds:
             raise Damaged(f"{a!r} and {b!r} are at {kind!r}: a power or relationship type this game does not have")
     for bought in state.purchases.values():
-        if set(bought) - types:
-            raise Damaged(f"purchases name unit types this game does not have: {', '.join(sorted(set(bought) - types))}")
+        unknown = sorted(set(bought) - types)
+        if unknown:
+            raise Damaged(f"purchases name unit types this game does not have: {', '.join(unknown)}")
     for place in (*state.conquered, *(b["place"] for b in state.battles)):
         if place not in places:
             raise Damaged(f"a battle or conquest is in {place!r}, a place this game does not have")
@@ -148,7 +149,8 @@ def snapshot(turn_index: int, data) -> None:
         return isinstance(u, list) and len(u) == 4 and all(isinstance(v, str) for v in u[:3]) and whole(u[3])
     ok = (isinstance(data, dict) and whole(data.get("round"), data.get("turn_index"))
           and isinstance(data.get("power"), str) and isinstance(data.get("phase"), str)
-          and _map_of(data.get("treasury"), values=whole) and _map_of(data.get("owners"), values=lambda o: isinstance(o, str))
+          and _map_of(data.get("treasury"), values=whole)
+          and _map_of(data.get("owners"), values=lambda o: isinstance(o, str))
           and _list_of(data.get("units"), unit) and _map_of(data.get("income", {}))
           and isinstance(data.get("victory", {}), dict))
     if not ok:
