@@ -15,7 +15,7 @@ from importlib.resources import files
 
 from sqlmodel import Session
 
-from .errors import AdjudicatorError, StoreError
+from .errors import AdjudicatorError, ConfigError, StoreError
 from .store import db
 from .store.schema import now
 from .words import capitalised, possessive
@@ -25,24 +25,32 @@ PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purc
                 "combat_move": "Combat move", "battle": "Battles", "noncombat_move": "Non-combat move",
                 "place": "Mobilize new units", "end_turn": "End of turn", "spin": "Spin", "actions": "Actions"}
 BID_TITLES = {"purchase": "Bid purchase", "place": "Bid placement", "end_turn": "End of the bid"}   # round 0's steps
+SANDBOXED_CACHE = "__adjudicator_sandboxed_%s.cache"     # the bytecode cache's files (see _bytecode_cache)
 
 
 @lru_cache(maxsize=4)
 def environment(templates_dir: Path | None = None):
     """One per templates folder and process: compiling the templates costs more than rendering a report, and
-    Jinja reloads a template whose file a host changed. Jinja2 is imported here, so that `status` and `submit`,
-    which render nothing, start without it."""
-    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+    Jinja reloads a template whose file a host changed. Sandboxed, and immutable, because a host's templates
+    come from a folder that a setting, maybe from a .env file mailed around with a game, names: a template
+    lays out the report's context and may reach nothing else (no Python internals, no changing the context).
+    Jinja2 is imported here, so that `status` and `submit`, which render nothing, start without it."""
+    from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
     loaders = [FileSystemLoader(str(templates_dir))] if templates_dir else []
     loaders.append(FileSystemLoader(str(files("adjudicator.templates"))))
-    return Environment(loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                       keep_trailing_newline=True, bytecode_cache=_bytecode_cache())
+    return ImmutableSandboxedEnvironment(loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True,
+                                         lstrip_blocks=True, keep_trailing_newline=True,
+                                         bytecode_cache=_bytecode_cache())
 
 
 def _bytecode_cache():
     """Compiled templates kept between commands, as Python keeps byte-code: compiling them costs a `report` more
     than reading its game. Jinja's own per-user folder in the temporary directory (private to the user, and
-    checked for it); a cache that cannot be made or written only costs the compile, never the report."""
+    checked for it); a cache that cannot be made or written only costs the compile, never the report. Its files
+    have a name of their own: Jinja keys the cache by the template's file alone, and code compiled outside the
+    sandbox (under Jinja's default name, or by an adjudicator before the sandbox) calls what a template names
+    without the sandbox's checks."""
     from jinja2 import FileSystemBytecodeCache
 
     class QuietCache(FileSystemBytecodeCache):
@@ -53,7 +61,7 @@ def _bytecode_cache():
                 pass
 
     try:
-        return QuietCache()
+        return QuietCache(pattern=SANDBOXED_CACHE)
     except (OSError, RuntimeError):
         return None
 
@@ -550,7 +558,19 @@ def render(session: Session, turn_index: int | None, fmt: str, templates_dir: Pa
 
 
 def render_context(ctx: dict, fmt: str, templates_dir: Path | None = None) -> str:
-    return environment(templates_dir).get_template(f"report.{fmt}.j2").render(**ctx)
+    """A host's template that fails, or tries what the sandbox forbids, is the host's to fix (exit 2); a built-in
+    one that fails is a bug."""
+    from jinja2 import TemplateError
+    from jinja2.sandbox import SecurityError
+    name = f"report.{fmt}.j2"
+    try:
+        return environment(templates_dir).get_template(name).render(**ctx)
+    except TemplateError as exc:
+        if templates_dir is None or not (templates_dir / name).is_file():
+            raise
+        what = "tried an unsafe operation" if isinstance(exc, SecurityError) else "failed"
+        raise ConfigError(f"the template {name} in ADJUDICATOR_TEMPLATES ({templates_dir}) {what}: {exc}. A "
+                          f"template may only lay out the report's values; correct or remove it") from None
 
 
 def length(text: str) -> int:
