@@ -19,6 +19,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 
 from ..errors import ConfigError, DeliveryError
+from ..redact import redact
 
 DEFAULT_PORTS = {"starttls": 587, "ssl": 465, "none": 25}
 
@@ -213,5 +214,6 @@ def _explain(exc: OSError, settings: SmtpSettings, timeout: float) -> str:
 
 
 def _failure(settings: SmtpSettings, text: str) -> DeliveryError:
-    """A server's reply can echo anything it was sent, so the password is blotted out of every message."""
-    return DeliveryError(text.replace(settings.password, "********") if settings.password else text)
+    """A server's reply can echo anything it was sent (an AUTH PLAIN login is base64), so the password is blotted
+    out of every message, as the forum's path does."""
+    return DeliveryError(redact(text, [settings.password]))

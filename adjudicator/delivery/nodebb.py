@@ -23,6 +23,7 @@ from urllib.parse import urljoin
 import httpx
 
 from adjudicator.errors import ConfigError, DeliveryError
+from adjudicator.redact import redact, url_secrets
 
 URL_VAR, TOKEN_VAR = "ADJUDICATOR_NODEBB_URL", "ADJUDICATOR_NODEBB_TOKEN"
 USER_VAR, PASSWORD_VAR = "ADJUDICATOR_NODEBB_USER", "ADJUDICATOR_NODEBB_PASSWORD"
@@ -75,13 +76,15 @@ def _json(response: httpx.Response) -> Any:
         return None
 
 
-def _message(response: httpx.Response) -> str:
-    """The forum's own words: status.message of NodeBB's answer, else the start of the body."""
+def _message(response: httpx.Response, secrets: list[str]) -> str:
+    """The forum's own words: status.message of NodeBB's answer, else the start of the body; any of `secrets` the
+    forum echoed (the Authorization header, the login) blotted out before the body is cut, so no part stays."""
     body = _json(response)
     if isinstance(body, dict) and isinstance(body.get("status"), dict) and body["status"].get("message"):
-        text = str(body["status"]["message"])
+        text = redact(str(body["status"]["message"]), secrets)
     else:
-        text = " ".join(re.sub(r"<[^>]*>", " ", response.text).split())[:200] or response.reason_phrase
+        words = redact(re.sub(r"<[^>]*>", " ", response.text), secrets)
+        text = " ".join(words.split())[:200] or response.reason_phrase
     return _KEY.sub(lambda m: m[1].replace("-", " "), text)
 
 
@@ -99,7 +102,7 @@ def _post_delay(response: httpx.Response) -> float | None:
     """Seconds to wait when NodeBB refused a post for coming too soon after the account's last one."""
     if response.status_code != 400:
         return None
-    found = _POST_DELAY.search(_message(response))
+    found = _POST_DELAY.search(_message(response, []))
     return int(found[1]) * (60 if found[2] == "minute" else 1) if found else None
 
 
@@ -115,9 +118,10 @@ class NodeBB:
         except httpx.InvalidURL:
             parsed = None
         if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
-            raise ConfigError(f"{URL_VAR} must be the forum's address, like https://www.axisandallies.org/forums "
-                              f"(it is {url!r})")
+            raise ConfigError(redact(f"{URL_VAR} must be the forum's address, like "
+                                     f"https://www.axisandallies.org/forums (it is {url!r})", url_secrets(url)))
         self._user, self._password = user, password
+        self._secrets = [token, password or "", *url_secrets(self.url)]
         self._sleep, self._timeout, self._transport = sleep, timeout, transport
         self._http = self._client({"Authorization": f"Bearer {token}"})
         self._session: httpx.Client | None = None     # logged in, for uploads only
@@ -177,16 +181,16 @@ class NodeBB:
         response = self._send(session, "POST", "/api/post/upload", UPLOAD_RETRY,
                               headers={"x-csrf-token": csrf}, files={"files[]": (filename, data, mime)})
         if response.status_code != 200:
-            raise DeliveryError(f"the forum refused the picture {filename} (HTTP {response.status_code}: "
-                                f"{_message(response)}); the account in {USER_VAR} may lack the privilege to upload "
-                                f"images. {AGAIN}")
+            raise self._failure(f"the forum refused the picture {filename} (HTTP {response.status_code}: "
+                                f"{_message(response, self._secrets)}); the account in {USER_VAR} may lack the "
+                                f"privilege to upload images. {AGAIN}")
         body = _json(response)
         images = body.get("response", {}).get("images") if isinstance(body, dict) else body   # a bare list < 1.16
         try:
             return urljoin(self.url + "/", str(images[0]["url"]))
         except (TypeError, LookupError):
-            raise DeliveryError(f"the forum stored the picture {filename} but did not say where "
-                                f"({_message(response)}). {AGAIN}") from None
+            raise self._failure(f"the forum stored the picture {filename} but did not say where "
+                                f"({_message(response, self._secrets)}). {AGAIN}") from None
 
     # -- plumbing ----------------------------------------------------------------------------------------------
 
@@ -204,7 +208,7 @@ class NodeBB:
         if response.status_code in retry:
             return _Failure(f"HTTP {response.status_code} {response.reason_phrase}", _retry_after(response),
                             maybe_done=response.status_code in MAYBE_POSTED)
-        if response.status_code == 400 and "already posting" in _message(response).lower():   # already-posting
+        if response.status_code == 400 and "already posting" in _message(response, []).lower():   # already-posting
             return _Failure("another post of this account was still in progress", maybe_done=True)
         return response
 
@@ -212,13 +216,13 @@ class NodeBB:
         """Waits before the next try (Retry-After, else exponential back-off), or gives up."""
         if failures >= ATTEMPTS:
             if failure.unreachable:
-                raise DeliveryError(f"cannot reach the forum at {self.url} ({failure.problem}; {ATTEMPTS} tries): "
+                raise self._failure(f"cannot reach the forum at {self.url} ({failure.problem}; {ATTEMPTS} tries): "
                                     f"check {URL_VAR} and the network. {AGAIN}")
-            raise DeliveryError(f"the forum at {self.url} failed {ATTEMPTS} times ({failure.problem}); "
+            raise self._failure(f"the forum at {self.url} failed {ATTEMPTS} times ({failure.problem}); "
                                 f"it may be down or overloaded. {AGAIN}")
         wait = failure.wait if failure.wait is not None else BACKOFF * 2 ** (failures - 1)
         if wait > MAX_RETRY_AFTER:
-            raise DeliveryError(f"the forum at {self.url} is busy ({failure.problem}) and asks to wait "
+            raise self._failure(f"the forum at {self.url} is busy ({failure.problem}) and asks to wait "
                                 f"{wait:.0f} s. {AGAIN}")
         self._sleep(wait)
 
@@ -234,14 +238,14 @@ class NodeBB:
         response = self._send(client, "GET", "/api/config")
         config = _json(response)
         if response.status_code != 200 or not isinstance(config, dict):
-            raise DeliveryError(f"{self.url} does not answer as a NodeBB forum (GET /api/config: HTTP "
+            raise self._failure(f"{self.url} does not answer as a NodeBB forum (GET /api/config: HTTP "
                                 f"{response.status_code}): check {URL_VAR}, the forum's address with its path, like "
                                 f"https://www.axisandallies.org/forums. {AGAIN}")
         return config
 
     def _pid(self, response: httpx.Response, tid: int) -> int:
         """The new post's pid from NodeBB's answer to a reply, or the error the answer amounts to."""
-        code, said = response.status_code, _message(response)
+        code, said = response.status_code, _message(response, self._secrets)
         body = _json(response)
         payload = body.get("response") if isinstance(body, dict) else None
         if code < 300 and isinstance(payload, dict) and payload.get("queued"):
@@ -253,23 +257,28 @@ class NodeBB:
         if code < 300 and isinstance(payload, dict) and str(payload.get("pid", "")).isdigit():
             return int(payload["pid"])
         if code < 300:
-            raise DeliveryError(f"{self.url} answered the reply to topic {tid} without a post id ({said}): check "
+            raise self._failure(f"{self.url} answered the reply to topic {tid} without a post id ({said}): check "
                                 f"{URL_VAR}, and the topic, before posting again.")
         if code == 401:
-            raise DeliveryError(f"the forum refused the token (HTTP 401: {said}): {TOKEN_VAR} is wrong, revoked or "
+            raise self._failure(f"the forum refused the token (HTTP 401: {said}): {TOKEN_VAR} is wrong, revoked or "
                                 f"expired. {AGAIN}")
         if code == 403:
-            raise DeliveryError(self._forbidden(tid, said, isinstance(body, dict) and "status" in body))
+            raise self._failure(self._forbidden(tid, said, isinstance(body, dict) and "status" in body))
         if code == 404 and said in _NO_TOPIC:
-            raise DeliveryError(f"topic {tid} does not exist on {self.url}: check the topic id (--topic). {AGAIN}")
+            raise self._failure(f"topic {tid} does not exist on {self.url}: check the topic id (--topic). {AGAIN}")
         if code == 404:
-            raise DeliveryError(f"{self.url} does not answer as a NodeBB 4 forum (HTTP 404 for "
+            raise self._failure(f"{self.url} does not answer as a NodeBB 4 forum (HTTP 404 for "
                                 f"/api/v3/topics/{tid}: {said}): check {URL_VAR}, the forum's address with its "
                                 f"path, like https://www.axisandallies.org/forums. {AGAIN}")
         if found := _TOO_LONG.search(said):
-            raise DeliveryError(f"the report part is longer than the forum's limit of {found[1]} characters "
+            raise self._failure(f"the report part is longer than the forum's limit of {found[1]} characters "
                                 f"({said}). {AGAIN}")
-        raise DeliveryError(f"the forum refused the reply to topic {tid} (HTTP {code}: {said}). {AGAIN}")
+        raise self._failure(f"the forum refused the reply to topic {tid} (HTTP {code}: {said}). {AGAIN}")
+
+    def _failure(self, text: str) -> DeliveryError:
+        """Every message names the forum and may quote it: the token, the password and the address's userinfo are
+        blotted out, as the mail path does (adjudicator/redact.py)."""
+        return DeliveryError(redact(text, self._secrets))
 
     def _forbidden(self, tid: int, said: str, from_nodebb: bool) -> str:
         """A 403 either way: NodeBB runs a request with a token it does not know as a guest's (uid 0 in /api/config)."""
@@ -307,11 +316,11 @@ class NodeBB:
         response = self._send(self._session, "POST", "/api/v3/utilities/login",
                               json={"username": self._user, "password": self._password})
         if response.status_code != 200:
-            raise DeliveryError(f"the forum refused to log in (HTTP {response.status_code}: {_message(response)}): "
-                                f"check {USER_VAR} and {PASSWORD_VAR}. {AGAIN}")
+            raise self._failure(f"the forum refused to log in (HTTP {response.status_code}: "
+                                f"{_message(response, self._secrets)}): check {USER_VAR} and {PASSWORD_VAR}. {AGAIN}")
         token = self._read_config(self._session).get("csrf_token")
         if not token:
-            raise DeliveryError(f"the forum gave no CSRF token after logging in as {USER_VAR}, so it will take no "
+            raise self._failure(f"the forum gave no CSRF token after logging in as {USER_VAR}, so it will take no "
                                 f"upload. {AGAIN}")
         self._csrf = str(token)
         return self._session, self._csrf
