@@ -56,9 +56,17 @@ def _main(version: bool = typer.Option(False, "--version", is_eager=True, callba
     """Adjudicate Axis & Allies turns from text orders, with dice anyone can recheck."""
 
 
+_warned: set[str] = set()
+
+
 def _settings():
-    from .config import load_settings
-    return load_settings()
+    """The settings, with a warning (once a process) for what the .env file may not set, such as a proxy."""
+    from .config import load_settings, not_honoured
+    settings = load_settings()
+    if (warning := not_honoured(settings)) and warning not in _warned:
+        _warned.add(warning)
+        typer.echo(f"warning: {warning}", err=True)
+    return settings
 
 
 def _players(given: list[str]) -> list[tuple[str, str]]:
@@ -678,6 +686,27 @@ def demo(db: Optional[str] = typer.Option(None, "--db", help="Keep the demo game
             typer.echo(chunk)
     except AdjudicatorError as exc:
         _fail(exc)
+
+
+@app.command()
+def settings(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Show where the settings come from: the .env file read, and each ADJUDICATOR_* setting (secrets hidden).
+
+    The .env file is the working folder's, or the one ADJUDICATOR_ENV names; never one in a folder above."""
+    try:
+        from .config import load_settings, shown
+        out = shown(load_settings())
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json(out)
+        return
+    typer.echo(out["read"])
+    width = max((len(row["key"]) for row in out["settings"]), default=0)
+    for row in out["settings"]:
+        typer.echo(f"{row['key']:<{width}}  {row['value']}  ({'.env' if row['from'] == 'file' else row['from']})")
+    if out["warning"]:
+        typer.echo(f"warning: {out['warning']}")
 
 
 def main() -> None:
