@@ -688,8 +688,8 @@ def demo(db: Optional[str] = typer.Option(None, "--db", help="Keep the demo game
         _fail(exc)
 
 
-@app.command()
-def settings(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+@app.command("settings")
+def settings_(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Show where the settings come from: the .env file read, and each ADJUDICATOR_* setting (secrets hidden).
 
     The .env file is the working folder's, or the one ADJUDICATOR_ENV names; never one in a folder above."""

@@ -30,6 +30,11 @@ def redact(text: str, secrets: Iterable[str | None]) -> str:
     return re.sub(pattern, MASK, text)
 
 
+def bare_url(url: str) -> str:
+    """The URL without its userinfo, for a link others see (the map picture's in a post)."""
+    return _USERINFO.sub(r"\g<1>", url)
+
+
 def url_secrets(url: str) -> list[str]:
     """The secrets a URL's userinfo holds (a user alone may be a token), as written and as sent."""
     try:

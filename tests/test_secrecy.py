@@ -19,6 +19,7 @@ from urllib.parse import quote
 import pytest
 
 from conftest import TEST_SEED
+from nodebb_standin import NodeBBStandIn
 from played_game import SCRIPT
 
 from adjudicator import dice
@@ -181,3 +182,12 @@ def test_a_mail_server_that_echoes_the_login_never_gets_the_password_printed():
     for reply in (f"535 no: {PASSWORD}", f"535 AUTH PLAIN {plain} refused", f"535 {quote(PASSWORD, safe='')}"):
         message = _failure(settings, f"the SMTP server answered {reply}").message
         assert not [f for f in (*forms_of(PASSWORD), plain) if f in message] and "***" in message, message
+
+
+def test_the_map_pictures_link_in_a_post_carries_no_userinfo_of_the_forums_address():
+    from adjudicator.delivery.nodebb import NodeBB
+    with NodeBBStandIn(tokens={TOKEN: "host"}, users={"host": "pw-host"}) as forum:
+        address = forum.url.replace("http://", f"http://host:{quote(PASSWORD, safe='')}@")
+        with NodeBB(address, TOKEN, "host", "pw-host") as client:
+            link = client.upload("map.png", b"\x89PNG\r\n\x1a\n")
+    assert link.startswith(f"{forum.url}/assets/uploads/files/") and "@" not in link, link

@@ -23,7 +23,7 @@ from urllib.parse import urljoin
 import httpx
 
 from adjudicator.errors import ConfigError, DeliveryError
-from adjudicator.redact import redact, url_secrets
+from adjudicator.redact import bare_url, redact, url_secrets
 
 URL_VAR, TOKEN_VAR = "ADJUDICATOR_NODEBB_URL", "ADJUDICATOR_NODEBB_TOKEN"
 USER_VAR, PASSWORD_VAR = "ADJUDICATOR_NODEBB_USER", "ADJUDICATOR_NODEBB_PASSWORD"
@@ -187,7 +187,7 @@ class NodeBB:
         body = _json(response)
         images = body.get("response", {}).get("images") if isinstance(body, dict) else body   # a bare list < 1.16
         try:
-            return urljoin(self.url + "/", str(images[0]["url"]))
+            return urljoin(bare_url(self.url) + "/", str(images[0]["url"]))      # a link in a public post
         except (TypeError, LookupError):
             raise self._failure(f"the forum stored the picture {filename} but did not say where "
                                 f"({_message(response, self._secrets)}). {AGAIN}") from None
