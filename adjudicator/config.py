@@ -72,10 +72,11 @@ def dotenv_file() -> Path | None:
 
 def _load(path: Path) -> tuple[list[str], list[str]]:
     """Puts the file's ADJUDICATOR_* settings that the environment lacks into it; returns the keys of the file's
-    settings in force and of those it may not set."""
+    settings in force and of those it may not set. Values are taken as written: expanding ${VAR} would let the
+    file copy the forum token into a setting that goes out, such as the sender of the mail players receive."""
     from dotenv import dotenv_values
     try:
-        values = dotenv_values(path)
+        values = dotenv_values(path, interpolate=False)
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read the settings file {path}: {exc}") from None
     ignored = [key for key in values if not key.startswith(PREFIX) or key == ENV_FILE_VAR]

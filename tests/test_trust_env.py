@@ -111,6 +111,13 @@ def test_settings_say_which_file_was_read_and_hide_what_is_secret(cli, tmp_path,
     assert not [s for s in ("hunter2", "tok-from", "pw-0f-mail") if s in out + str(rows)]
 
 
+def test_a_dotenv_cannot_copy_a_secret_of_the_environment_into_a_setting(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("ADJUDICATOR_NODEBB_TOKEN", "tok-from-the-environment")
+    (tmp_path / ".env").write_text("ADJUDICATOR_SMTP_FROM=${ADJUDICATOR_NODEBB_TOKEN}@example.org\n")
+    rows = {row["key"]: row["value"] for row in cli.json("settings")["settings"]}
+    assert rows["ADJUDICATOR_SMTP_FROM"] == "${ADJUDICATOR_NODEBB_TOKEN}@example.org"
+
+
 def test_ADJUDICATOR_ENV_names_the_file_to_read_or_none(cli, tmp_path, monkeypatch):
     (tmp_path / ".env").write_text("ADJUDICATOR_DB=here.db\n")
     monkeypatch.setenv("ADJUDICATOR_ENV", "")
