@@ -1,51 +1,18 @@
 """What `new` leaves when it dies at a chosen point, and what the next `new` of the same path then removes: never
 the dice key of a game that exists, wherever the game file went since (issue 27 item 5).
 
-A `new` is stopped as a kill stops it (no `finally`, no clean-up) at one chosen call: `dying` runs the command in
-a process of its own in which that call ends the process, just before or just after it does its work."""
+A `new` is stopped as a kill stops it (no `finally`, no clean-up) at one chosen call (processes.dying)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from adjudicator.demo import SCRIPT
+from processes import dying
 
 TEST_SEED = "00" * 31 + "01"
-
-DIES_AT = r"""
-import functools, importlib, os, sys
-where, when = sys.argv[1], sys.argv[2]
-module, _, name = where.partition(":")
-owner = importlib.import_module(module)
-*path, attr = name.split(".")
-for part in path:
-    owner = getattr(owner, part)
-real = getattr(owner, attr)
-
-@functools.wraps(real)
-def dying(*args, **kwargs):
-    if when == "after":
-        real(*args, **kwargs)
-    if when == "interrupted":
-        real(*args, **kwargs)
-        raise KeyboardInterrupt
-    os._exit(137)
-
-setattr(owner, attr, dying)
-sys.argv = ["adjudicator", *sys.argv[3:]]
-import adjudicator.cli
-adjudicator.cli.main()
-"""
-
-
-def dying(where: str, when: str, *args: object) -> subprocess.CompletedProcess:
-    """`adjudicator ARGS`, ended at the call `where` (module:name): "before" or "after" it runs, as by kill -9, or
-    "interrupted" right after it (Ctrl-C: the command's own clean-up runs)."""
-    return subprocess.run([sys.executable, "-c", DIES_AT, where, when, *map(str, args)], capture_output=True, text=True)
 
 
 def plays_a_turn_with_dice(cli, db: Path, tmp_path: Path) -> None:
@@ -64,7 +31,7 @@ def test_a_game_renamed_after_new_was_killed_keeps_its_key_when_new_runs_again_t
     deleted the renamed game's key (it went by the game's id and anchor alone), and the game could no longer roll."""
     db = tmp_path / "g.db"
     out = dying("adjudicator.store.creation:_link", "after", "new", db, "--game", "demo", "--id", "first")
-    assert out.returncode == 137
+    assert out.code == 137
     assert db.exists() and leftovers(tmp_path, "g.db")
     db.rename(tmp_path / "first.db")
     cli("new", db, "--game", "demo", "--id", "second")
@@ -77,7 +44,7 @@ def test_new_interrupted_after_the_link_keeps_the_key_of_the_game_it_made(cli, t
     """Ctrl-C once the game is in place: the roll-back deleted the key of the game that now exists."""
     db = tmp_path / "g.db"
     out = dying("adjudicator.store.creation:_link", "interrupted", "new", db, "--game", "demo", "--id", "g")
-    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert out.code != 0 and "Traceback" not in out.err
     plays_a_turn_with_dice(cli, db, tmp_path)
 
 
@@ -90,7 +57,7 @@ def test_a_killed_new_of_a_game_with_the_same_id_and_seed_leaves_the_other_games
     db = tmp_path / "g.db"
     out = dying("adjudicator.keys:KeyStore.create", "before", "new", db, "--game", "demo", "--id", "g",
                 "--seed", TEST_SEED)
-    assert out.returncode == 137 and not db.exists() and leftovers(tmp_path, "g.db")
+    assert out.code == 137 and not db.exists() and leftovers(tmp_path, "g.db")
     cli("new", db, "--game", "demo", "--id", "g2")
     assert leftovers(tmp_path, "g.db") == []
     plays_a_turn_with_dice(cli, other, tmp_path)
@@ -103,7 +70,7 @@ def test_the_key_of_a_new_killed_before_its_game_existed_goes_with_its_leftovers
     """Killed while it held its claim on the key, `new` made no game: the next `new` of the path removes the key
     and the claim with the temporary file (a stray key would be harmless, but there is no doubt here)."""
     db = tmp_path / "g.db"
-    assert dying(where, when, "new", db, "--game", "demo", "--id", "g").returncode == 137
+    assert dying(where, when, "new", db, "--game", "demo", "--id", "g").code == 137
     assert not db.exists() and leftovers(tmp_path, "g.db")
     made = cli.json("new", db, "--game", "demo", "--id", "g")
     assert leftovers(tmp_path, "g.db") == []
