@@ -681,8 +681,8 @@ def check_free_id(session: Session, db_arg: str, game_id: str, advice: str) -> N
     told the id is taken, as it would be had it come later: without it, it stumbled on the first one's row and was
     told that another command was working."""
     if _connection(session).dialect.name != "sqlite":          # SQLite: BEGIN IMMEDIATE already comes one by one
-        execute(session, "SELECT pg_advisory_xact_lock(:space, :key)", space=_ID_LOCKS,
-                key=int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:4], "big", signed=True))
+        execute(session, "SELECT pg_advisory_xact_lock(CAST(:space AS integer), CAST(:key AS integer))",
+                space=_ID_LOCKS, key=int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:4], "big", signed=True))
     if rows(session, "SELECT id FROM game WHERE id = :id", id=game_id):
         raise StoreError(f"{shown(db_arg)} already holds a game with the id {game_id}{advice}")
 
