@@ -5,7 +5,8 @@ complete and its dice key is on disk, so a game never exists without its key. Th
 its writing until just before the link: a `new` killed while it holds the claim leaves a temporary file and a key
 no game uses, and the next `new` of the same path removes both. Killed later, between the link and the removal of
 its temporary name, it leaves that name as a second link to the game, which the next `new` of the path removes,
-keeping the key: the game may since have been renamed or moved, and it still needs it. A server database (a
+keeping the key: the game may since have been renamed or moved, and it still needs it (killed in the instant
+between giving up the claim and the link, it leaves a key no game uses, which stays: harmless). A server database (a
 league's) is filled in one transaction, committed after its key is written; an id the league already holds is
 refused, and a key is kept when the commit fails, for the commit may have been made. `copy` builds a new file the
 same way, under a suffix of its own (a copy makes no key, so what a killed copy left is removed without touching
