@@ -21,6 +21,7 @@ imported only there. Defining them and compiling ORM queries cost more than `sta
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -53,6 +54,7 @@ GAME_OPTION = "adjudicator_game"          # the engine's execution option naming
 _POSTGRES = ("postgresql", "postgres", "postgresql+psycopg")
 # SQLSTATEs of a server that gave up waiting for a lock, or undid a transaction that lost a race
 _BUSY_STATES = {"55P03", "40001", "40P01"}
+_ID_LOCKS = 7316      # the key space of the advisory locks on the ids of new games (check_free_id)
 
 
 def url_of(db: str) -> str:
@@ -674,7 +676,13 @@ def load_state(session: Session, game: GameRow) -> State:
 
 
 def check_free_id(session: Session, db_arg: str, game_id: str, advice: str) -> None:
-    """Refuse to add a game under an id the (league's) database holds already."""
+    """Refuse to add a game under an id the (league's) database holds already. On a server, commands adding one id
+    wait here for each other (a lock on the id, held to the end of the transaction), so the one that comes second is
+    told the id is taken, as it would be had it come later: without it, it stumbled on the first one's row and was
+    told that another command was working."""
+    if _connection(session).dialect.name != "sqlite":          # SQLite: BEGIN IMMEDIATE already comes one by one
+        execute(session, "SELECT pg_advisory_xact_lock(CAST(:space AS integer), CAST(:key AS integer))",
+                space=_ID_LOCKS, key=int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:4], "big", signed=True))
     if rows(session, "SELECT id FROM game WHERE id = :id", id=game_id):
         raise StoreError(f"{shown(db_arg)} already holds a game with the id {game_id}{advice}")
 
