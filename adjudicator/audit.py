@@ -106,7 +106,7 @@ class AuditResult:
         if self.mismatch:
             out.append(f"FAILED at the first mismatch: {self.mismatch.message()}")
         else:
-            out.append(f"OK: every revealed seed, dice group, state hash and stored report replays; the current state matches "
+            out.append(f"OK: every revealed seed, dice group, state hash, stored report and snapshot replays; the current state matches "
                        f"(state hash {self.state_hash})")
         return out
 
@@ -129,6 +129,7 @@ class Journal:
     seeds: dict[int, Row]                       # power-turn -> its revealed seed
     state: State                                # the current tables
     reports: list[Row]                          # as stored after each adjudication, in order
+    snapshots: dict[int, Row] = field(default_factory=dict)    # turn -> the position kept after it (schema 3)
 
     def groups_of_turn(self, turn: int) -> dict[str, Row]:
         return {g.label: g for rows in self.groups.values() for g in rows if g.turn_index == turn}
@@ -173,9 +174,11 @@ def read_journal(db_arg: str, game_id: str | None = None) -> Journal:
             seeds = {r.turn_index: r for r in journal("SELECT * FROM revealedseed WHERE game_id = :game")}
             state = db.load_state(s, game)
             reports = journal("SELECT * FROM report WHERE game_id = :game ORDER BY id")
+            snapshots = {r.turn_index: r for r in journal("SELECT * FROM snapshot WHERE game_id = :game")} \
+                if db.has_table(s, "snapshot") else {}
     finally:
         engine.dispose()
-    return Journal(game, subs, steps, groups, seeds, state, reports)
+    return Journal(game, subs, steps, groups, seeds, state, reports, snapshots)
 
 
 def _values(values: list) -> str:
@@ -186,14 +189,15 @@ def _units(units: list) -> str:
     return ", ".join(map(str, units))
 
 
-def _stored_json(text: str, turn: int, where: str) -> list:
-    """A JSON list column of the stored journal: damage there is a mismatch to name, not a crash."""
+def _stored_json(text: str, turn: int, where: str, kind: type = list):
+    """A JSON list (or object) column of the stored journal: damage there is a mismatch to name, not a crash."""
     try:
         value = json.loads(text)
     except (TypeError, ValueError):
         value = None
-    if not isinstance(value, list):
-        raise Mismatch(turn, where, "the stored column must be a JSON list", "a JSON list", _short(text))
+    if not isinstance(value, kind):
+        what = "a JSON list" if kind is list else "a JSON object"
+        raise Mismatch(turn, where, f"the stored column must be {what}", what, _short(text))
     return value
 
 
@@ -272,6 +276,7 @@ class Replay:
         self.result.orders = [{"seq": sub.seq, "power": sub.power, "kind": sub.kind, "sha256": sub.sha256,
                                "status": sub.status} for sub in journal.submissions]
         self.reports = 0                                    # stored reports compared so far
+        self.unfinished: int | None = None                  # the turn last adjudicated, while it is not over
         self.first_step: dict[int, Row] = {}               # submission id -> its first stored step
         for step in reversed(journal.steps):
             self.first_step[step.submission_id] = step
@@ -351,6 +356,7 @@ class Replay:
 
     def _adjudicate(self, stored: Row) -> None:
         where = f"adjudication of submission {stored.seq} ({stored.power})"
+        turn = self._turn()
         try:
             services.adjudicate(self.engine, None, without_salts=self._fell_back(stored), dice_source=self.dice)
         except AdjudicatorError as exc:
@@ -358,6 +364,12 @@ class Replay:
                            "adjudicated", exc.message) from None
         self._compare_new_steps()
         self._compare_report(stored.turn_index)
+        self.unfinished = turn
+        if self._turn() != turn:            # over: no later adjudication replaces the turn's snapshot
+            self._compare_snapshot(turn)
+
+    def _turn(self) -> int:
+        return db.peek(self.engine, "SELECT turn_index FROM game")[0].turn_index
 
     def _fell_back(self, stored: Row) -> bool:
         """Whether the host adjudicated this submission without some salts, as its first stored step records."""
@@ -461,8 +473,27 @@ class Replay:
                            "(was it edited, or the game's setup, flags or orders changed after it was posted?)",
                            _line(ours, k), _line(theirs, k))
 
+    def _compare_snapshot(self, turn: int) -> None:
+        """The position the journal kept after `turn` (what `report`, `post` and `map --turn` show), against the
+        replay's. A game kept snapshots from its upgrade to schema 3 on: none is missing after the first."""
+        self.unfinished = None
+        where = f"snapshot of turn {turn}"
+        stored = self.journal.snapshots.get(turn)
+        if stored is None:
+            if any(t < turn for t in self.journal.snapshots):
+                raise Mismatch(turn, where, "the position after every turn since the first snapshot is kept, and the "
+                               "journal lacks this one", "a snapshot", "none")
+            return
+        mine = json.loads(db.peek(self.engine, "SELECT data FROM snapshot WHERE turn_index = :turn", turn=turn)[0].data)
+        found = _stored_json(stored.data, turn, where, dict)
+        if mine != found:
+            at, expected, got = _first_difference("", mine, found)
+            raise Mismatch(turn, f"{where} ({at.strip()})", "the position kept after the turn (shown by report, post "
+                           "and map --turn) must be the replayed one", _short(expected), _short(got))
+
     def _finish(self) -> None:
-        """After the last submission: nothing left over, the same seeds and salts, the same current state."""
+        """After the last submission: nothing left over, the same seeds and salts, the same snapshots and current
+        state."""
         if self.reports < len(self.journal.reports):
             extra = self.journal.reports[self.reports]
             raise Mismatch(extra.turn_index, f"report {self.reports + 1}", "the journal holds a report of an "
@@ -492,6 +523,12 @@ class Replay:
             if json.loads(seeds[turn].salts) != _stored_json(stored.salts, turn, "salts of the dice key"):
                 raise Mismatch(turn, "salts of the dice key", "the salts accepted for the turn, in order",
                                seeds[turn].salts, stored.salts)
+        if self.unfinished is not None:
+            self._compare_snapshot(self.unfinished)
+        never = sorted(set(self.journal.snapshots) - {step.turn_index for step in self.journal.steps})
+        if never:
+            raise Mismatch(never[0], f"snapshot of turn {never[0]}", "the journal holds the position after a turn "
+                           "that was never adjudicated", "no snapshot", "a snapshot")
         self._compare_state(state)
 
     def _compare_state(self, replayed: State) -> None:
