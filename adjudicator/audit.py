@@ -30,6 +30,7 @@ from sqlmodel import Session
 
 from . import dice, game as services
 from .errors import AdjudicatorError, StoreError, SubmissionRejected
+from .report import TEMPLATE_VERSION
 from .scenario import Scenario
 from .state import State
 from .store import db
@@ -460,9 +461,10 @@ class Replay:
         if (stored.turn_index, stored.format) != (mine.turn_index, mine.format):
             raise Mismatch(turn, where, "turn and format of the stored report", f"turn {mine.turn_index}, {mine.format}",
                            f"turn {stored.turn_index}, {stored.format}")
+        earlier = self._template_version(self.reports - 1, turn, where) < TEMPLATE_VERSION
         if stored.text != mine.text and not _worded_alike(mine.text, stored.text):
             ours, theirs = mine.text.splitlines(), (stored.text or "").splitlines()
-            if not any(line.startswith("holds: ") for line in theirs):
+            if earlier:
                 # written by an earlier version of the templates: its prose differs, so only what it proves is
                 # compared (the journal's events behind the prose were compared step by step already)
                 ours, theirs = _proof(ours), _proof(theirs)
@@ -490,6 +492,21 @@ class Replay:
             at, expected, got = _first_difference("", mine, found)
             raise Mismatch(turn, f"{where} ({at.strip()})", "the position kept after the turn (shown by report, post "
                            "and map --turn) must be the replayed one", _short(expected), _short(got))
+
+    def _template_version(self, index: int, turn: int, where: str) -> int:
+        """The version of the templates that wrote the stored report, as the journal kept it with the report (none
+        before schema 5: 0). Versions only rise as a game goes on, so a report cannot be passed off as older than
+        the one before it."""
+        version = getattr(self.journal.reports[index], "template_version", 0)
+        what = "the version of the templates that wrote the report"
+        if isinstance(version, bool) or not isinstance(version, int) or not 0 <= version <= TEMPLATE_VERSION:
+            raise Mismatch(turn, where, f"{what} (this adjudicator writes version {TEMPLATE_VERSION})",
+                           f"0 to {TEMPLATE_VERSION}", _short(version))
+        before = getattr(self.journal.reports[index - 1], "template_version", 0) if index else 0
+        if isinstance(before, int) and version < before:
+            raise Mismatch(turn, where, f"{what}: reports are written in order, so none was written by older "
+                           "templates than the report before it", f"{before} or later", version)
+        return version
 
     def _finish(self) -> None:
         """After the last submission: nothing left over, the same seeds and salts, the same snapshots and current

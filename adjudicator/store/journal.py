@@ -57,6 +57,7 @@ class Report(SQLModel, table=True):
     turn_index: int
     format: str
     text: str
+    template_version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})    # report.TEMPLATE_VERSION
     created_at: str = Field(default_factory=now)
 
 
