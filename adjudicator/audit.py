@@ -94,18 +94,23 @@ class AuditResult:
     mismatch: Mismatch | None = None
     setup_hash: str = ""
     orders: list[dict] = field(default_factory=list)      # each submission: seq, power, kind, sha256, status
+    posted: list = field(default_factory=list)            # audit_posted.Posted: the reports a player saw
 
     @property
     def ok(self) -> bool:
-        return self.mismatch is None
+        return self.mismatch is None and not any(p.problem for p in self.posted)
 
     def lines(self) -> list[str]:
         out = [f"audit of game {self.game}: {self.submissions} submission(s), {self.steps} step(s), "
                f"{len(self.turns)} turn(s) replayed from the setup and the journal",
                f"setup hash {self.setup_hash}: it must be the one printed in the game's reports"]
         out += [v.line() for v in self.turns.values()]
+        out += [p.describe() for p in self.posted]
+        unheld = next((p for p in self.posted if p.problem), None)
         if self.mismatch:
             out.append(f"FAILED at the first mismatch: {self.mismatch.message()}")
+        elif unheld:
+            out.append(f"FAILED: {unheld.problem}")
         else:
             out.append(f"OK: every revealed seed, dice group, state hash, stored report and snapshot replays; the current state matches "
                        f"(state hash {self.state_hash})")
@@ -115,7 +120,8 @@ class AuditResult:
         return {"game": self.game, "setup_hash": self.setup_hash, "ok": self.ok, "submissions": self.submissions,
                 "orders": self.orders, "steps": self.steps,
                 "turns": [v.to_dict() for v in self.turns.values()], "state_hash": self.state_hash,
-                "mismatch": self.mismatch.to_dict() if self.mismatch else None}
+                "mismatch": self.mismatch.to_dict() if self.mismatch else None,
+                "posted": [p.to_dict() for p in self.posted]}
 
 
 @dataclass
@@ -137,11 +143,14 @@ class Journal:
 
 
 def audit(db_arg: str, progress: Callable[[int, int], None] | None = None, anchor: str | None = None,
-          game_id: str | None = None) -> AuditResult:
+          game_id: str | None = None, posted: list | None = None) -> AuditResult:
     """Replay the game in `db_arg` (the one `game_id` names, in a league) and compare; the result names the first
-    mismatch, if any. `anchor` (64 hex digits) is the one players saw when the game began."""
-    from . import audit_halves
+    mismatch, if any. `anchor` (64 hex digits) is the one players saw when the game began; `posted`
+    (audit_posted.read), the reports they saw last, which the journal must hold."""
+    from . import audit_halves, audit_posted
     journal = read_journal(db_arg, game_id)
+    if posted:
+        audit_posted.check(posted, journal.game.id, journal.steps)
     replay = Replay(journal, progress or (lambda done, total: None))
     second = None
     try:
@@ -157,6 +166,7 @@ def audit(db_arg: str, progress: Callable[[int, int], None] | None = None, ancho
         replay.engine.dispose()
         if second is not None:
             second.stop()
+    replay.result.posted = posted or []
     return replay.result
 
 
@@ -175,7 +185,7 @@ def read_journal(db_arg: str, game_id: str | None = None) -> Journal:
             seeds = {r.turn_index: r for r in journal("SELECT * FROM revealedseed WHERE game_id = :game")}
             state = db.load_state(s, game)
             reports = journal("SELECT * FROM report WHERE game_id = :game ORDER BY id")
-            snapshots = {r.turn_index: r for r in journal("SELECT * FROM snapshot WHERE game_id = :game")} \
+            snapshots = {r.turn_index: r for r in journal("SELECT * FROM snapshot WHERE game_id = :game ORDER BY turn_index")} \
                 if db.has_table(s, "snapshot") else {}
     finally:
         engine.dispose()
@@ -482,7 +492,7 @@ class Replay:
         where = f"snapshot of turn {turn}"
         stored = self.journal.snapshots.get(turn)
         if stored is None:
-            if any(t < turn for t in self.journal.snapshots):
+            if any(isinstance(t, int) and t < turn for t in self.journal.snapshots):
                 raise Mismatch(turn, where, "the position after every turn since the first snapshot is kept, and the "
                                "journal lacks this one", "a snapshot", "none")
             return
@@ -542,7 +552,8 @@ class Replay:
                                seeds[turn].salts, stored.salts)
         if self.unfinished is not None:
             self._compare_snapshot(self.unfinished)
-        never = sorted(set(self.journal.snapshots) - {step.turn_index for step in self.journal.steps})
+        played = {step.turn_index for step in self.journal.steps}
+        never = [turn for turn in self.journal.snapshots if turn not in played]
         if never:
             raise Mismatch(never[0], f"snapshot of turn {never[0]}", "the journal holds the position after a turn "
                            "that was never adjudicated", "no snapshot", "a snapshot")
