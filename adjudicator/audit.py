@@ -367,20 +367,16 @@ class Replay:
 
     def _adjudicate(self, stored: Row) -> None:
         where = f"adjudication of submission {stored.seq} ({stored.power})"
-        turn = self._turn()
         try:
-            services.adjudicate(self.engine, None, without_salts=self._fell_back(stored), dice_source=self.dice)
+            out = services.adjudicate(self.engine, None, without_salts=self._fell_back(stored), dice_source=self.dice)
         except AdjudicatorError as exc:
             raise Mismatch(stored.turn_index, where, "the journal adjudicated it, but the replay cannot",
                            "adjudicated", exc.message) from None
         self._compare_new_steps()
         self._compare_report(stored.turn_index)
-        self.unfinished = turn
-        if self._turn() != turn:            # over: no later adjudication replaces the turn's snapshot
-            self._compare_snapshot(turn)
-
-    def _turn(self) -> int:
-        return db.peek(self.engine, "SELECT turn_index FROM game")[0].turn_index
+        self.unfinished = out["turn_index"]
+        if out["turn_over"]:                # no later adjudication replaces the turn's snapshot
+            self._compare_snapshot(out["turn_index"])
 
     def _fell_back(self, stored: Row) -> bool:
         """Whether the host adjudicated this submission without some salts, as its first stored step records."""
@@ -496,8 +492,10 @@ class Replay:
                 raise Mismatch(turn, where, "the position after every turn since the first snapshot is kept, and the "
                                "journal lacks this one", "a snapshot", "none")
             return
-        mine = json.loads(db.peek(self.engine, "SELECT data FROM snapshot WHERE turn_index = :turn", turn=turn)[0].data)
-        found = _stored_json(stored.data, turn, where, dict)
+        mine = db.peek(self.engine, "SELECT data FROM snapshot WHERE turn_index = :turn", turn=turn)[0].data
+        if mine == stored.data:             # both written by save_snapshot, keys sorted
+            return
+        mine, found = json.loads(mine), _stored_json(stored.data, turn, where, dict)
         if mine != found:
             at, expected, got = _first_difference("", mine, found)
             raise Mismatch(turn, f"{where} ({at.strip()})", "the position kept after the turn (shown by report, post "
