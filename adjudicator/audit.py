@@ -12,7 +12,9 @@ over yet are taken from the journal, "not checkable yet", so that the state hash
 Every step is compared with the stored one: its submission, phase, dice groups (label, sides, values,
 units), report events and state hash; every stored report with the one the replay writes at the same moment
 (it prints the setup hash, the test-dice flag and each adjudicated submission's sha256, so a setup edited, a
-flag cleared or orders swapped after the fact all show); then the revealed seeds and salts, and the final state
+flag cleared or orders swapped after the fact all show; a report the journal records as written by earlier
+templates, by its dice block and hashes only); every stored snapshot, the position after a turn that reports and
+pictures show, with the replay's once the turn is over; then the revealed seeds and salts, and the final state
 with the current tables. The first difference stops the replay and is named. Given the anchor players saw
 first (`--anchor`), a game re-keyed with a new dice chain shows too.
 
@@ -112,8 +114,8 @@ class AuditResult:
         elif unheld:
             out.append(f"FAILED: {unheld.problem}")
         else:
-            out.append(f"OK: every revealed seed, dice group, state hash, stored report and snapshot replays; the current state matches "
-                       f"(state hash {self.state_hash})")
+            out.append("OK: every revealed seed, dice group, state hash, stored report and snapshot replays; the current "
+                       f"state matches (state hash {self.state_hash})")
         return out
 
     def to_dict(self) -> dict:
@@ -185,8 +187,9 @@ def read_journal(db_arg: str, game_id: str | None = None) -> Journal:
             seeds = {r.turn_index: r for r in journal("SELECT * FROM revealedseed WHERE game_id = :game")}
             state = db.load_state(s, game)
             reports = journal("SELECT * FROM report WHERE game_id = :game ORDER BY id")
-            snapshots = {r.turn_index: r for r in journal("SELECT * FROM snapshot WHERE game_id = :game ORDER BY turn_index")} \
-                if db.has_table(s, "snapshot") else {}
+            kept = journal("SELECT * FROM snapshot WHERE game_id = :game ORDER BY turn_index") \
+                if db.has_table(s, "snapshot") else []
+            snapshots = {r.turn_index: r for r in kept}
     finally:
         engine.dispose()
     return Journal(game, subs, steps, groups, seeds, state, reports, snapshots)
