@@ -194,6 +194,14 @@ def add_a_unit_to_a_snapshot(db):
     return ["turn 3", "snapshot of turn 3 (units)", "the position kept after the turn"]
 
 
+def move_a_unit_in_a_snapshot(db):
+    def move(position):
+        unit = next(u for u in position["units"] if u[:3] == ["Moscow", "Russians", "infantry"])
+        unit[0] = "Smolensk"
+    edit_a_snapshot(db, 5, move)
+    return ["turn 5", "snapshot of turn 5 (units item", 'expected "Moscow", found "Smolensk"']
+
+
 def change_an_owner_in_the_snapshot_of_the_turn_in_progress(db):
     edit_a_snapshot(db, LAST_TURN, lambda p: p["owners"].update(Moscow="Germans"))
     return [f"turn {LAST_TURN}", f"snapshot of turn {LAST_TURN} (owners Moscow)", 'expected "Russians", found "Germans"']
@@ -218,7 +226,7 @@ TAMPERING = [edit_a_stored_report, clear_the_test_dice_flag, edit_the_scenario, 
              change_a_revealedseed, delete_a_dice_group, delete_a_dice_group_of_the_turn_in_progress,
              delete_a_revealedseed, reveal_the_seed_of_the_turn_in_progress, swap_the_numbers_of_two_submissions,
              swap_two_submissions_entirely, damage_a_dice_column, change_the_current_state, add_pus_to_a_snapshot,
-             add_a_unit_to_a_snapshot, change_an_owner_in_the_snapshot_of_the_turn_in_progress, delete_a_snapshot,
+             add_a_unit_to_a_snapshot, move_a_unit_in_a_snapshot, change_an_owner_in_the_snapshot_of_the_turn_in_progress, delete_a_snapshot,
              add_a_snapshot_of_a_turn_never_played, damage_a_snapshot]
 
 
