@@ -450,15 +450,23 @@ def map_(db: Optional[str] = typer.Argument(None, help=DB_HELP),
 def audit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
           anchor: Optional[str] = typer.Option(None, "--anchor", help="The game's anchor as published at its start: the game must still have it."),
           game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
+          posted: Optional[str] = typer.Option(None, "--posted", help="The last report you saw, as posted or mailed (any format, several reports at once), or - for standard input: the database must hold its turn with its state hash."),
           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """Replay the whole game from its setup and journal: exit 0 iff every seed, roll, state hash and report replays.
+    """Replay the whole game from its setup and journal: exit 0 iff every seed, roll, state hash and report replays
+    (and, with --posted, the database holds the reports you saw: it was not rolled back or forked since).
 
     Needs no key file and changes nothing, so a copy of the database, mailed or published, will do."""
     try:
         from .audit import audit as do_audit
         expected = _anchor(anchor)
+        seen = None
+        if posted is not None:
+            from . import audit_posted
+            from .inputs import read
+            from .verify import MAX_BYTES
+            seen = audit_posted.read(read(posted, "report", MAX_BYTES), posted)
         with _progress("replaying the journal") as advance:
-            result = do_audit(_db(db), progress=advance, anchor=expected, game_id=game_id)
+            result = do_audit(_db(db), progress=advance, anchor=expected, game_id=game_id, posted=seen)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -466,7 +474,7 @@ def audit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     else:
         for line in result.lines():
             typer.echo(line)
-    if result.mismatch is not None:
+    if not result.ok:
         raise typer.Exit(1)
 
 

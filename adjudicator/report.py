@@ -26,6 +26,10 @@ PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purc
                 "place": "Mobilize new units", "end_turn": "End of turn", "spin": "Spin", "actions": "Actions"}
 BID_TITLES = {"purchase": "Bid purchase", "place": "Bid placement", "end_turn": "End of the bid"}   # round 0's steps
 SANDBOXED_CACHE = "__adjudicator_sandboxed_%s.cache"     # the bytecode cache's files (see _bytecode_cache)
+# The version of the built-in templates, kept with every stored report (schema 5): `audit` compares a report of this
+# version whole, and one of an earlier version (0: written before schema 5 kept it) by its dice block and hashes,
+# as it cannot render the templates of then. Raise it with any change of the built-in templates' text.
+TEMPLATE_VERSION = 1
 
 
 @lru_cache(maxsize=4)
@@ -666,5 +670,5 @@ def store_report(session: Session, turn_index: int, fmt: str = "markdown", templ
     ctx = context(session, turn_index, game, snapshot)
     text = render_context(ctx, "markdown")
     db.insert(session, "report", game_id=ctx["game"]["id"], turn_index=turn_index, format="markdown", text=text,
-              created_at=now())
+              template_version=TEMPLATE_VERSION, created_at=now())
     return text if (fmt, templates_dir) == ("markdown", None) else render_context(ctx, fmt, templates_dir)

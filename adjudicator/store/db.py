@@ -340,7 +340,9 @@ def _upgrade(db: str, engine) -> None:
     2 to 3: the tables of snapshots, map art, deliveries and game settings are added (empty: an older game has
     no snapshot of its past turns, and no map art).
     3 to 4: each game's scenario and initial state move from its row into the table game_setup (see
-    models.GameSetup), and the indexes of the journal's reads are made (report.turn_context, audit)."""
+    models.GameSetup), and the indexes of the journal's reads are made (report.turn_context, audit).
+    4 to 5: reports keep the version of the templates that wrote them, 0 in those written before (see
+    report.TEMPLATE_VERSION): `audit` decides from it, never from the report's text, how it compares a report."""
     from . import models
     with transaction(engine, write=True) as s:
         found = rows(s, "SELECT value FROM meta WHERE key = 'schema_version'")
@@ -361,6 +363,8 @@ def _upgrade(db: str, engine) -> None:
                                      "Run `audit` on a copy") from None
         if version < 4:
             _move_setup(s)
+        if version < 5:
+            execute(s, "ALTER TABLE report ADD COLUMN template_version INTEGER NOT NULL DEFAULT 0")
         execute(s, "UPDATE meta SET value = :v WHERE key = 'schema_version'", v=str(SCHEMA_VERSION))
         s.commit()
 

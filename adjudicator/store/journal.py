@@ -57,13 +57,13 @@ class Report(SQLModel, table=True):
     turn_index: int
     format: str
     text: str
+    template_version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})    # report.TEMPLATE_VERSION
     created_at: str = Field(default_factory=now)
 
 
 class Snapshot(SQLModel, table=True):
     """The public position after the last adjudication of a turn: what the report's treasury table and the map
-    picture of a past turn show, without replaying the journal. Derived from the state, whose hash is audited;
-    `audit` does not compare the snapshot itself yet."""
+    picture of a past turn show, without replaying the journal. `audit` compares each with the replay's."""
     game_id: str = Field(foreign_key="game.id", primary_key=True)
     turn_index: int = Field(primary_key=True)
     data: str                                  # JSON: round, power, phase, treasury, owners, units [[place, owner, type, n]]
