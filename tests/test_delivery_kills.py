@@ -144,6 +144,10 @@ def test_a_part_sent_by_a_killed_run_is_found_on_any_page_as_the_forum_rewrote_i
                             "html": forum.render(quote)})
     with sqlite3.connect(db) as con:              # as a run killed while the forum held the reply left it
         con.execute("update delivery set ref = ''")
+    forum.topics.discard(TOPIC)                   # a topic that cannot be read: nothing is posted on a guess
+    assert "cannot read topic 7" in cli("post", db, code=4).stderr
+    forum.topics.add(TOPIC)
+    forum.requests.clear()
     out = cli("post", db)
     assert "already posted" in out.stdout and f"post ids {mine['pid']}" in out.stdout
     assert [p["user"] for p in forum.posts].count(USER) == 1

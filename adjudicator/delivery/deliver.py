@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
 
 from sqlmodel import Session, select
 
@@ -218,7 +217,7 @@ def _delivered(s: Session, game, turn: int, step: int, channel: str, target: str
     return list(s.exec(query.order_by(Delivery.part)))
 
 
-def _intend(engine, turn: int, step: int, channel: str, part: int, parts: int, targets: Iterable[str]) -> None:
+def _intend(engine, turn: int, step: int, channel: str, part: int, parts: int, targets: list[str]) -> None:
     """A part about to go out, to each target, committed before the request is sent."""
     with db.transaction(engine, write=True) as s:
         game = db.the_game(s)
@@ -227,7 +226,7 @@ def _intend(engine, turn: int, step: int, channel: str, part: int, parts: int, t
         s.commit()
 
 
-def _answered(engine, turn: int, step: int, channel: str, part: int, targets: Iterable[str], ref: str) -> None:
+def _answered(engine, turn: int, step: int, channel: str, part: int, targets: list[str], ref: str) -> None:
     """A part that went out: its intent given the post id or Message-ID, in a transaction of its own."""
     with db.transaction(engine, write=True) as s:
         game = db.the_game(s)

@@ -5,6 +5,8 @@ What it relies on, from NodeBB's source (tests/nodebb_standin.py imitates each p
 - error messages come translated into the forum's language unless the request asks ?lang=..., so every call asks for
   en-GB and the messages below can be recognised;
 - a bearer token NodeBB does not know is not refused: the request goes on as a guest's (403 "no privileges");
+- a topic's page (GET /api/topic/{tid}?page=N&sort=newest_to_oldest, the bearer token counting as on every page
+  route) holds its posts rendered, with their authors' uids, and the pagination's pageCount;
 - uploads (POST /api/post/upload) know only login sessions with their CSRF token, and a session cookie makes NodeBB
   demand that token on every POST, so the upload session lives in a client of its own, apart from the bearer calls.
 """
