@@ -89,12 +89,6 @@ def _message(response: httpx.Response) -> str:
     return _KEY.sub(lambda m: m[1].replace("-", " "), text)
 
 
-def _words(text: str) -> str:
-    """The words of a text or of a post's HTML, lower case, one space apart: what survives any rendering."""
-    text = unicodedata.normalize("NFKC", html.unescape(re.sub(r"<[^>]*>", " ", text)))
-    return " ".join(re.findall(r"[^\W_]+", text.lower()))
-
-
 def _retry_after(response: httpx.Response) -> float | None:
     value = response.headers.get("Retry-After", "").strip()
     if value.isdigit():
@@ -356,3 +350,10 @@ class NodeBB:
                                 f"upload. {AGAIN}")
         self._csrf = str(token)
         return self._session, self._csrf
+
+
+def _words(text: str) -> str:
+    """The words of a text or of a post's HTML, lower case, one space apart: what a mark is matched on, so that the
+    markup, escapes, entities and spacing a forum changes do not hide it."""
+    text = unicodedata.normalize("NFKC", html.unescape(re.sub(r"<[^>]*>", " ", text)))
+    return " ".join(re.findall(r"[^\W_]+", text.lower()))
