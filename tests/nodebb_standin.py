@@ -395,14 +395,13 @@ class _Handler(BaseHTTPRequestHandler):
         with forum._lock:
             pid = len(forum.posts) + 1
             rendered = forum.render(content)
-            post = {"tid": tid, "pid": pid, "uid": uid, "user": name, "raw": content, "html": rendered,
-                    "timestamp": int(time.time() * 1000)}
+            post = {"tid": tid, "pid": pid, "uid": uid, "user": name, "raw": content, "html": rendered}
             forum.posts.append(post)
             forum._last[uid, "post"] = forum.clock()
             mentioned = mentions(content)
             forum.notified += [(pid, n) for n in forum.uids if slugify(n) in mentioned and n != name]
         return partial(self._ok, {"pid": pid, "tid": tid, "uid": uid, "content": rendered,
-                                  "timestamp": post["timestamp"], "index": sum(p["tid"] == tid for p in forum.posts),
+                                  "timestamp": int(time.time() * 1000), "index": sum(p["tid"] == tid for p in forum.posts),
                                   "user": {"uid": uid, "username": name}})
 
     def _privilege_error(self, name: str | None) -> tuple | None:
@@ -433,9 +432,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._answer(404, b'{"path":"404"}', "application/json")
         query = {k: v[0] for k, v in parse_qs(urlsplit(self.path).query).items()}
         with self.forum._lock:
-            posts = [{"pid": p["pid"], "uid": p["uid"], "content": p["html"], "timestamp": p["timestamp"],
-                      "index": index, "user": {"username": p["user"]}}
-                     for index, p in enumerate(q for q in self.forum.posts if q["tid"] == int(tid))]
+            posts = [{"pid": p["pid"], "uid": p["uid"], "content": p["html"], "user": {"username": p["user"]}}
+                     for p in self.forum.posts if p["tid"] == int(tid)]
         if query.get("sort") == "newest_to_oldest":
             posts.reverse()
         size = self.forum.posts_per_page
