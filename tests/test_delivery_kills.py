@@ -12,6 +12,7 @@ import sqlite3
 
 import pytest
 
+from adjudicator import verify
 from adjudicator.demo import SCRIPT
 from backends import BACKENDS, new_args, target
 from conftest import TEST_SEED
@@ -52,11 +53,12 @@ def topic_parts(forum) -> list[tuple[int, int]]:
 
 
 def posted_once(cli, g, forum) -> None:
-    """Run after a kill, `post` leaves each part in the topic exactly once, in order, recorded with its post id; run
-    again, it posts nothing."""
+    """Run after a kill, `post` leaves each part in the topic exactly once, in order, each verifying on its own
+    (the mark line at its end is no part of the dice), recorded with its post id; run again, it posts nothing."""
     cli("post", *g.args)
     parts = topic_parts(forum)
     assert parts == [(k, parts[0][1]) for k in range(1, parts[0][1] + 1)], parts
+    assert all([b.status for b in verify.check(p["html"])] == ["match"] for p in forum.posts)
     recorded = g.sql("select part, ref from delivery where game_id = :game and channel = 'nodebb' order by part")
     assert recorded == [(k, str(p["pid"])) for k, p in enumerate(forum.posts, 1)]
     assert "already posted" in cli("post", *g.args).stdout
