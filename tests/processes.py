@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,15 +63,21 @@ def run(*args: object, input: str | None = None) -> Outcome:
     return Outcome(list(map(str, args)), r.returncode, r.stdout, r.stderr)
 
 
-def killed(args: list[object], after: float) -> Outcome:
-    """Start `adjudicator ARGS`, and kill -9 it `after` seconds later (unless it finished first)."""
+def killed(args: list[object], after: float, when: Callable[[], bool] | None = None) -> Outcome:
+    """Start `adjudicator ARGS`, and kill -9 it `after` seconds later, or as soon as `when()` is true (unless it
+    finished first)."""
     p = subprocess.Popen([sys.executable, "-m", "adjudicator", *map(str, args)], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
-    try:
-        out, err = p.communicate(timeout=after)
-    except subprocess.TimeoutExpired:
-        os.kill(p.pid, signal.SIGKILL)
-        out, err = p.communicate()
+    deadline = time.monotonic() + after
+    while True:
+        try:                                   # a retried communicate loses no output
+            out, err = p.communicate(timeout=after if when is None else 0.005)
+            break
+        except subprocess.TimeoutExpired:
+            if time.monotonic() >= deadline or when is not None and when():
+                os.kill(p.pid, signal.SIGKILL)
+                out, err = p.communicate()
+                break
     return Outcome(list(map(str, args)), p.returncode, out, err)
 
 

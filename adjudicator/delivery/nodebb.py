@@ -5,15 +5,19 @@ What it relies on, from NodeBB's source (tests/nodebb_standin.py imitates each p
 - error messages come translated into the forum's language unless the request asks ?lang=..., so every call asks for
   en-GB and the messages below can be recognised;
 - a bearer token NodeBB does not know is not refused: the request goes on as a guest's (403 "no privileges");
+- a topic's page (GET /api/topic/{tid}?page=N&sort=newest_to_oldest, the bearer token counting as on every page
+  route) holds its posts rendered, with their authors' uids, and the pagination's pageCount;
 - uploads (POST /api/post/upload) know only login sessions with their CSRF token, and a session cookie makes NodeBB
   demand that token on every POST, so the upload session lives in a client of its own, apart from the bearer calls.
 """
 
 from __future__ import annotations
 
+import html
 import re
 import time
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from importlib import metadata
@@ -148,22 +152,21 @@ class NodeBB:
 
     def max_post_length(self) -> int:
         """The forum's maximumPostLength, in UTF-16 code units of the post with HTML tags stripped and trimmed."""
-        if self._config is None:
-            self._config = self._read_config(self._http)
         try:
-            return int(self._config.get("maximumPostLength") or DEFAULT_MAX_POST_LENGTH)
+            return int(self._forum_config().get("maximumPostLength") or DEFAULT_MAX_POST_LENGTH)
         except (TypeError, ValueError):
             return DEFAULT_MAX_POST_LENGTH
 
-    def reply(self, tid: int, content: str) -> int:
-        """Posts `content` as a reply in topic `tid` and returns the new post's pid."""
+    def reply(self, tid: int, content: str, mark: str | None = None) -> int:
+        """Posts `content` as a reply in topic `tid` and returns the new post's pid. `mark`, a line of the content
+        (by default the content itself), finds the reply in the topic when a try's answer was lost."""
         failures = waits = 0
         while True:
             result = self._try(self._http, "POST", f"/api/v3/topics/{tid}", RETRY, json={"content": content})
             if isinstance(result, _Failure):
                 failures += 1
                 self._pause(failures, result)
-                if result.maybe_done and (pid := self._find_reply(tid, content)) is not None:
+                if result.maybe_done and (pid := self.find(tid, [mark or content]).get(mark or content)):
                     return pid
                 continue
             delay = _post_delay(result)
@@ -172,6 +175,37 @@ class NodeBB:
                 self._sleep(delay + POST_DELAY_MARGIN)
                 continue
             return self._pid(result, tid)
+
+    def find(self, tid: int, marks: Iterable[str]) -> dict[str, int]:
+        """The pid of this account's post in topic `tid` that holds each mark, for the marks found: replies stored
+        by a try whose answer was lost, or by a run killed before it recorded them. A mark is matched by its words
+        alone, so that the forum's rendering, or a plugin that reflows the Markdown, does not hide it. The topic is
+        read newest first, page by page (a post added meanwhile moves the others to later pages, so none is
+        missed). A topic that cannot be read is a DeliveryError: nothing is posted on a guess."""
+        wanted = {mark: f" {_words(mark)} " for mark in marks}
+        found: dict[str, int] = {}
+        me = self._own_uid()
+        page = pages = 1
+        while page <= pages and len(found) < len(wanted):
+            response = self._send(self._http, "GET", f"/api/topic/{tid}",
+                                  params={"page": page, "sort": "newest_to_oldest"})
+            body = _json(response)
+            if response.status_code != 200 or not isinstance(body, dict) or not isinstance(body.get("posts"), list):
+                raise DeliveryError(f"cannot read topic {tid} (GET /api/topic/{tid}: HTTP {response.status_code}) "
+                                    f"to see whether a report part sent before is there already, so nothing was "
+                                    f"posted. {AGAIN}")
+            for post in body["posts"]:
+                if not isinstance(post, dict) or (me and post.get("uid") != me):
+                    continue
+                words = f" {_words(str(post.get('content', '')))} "
+                for mark, key in wanted.items():
+                    if mark not in found and key in words and str(post.get("pid", "")).isdigit():
+                        found[mark] = int(post["pid"])
+            pagination = body.get("pagination")
+            count = pagination.get("pageCount") if isinstance(pagination, dict) else None
+            pages = count if isinstance(count, int) else 1
+            page += 1
+        return found
 
     def upload(self, filename: str, data: bytes, mime: str = "image/png") -> str | None:
         """Uploads a picture and returns its absolute URL; None when no user and password are set to log in with."""
@@ -297,16 +331,17 @@ class NodeBB:
                 f"({said}{proxy}): grant it in the topic's category, or use a token of an account that may "
                 f"reply. {AGAIN}")
 
-    def _find_reply(self, tid: int, content: str) -> int | None:
-        """The pid of the topic's newest post if it is this very reply, stored by a try whose answer was lost;
-        None when it is not or cannot be told."""
-        try:
-            topic = self._http.get(f"{self.url}/api/v3/topics/{tid}").json()["response"]
-            pid = int(topic["teaserPid"])
-            raw = self._http.get(f"{self.url}/api/v3/posts/{pid}/raw").json()["response"]["content"]
-        except (httpx.HTTPError, ValueError, LookupError, TypeError):
-            return None
-        return pid if isinstance(raw, str) and raw.rstrip() == content.rstrip() else None
+    def _own_uid(self) -> int | None:
+        """The uid of the token's account (/api/config), whose posts alone `find` reads: a player quoting a
+        report part is not the part."""
+        uid = self._forum_config().get("uid")
+        return uid if isinstance(uid, int) and uid > 0 else None
+
+    def _forum_config(self) -> dict:
+        """/api/config as the token's account sees it, read once."""
+        if self._config is None:
+            self._config = self._read_config(self._http)
+        return self._config
 
     def _login(self) -> tuple[httpx.Client, str]:
         """Logs in once; the session and its CSRF token, which the upload route wants instead of the bearer token."""
@@ -324,3 +359,10 @@ class NodeBB:
                                 f"upload. {AGAIN}")
         self._csrf = str(token)
         return self._session, self._csrf
+
+
+def _words(text: str) -> str:
+    """The words of a text or of a post's HTML, lower case, one space apart: what a mark is matched on, so that the
+    markup, escapes, entities and spacing a forum changes do not hide it."""
+    text = unicodedata.normalize("NFKC", html.unescape(re.sub(r"<[^>]*>", " ", text)))
+    return " ".join(re.findall(r"[^\W_]+", text.lower()))
