@@ -191,7 +191,7 @@ class NodeBB:
                                   params={"page": page, "sort": "newest_to_oldest"})
             body = _json(response)
             if response.status_code != 200 or not isinstance(body, dict) or not isinstance(body.get("posts"), list):
-                raise DeliveryError(f"cannot read topic {tid} (GET /api/topic/{tid}: HTTP {response.status_code}) "
+                raise self._failure(f"cannot read topic {tid} (GET /api/topic/{tid}: HTTP {response.status_code}) "
                                     f"to see whether a report part sent before is there already, so nothing was "
                                     f"posted. {AGAIN}")
             for post in body["posts"]:
