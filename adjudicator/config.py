@@ -102,6 +102,18 @@ def _anchor_paths(folder: Path, keys: list[str]) -> None:
         os.environ[key] = os.pathsep.join(anchored)
 
 
+def check_destination(address: str, secrets: tuple[str, ...]) -> None:
+    """A secret set in the real environment goes only to a server named there too: the working folder may be a
+    game folder someone mailed, whose .env could name their own forum or mail server to collect the host's token."""
+    if address not in _loaded or os.environ.get(address) != _loaded[address]:
+        return
+    kept = [key for key in secrets if os.environ.get(key) and _loaded.get(key) != os.environ[key]]
+    if kept:
+        raise ConfigError(f"{address} comes from the settings file {dotenv_file()}, but {', '.join(kept)} from the "
+                          f"environment: a secret of the environment is sent only to a server the environment "
+                          f"names. Set {address} in the environment too (or the secret in that file) if you trust it")
+
+
 def not_honoured(settings: Settings) -> str | None:
     """The warning for keys of the .env file that it may not set, such as a proxy: said, not silently dropped."""
     if not settings.ignored:

@@ -189,3 +189,26 @@ def test_a_proxy_in_a_dotenv_is_not_honoured_and_one_in_the_environment_is(cli, 
     finally:
         proxy.shutdown()
         proxy.server_close()
+
+
+def test_a_dotenv_cannot_send_the_environments_forum_token_to_a_forum_it_names(cli, played, tmp_path, monkeypatch):
+    with NodeBBStandIn(tokens={"tok-host": "host"}, topics={7}) as theirs:
+        monkeypatch.setenv("ADJUDICATOR_NODEBB_TOKEN", "tok-host")
+        monkeypatch.delenv("ADJUDICATOR_NODEBB_URL", raising=False)
+        (tmp_path / ".env").write_text(f"ADJUDICATOR_NODEBB_URL={theirs.url}\n")
+        out = cli("post", played, "--topic", "7", "--no-picture", code=2).stderr
+        assert "ADJUDICATOR_NODEBB_URL comes from the settings file" in out and "ADJUDICATOR_NODEBB_TOKEN" in out
+        assert theirs.posts == [] and "tok-host" not in out
+        (tmp_path / ".env").write_text(f"ADJUDICATOR_NODEBB_URL={theirs.url}\nADJUDICATOR_NODEBB_TOKEN=tok-host\n")
+        monkeypatch.delenv("ADJUDICATOR_NODEBB_TOKEN")
+        assert "posted turn 1" in cli("post", played, "--topic", "7", "--no-picture").stdout   # both from the file
+
+
+def test_a_dotenv_cannot_send_the_environments_mail_password_to_a_server_it_names(cli, played, tmp_path, monkeypatch):
+    monkeypatch.setenv("ADJUDICATOR_SMTP_PASSWORD", "hunter2")
+    monkeypatch.setenv("ADJUDICATOR_SMTP_FROM", "host@example.org")
+    monkeypatch.delenv("ADJUDICATOR_SMTP_HOST", raising=False)
+    (tmp_path / ".env").write_text("ADJUDICATOR_SMTP_HOST=127.0.0.1\nADJUDICATOR_SMTP_PORT=9\n")
+    out = cli("mail", played, code=2).stderr
+    assert "ADJUDICATOR_SMTP_HOST comes from the settings file" in out and "ADJUDICATOR_SMTP_PASSWORD" in out
+    assert "hunter2" not in out
