@@ -37,6 +37,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlmodel import Session, create_engine
 
+from ..dice import CHAIN_LENGTH
 from ..errors import ConfigError, StoreError
 from ..state import State, Unit, pair_key
 from .game_row import COLUMNS, SETUP, GameRow
@@ -550,7 +551,7 @@ def _check_setup(game: GameRow) -> None:
                          "in the table game_setup) is missing; restore it from a copy")
 
 
-MAX_CHAIN = 1 << 20        # the longest dice chain `verify` walks (verify.MAX_TURN)
+MAX_CHAIN = CHAIN_LENGTH    # every chain `new` makes is this long, and `verify` walks no longer one (verify.MAX_TURN)
 
 
 def check_game(game: GameRow) -> None:
