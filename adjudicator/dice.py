@@ -22,6 +22,13 @@ CHAIN_LENGTH = 4096
 SEED_BYTES = 32
 MAX_SIDES = 256  # one byte per draw; more sides would need a different, non-normative byte rule
 
+# A game's dice mode, fixed at `new` and part of its setup hash. Strict dice (§7) bind each salt to the sha256 of the
+# orders it salts and key the dice with the salts in turn order. Games created before that store `strict`: their
+# salts bind nothing and key the dice in the order they were accepted, and so they still replay.
+STRICT = "strict-bound"
+STRICT_MODES = (STRICT, "strict")
+DICE_MODES = ("normal", *STRICT_MODES)
+
 
 def _H(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()

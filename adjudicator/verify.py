@@ -44,7 +44,7 @@ _SPACE = re.compile(r"[^\S\n]")         # tabs, no-break and other unicode space
 # Quote and code markers a forum or a mail client puts around or before the block's lines, all at once.
 _LEAD = re.compile(r"(?:(?:>|\[quote(?:=[^\[\]]*)?\]|\[/quote\]|\[code(?:=[^\[\]]*)?\]|\[/code\]|```+|~~~+)\s*)+", re.I)
 _TRAIL_REVERSED = re.compile(r"(?:\s*(?:\]etouq/\[|\]edoc/\[|```+|~~~+))+\s*", re.I)
-_HEADER = re.compile(r"(game|turn|anchor|seed|salts|holds)\s*:\s*(.*)", re.I)
+_HEADER = re.compile(r"(game|turn|anchor|seed|salts|binds|orders|holds)\s*:\s*(.*)", re.I)
 # Numbers are ASCII digits only: int() and str.isdigit() also take '²', '①', Arabic-Indic and fullwidth digits.
 _NUMBER = re.compile(r"[0-9]{1,%d}" % MAX_DIGITS)
 _NUMBERS = re.compile(r"[0-9]{1,%d}(?: [0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))
@@ -81,6 +81,8 @@ class Block:
     anchor: str = ""
     seed: str | None = None                 # None: not revealed in this block
     salts: list[str] = field(default_factory=list)
+    binds: list[str] = field(default_factory=list)     # strict dice: the sha256 of the orders each salt was given for
+    orders: str = ""                                    # … and of the orders salted, which they must all be
     groups: list[Group] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     holds: tuple[int, int] | None = None    # (groups, dice) the block says it holds; None in older reports
@@ -93,7 +95,7 @@ class Block:
 
     def to_dict(self) -> dict:
         return {"game": self.game, "turn": self.turn, "anchor": self.anchor, "seed": self.seed, "salts": self.salts,
-                "line": self.line, "status": self.status, "problems": self.problems, "seed_from_line": self.seed_from,
+                "binds": self.binds, "orders": self.orders, "line": self.line, "status": self.status, "problems": self.problems, "seed_from_line": self.seed_from,
                 "groups": [{"label": g.label, "sides": g.sides, "values": g.values, "expected": g.expected,
                             "ok": g.ok, "problem": g.problem} for g in self.groups]}
 
@@ -186,7 +188,7 @@ def _number(text: str) -> int | None:
     return int(text) if _NUMBER.fullmatch(text) else None
 
 
-def _shown(text: str, most: int = 60) -> str:
+def _shown(text: str, most: int = 80) -> str:
     """A value of the text as a problem quotes it: a pasted line may be megabytes long."""
     return repr(text if len(text) <= most else text[:most] + "…")
 
@@ -216,6 +218,10 @@ def _read_header(block: Block, name: str, value: str, number: int) -> None:
             block.holds = (int(held.group(1)), int(held.group(2)))
         else:
             block.problems.append(f"line {number}: `holds:` should read `N groups, M dice`, not {_shown(value)}")
+    elif name == "binds":
+        block.binds = [s.strip().lower() for s in value.split("|")]
+    elif name == "orders":
+        block.orders = value.lower()
     else:
         block.salts = [s.strip() for s in value.split("|")]
 
@@ -231,9 +237,23 @@ def _check_complete(block: Block) -> None:
                 f"the block says it holds {block.holds[0]} groups and {block.holds[1]} dice, but {found[0]} groups and "
                 f"{found[1]} dice were read: a dice line is missing or cut (a mail client that wraps long lines, or "
                 "a partial copy?); check the report as it was first posted")
+    if block.binds or block.orders:
+        _check_binds(block)
     counts = Counter(g.label for g in block.groups)
     for label in sorted(label for label, n in counts.items() if n > 1):
         block.problems.append(f"the label {label} appears twice: one power-turn never rolls the same label twice")
+
+
+def _check_binds(block: Block) -> None:
+    """Strict dice: every salt binds the orders it was given for, and those must be the orders salted."""
+    if len(block.binds) != len(block.salts) or not block.orders:
+        block.problems.append(f"the block names the orders of {len(block.binds)} salt(s) for {len(block.salts)} "
+                              f"salt(s){'' if block.orders else ' and no `orders:` line'}: a line is missing or cut")
+        return
+    for k, (salt, bound) in enumerate(zip(block.salts, block.binds), 1):
+        if bound != block.orders:
+            block.problems.append(f"salt {k} ({_shown(salt)}) was given for the orders with sha256 {_shown(bound)}, "
+                                  f"not for those salted, {_shown(block.orders)}: the orders were changed after the salts")
 
 
 # -- checking -----------------------------------------------------------------------------------
@@ -372,6 +392,7 @@ def _describe(b: Block) -> list[str]:
     if b.status == "match":
         via = f" with the seed revealed by the block at line {b.seed_from}" if b.seed_from else ""
         salted = f", salted by {len(b.salts)} salt(s)" if b.salts else ""
+        salted += f" bound to the orders with sha256 {b.orders}" if b.binds else ""
         dice_count = sum(len(g.values) for g in b.groups)
         rolled = f"{len(b.groups)} group(s), {dice_count} dice all match" if b.groups else "no dice were rolled this turn"
         return [f"{b.where()}: seed leads to anchor {b.anchor[:16]}…{salted}; {rolled}{via}"]

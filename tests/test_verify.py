@@ -287,5 +287,5 @@ def test_the_docs_snippet_checks_a_strict_game_with_salts(cli, tmp_path):
     group = cli.json("rolls", db)[0]
     out = run_snippet({"game, turn, label, sides, count": ("s9", 1, group["label"], group["sides"], group["count"]),
                        "anchor": anchor, "seed": group["seed"], "salts": group["salts"]})
-    assert group["salts"] == ["kept secret", "été 1941"]
+    assert group["salts"] == ["été 1941", "kept secret"]                # in turn order: the Russians, then the Italians
     assert out == ["seed leads to the anchor: True", str(group["values"])]

@@ -37,7 +37,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlmodel import Session, create_engine
 
-from ..dice import CHAIN_LENGTH
+from ..dice import CHAIN_LENGTH, DICE_MODES
 from ..errors import ConfigError, StoreError
 from ..state import State, Unit, pair_key
 from .game_row import COLUMNS, SETUP, GameRow
@@ -565,8 +565,8 @@ def check_game(game: GameRow) -> None:
         raise bad("anchor", anchor, "64 lowercase hex digits")
     if not isinstance(game.chain_length, int) or not 1 <= game.chain_length <= MAX_CHAIN:
         raise bad("chain_length", game.chain_length, f"a whole number from 1 to {MAX_CHAIN}")
-    if game.dice_mode not in ("normal", "strict"):
-        raise bad("dice_mode", game.dice_mode, "normal or strict")
+    if game.dice_mode not in DICE_MODES:
+        raise bad("dice_mode", game.dice_mode, " or ".join(DICE_MODES))
     for name, least in (("round", 0), ("turn_index", 1)):       # round 0: the bid before round 1
         value = getattr(game, name)
         if not isinstance(value, int) or value < least:
