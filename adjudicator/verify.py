@@ -237,7 +237,7 @@ def _check_complete(block: Block) -> None:
                 f"the block says it holds {block.holds[0]} groups and {block.holds[1]} dice, but {found[0]} groups and "
                 f"{found[1]} dice were read: a dice line is missing or cut (a mail client that wraps long lines, or "
                 "a partial copy?); check the report as it was first posted")
-    if block.binds or block.orders:
+    if block.binds or block.orders and block.salts:       # old games' blocks have salts only
         _check_binds(block)
     counts = Counter(g.label for g in block.groups)
     for label in sorted(label for label, n in counts.items() if n > 1):
