@@ -9,7 +9,7 @@ sha256 of the orders it salts, recorded when it is accepted (a journal step of i
 as standing orders are, which `audit` replays) and told to the salter: orders swapped after the salts are refused
 at `adjudicate`, and printed with every salt in the report. And the salts key the dice in turn order, not in the
 order they were accepted, which the host could rearrange to choose among the dice of k! keys. Games stored with
-the dice mode `strict` (dice.STRICT_MODES) played before either, and keep their rules so that they still replay.
+the dice mode `strict` were played before both (dice.STRICT_MODES), and keep their rules so that they still replay.
 """
 
 from __future__ import annotations

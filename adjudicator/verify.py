@@ -47,7 +47,8 @@ _TRAIL_REVERSED = re.compile(r"(?:\s*(?:\]etouq/\[|\]edoc/\[|```+|~~~+))+\s*", r
 _HEADER = re.compile(r"(game|turn|anchor|seed|salts|binds|orders|holds)\s*:\s*(.*)", re.I)
 # Numbers are ASCII digits only: int() and str.isdigit() also take '²', '①', Arabic-Indic and fullwidth digits.
 _NUMBER = re.compile(r"[0-9]{1,%d}" % MAX_DIGITS)
-_NUMBERS = re.compile(r"[0-9]{1,%d}(?: [0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))
+_NUMBERS = re.compile(r"[0-9]{1,%d}(?: +[0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))    # clean() leaves only ' '
+
 _HOLDS = re.compile(r"([0-9]{1,%d}) groups?, ([0-9]{1,%d}) dice" % (MAX_DIGITS, MAX_DIGITS), re.I)
 _SIDES = re.compile(r"d([0-9]{1,%d})" % MAX_DIGITS, re.I)
 
@@ -172,14 +173,13 @@ def _read_line(block: Block, line: str, number: int) -> None:
     if len(fields) != 4 or fields[1][:1] not in "dD" or not fields[1][1:].isnumeric():
         return
     sides = _SIDES.fullmatch(fields[1])
-    values = fields[2].split()
     if sides is None:
         block.problems.append(f"line {number}: the sides of {_shown(fields[0])} are not a number verify reads: "
                               f"{_shown(fields[1])} (ASCII digits, at most {MAX_DIGITS})")
-    elif values and not _NUMBERS.fullmatch(" ".join(values)):
+    elif fields[2] and not _NUMBERS.fullmatch(fields[2]):
         block.problems.append(f"line {number}: the dice of {_shown(fields[0])} are not all numbers: {_shown(fields[2])}")
     else:
-        block.groups.append(Group(fields[0], int(sides.group(1)), list(map(int, values)), fields[3], number))
+        block.groups.append(Group(fields[0], int(sides.group(1)), list(map(int, fields[2].split())), fields[3], number))
 
 
 def _number(text: str) -> int | None:
