@@ -1,11 +1,13 @@
 """`verify`: check the dice of a posted report from its text alone, with no database and no key.
 
 A report's dice block (report.dice_block) names the game, the turn, the anchor, the revealed seed, the salts
-of a strict game, and every dice group. From those lines alone anyone can check that the seed leads to the
+of a strict game with the orders each binds, and every dice group. From those lines alone anyone can check that the seed leads to the
 anchor (H^turn(seed) == anchor) and recompute every die (DESIGN.md "Audited dice"). The text may come back
 from a forum changed: Markdown with or without its code fence (NodeBB's raw post), the HTML NodeBB renders
 (`<pre><code>`, `<br>`, `&amp;`), BBCode, plain text, quoted once or several times (`> `, `[quote]`), with
 CRLF line ends, no-break spaces or zero-width characters. Reading is tolerant of all of that; checking is exact.
+Anyone can paste anything, so the work is bounded too: numbers are a few ASCII digits, a turn beyond every chain
+is refused unwalked, and all the hashing from seeds to anchors in one paste is at most MAX_HASHES.
 
 Only the standard library and adjudicator.dice / adjudicator.errors are imported here: a player's check
 starts in a fraction of a second, without the store, the rules or the templates.
@@ -48,7 +50,6 @@ _HEADER = re.compile(r"(game|turn|anchor|seed|salts|binds|orders|holds)\s*:\s*(.
 # Numbers are ASCII digits only: int() and str.isdigit() also take '²', '①', Arabic-Indic and fullwidth digits.
 _NUMBER = re.compile(r"[0-9]{1,%d}" % MAX_DIGITS)
 _NUMBERS = re.compile(r"[0-9]{1,%d}(?: +[0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))    # clean() leaves only ' '
-
 _HOLDS = re.compile(r"([0-9]{1,%d}) groups?, ([0-9]{1,%d}) dice" % (MAX_DIGITS, MAX_DIGITS), re.I)
 _SIDES = re.compile(r"d([0-9]{1,%d})" % MAX_DIGITS, re.I)
 
