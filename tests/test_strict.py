@@ -220,3 +220,18 @@ def test_a_game_stored_before_salts_were_bound_keeps_its_key_in_acceptance_order
     post = tmp_path / "post.md"
     post.write_text(report, encoding="utf-8")
     assert "all match" in cli("verify", post).output
+
+
+def test_salts_bind_and_key_in_turn_order_in_a_league(cli, league):
+    """On PostgreSQL, beside another strict game whose rows interleave: each game's salts bind its own orders."""
+    locked = {}
+    for gid, orders in (("a", GERMANS), ("b", "end\n")):
+        cli("new", league, "--game", "demo", "--seed", TEST_SEED, "--id", gid, "--dice", "strict")
+        locked[gid] = cli.json("submit", league, "--id", gid, "--power", "Germans", input=orders)["sha256"]
+    for power in ("Italians", "Russians"):
+        for gid in ("a", "b"):
+            cli("submit", league, "--id", gid, "--power", power, input=f"salt {power} {gid}\n")
+    for gid in ("a", "b"):
+        report = cli("adjudicate", league, "--id", gid).output
+        assert f"salts: Russians {gid} | Italians {gid}\nbinds: {locked[gid]} | {locked[gid]}\n" in report
+        assert "OK:" in cli("audit", league, "--id", gid).output
