@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sqlite3
 
 import pytest
@@ -187,19 +188,22 @@ def test_orders_swapped_after_the_salts_are_refused_and_fail_the_audit(cli, stri
 
 
 def test_salts_the_host_rearranged_change_no_die_and_fail_the_audit(cli, strict_db, tmp_path):
-    """The host swaps the two salts' rows, as if the Italians' had come first, to get the dice of the other order."""
+    """The host adjudicates on a copy, dislikes the dice, and swaps the two salts' rows in the game, as if the
+    Italians' had come first, to get the dice of the other order: they are the same dice."""
     cli("submit", strict_db, "--power", "Germans", input=GERMANS)
     salt(cli, strict_db, "Russians", "red sky")
     salt(cli, strict_db, "Italians", "blue sea")
+    trial = shutil.copy(strict_db, tmp_path / "trial.db")
+    cli("adjudicate", trial)
     (first, *russian), (second, *italian) = sql(strict_db, "select id, power, text, sha256 from submission "
                                                            "where kind = 'salt' order by seq")
     sql(strict_db, "update submission set power = ?, text = ?, sha256 = ? where id = ?", *italian, first)
     sql(strict_db, "update submission set power = ?, text = ?, sha256 = ? where id = ?", *russian, second)
-    report = cli("adjudicate", strict_db).output
-    assert "salts: red sky | blue sea" in report
-    key = dice.turn_key(seed(1), ["red sky", "blue sea"])
+    assert "salts: red sky | blue sea" in cli("adjudicate", strict_db).output
     groups = cli.json("rolls", strict_db)
-    assert groups and all(g["values"] == dice.roll(key, "s1", 1, g["label"], g["sides"], g["count"]) for g in groups)
+    assert groups == cli.json("rolls", trial)
+    key = dice.turn_key(seed(1), ["red sky", "blue sea"])
+    assert all(g["values"] == dice.roll(key, "s1", 1, g["label"], g["sides"], g["count"]) for g in groups)
     audit = cli("audit", strict_db, code=1).output
     assert "FAILED at the first mismatch: turn 1, step 1" in audit and "\"power\": \"Italians\", \"salt\": \"blue sea\"" in audit
 
