@@ -202,7 +202,7 @@ def new(db: Optional[str] = typer.Argument(None, help="Where to create the game:
     typer.echo(f"dice anchor: {out['anchor']}" + ("  (TEST DICE: created with --seed)" if out["test_seed"] else ""))
     typer.echo(f"setup hash: {out['setup_hash']}")
     typer.echo(f"key file: {_home_relative(out['key_file'])} — keep it private and backed up")
-    if out["dice"] == "strict":
+    if out["dice"] != "normal":
         typer.echo("strict dice: each turn's dice await the salts of "
                    + (", ".join(out["salts_from"]) if out["salts_from"] else "every other power that takes turns"))
     if out["bids"]:
@@ -244,6 +244,9 @@ def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     typer.echo(f"{len(out['orders'])} order(s) of {out['power']} {verb}; sha256 {out['sha256']}")
     for line in out["orders"]:
         typer.echo(f"  {line}")
+    if "binds" in out:
+        typer.echo(f"the salt binds the orders of {out['binds']['power']} locked with sha256 {out['binds']['sha256']}: "
+                   "the report prints it with the salt; compare")
     if out["covers"]:
         whole = " (the whole turn: it ends when these are adjudicated)" if out["whole_turn"] else ""
         typer.echo("covers: " + ", ".join(p.replace("_", " ") for p in out["covers"]) + whole)

@@ -250,10 +250,16 @@ def victory_phrase(event: dict) -> str:
 
 
 def salts_phrases(event: dict) -> list[str]:
-    """Strict dice: whose salts key this turn's dice, in the order they were accepted, and whose are missing."""
+    """Strict dice: whose salts key this turn's dice, in the order of the key (turn order; in old games, the order
+    they were accepted), which orders they bind, and whose are missing."""
     salts = ", ".join(f"{s['power']} (`{s['salt']}`)" for s in event["salts"])
-    lines = [f"Strict dice: this turn's dice key is salted by {salts}, in that order." if salts
-             else "Strict dice: no salt came in for this turn."]
+    if salts and "orders" in event:
+        bound = ", ".join(sorted({s["binds"] for s in event["salts"]}))
+        lines = [f"Strict dice: this turn's dice key is salted by {salts}, in turn order; the salts bind the orders "
+                 f"with sha256 {bound}."]
+    else:
+        lines = [f"Strict dice: this turn's dice key is salted by {salts}, in that order." if salts
+                 else "Strict dice: no salt came in for this turn."]
     if event["missing"]:
         lines.append(f"The host adjudicated without the salts of {', '.join(event['missing'])} "
                      "(deadline passed, `adjudicate --without-salts`).")
@@ -514,6 +520,8 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
         "orders": [{"seq": sub.seq, "power": sub.power, "sha256": sub.sha256} for sub in turn_subs],
         "seed": seed.seed if seed else None,
         "salts": json.loads(seed.salts) if seed else [],
+        "salted": next(({"binds": [s["binds"] for s in e["salts"]], "orders": e["orders"]} for st in mine
+                        for e in events[st.id] if e["type"] == "salts" and "orders" in e), None),
         "phases": phases,
         "game_over": game_over,
         "standings": _standings(snapshot, powers),
@@ -534,6 +542,8 @@ def dice_block(ctx: dict, groups: list[dict] | None = None) -> str:
              f"seed: {ctx['seed'] or '(revealed when this turn is over)'}"]
     if ctx["salts"]:
         lines.append("salts: " + " | ".join(ctx["salts"]))
+        if ctx.get("salted"):           # which orders each salt binds, and the orders salted (verify compares)
+            lines += ["binds: " + " | ".join(ctx["salted"]["binds"]), f"orders: {ctx['salted']['orders']}"]
     lines.append(f"holds: {len(groups)} groups, {sum(len(g['values']) for g in groups)} dice")
     for g in groups:
         lines.append(f"{g['label']} | d{g['sides']} | {' '.join(map(str, g['values']))} | {', '.join(g['units'])}")

@@ -50,7 +50,7 @@ def set_topic(engine, topic: str) -> int:
 
 def topic_id(topic: str) -> int:
     """A topic id, also read from a topic's address as the forum shows it (…/topic/1234/some-title)."""
-    found = re.search(r"(?:^|/topic/)(\d+)(?:$|[/?#])", topic.strip())
+    found = re.search(r"(?:^|/topic/)([0-9]{1,16})(?:$|[/?#])", topic.strip())
     if not found or not 0 < int(found.group(1)) < 2**53:
         raise ConfigError(f"a topic is given by its number or its address (…/topic/1234/…), not {topic!r}")
     return int(found.group(1))

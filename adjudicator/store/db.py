@@ -38,6 +38,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlmodel import Session, create_engine
 
+from ..dice import CHAIN_LENGTH, DICE_MODES
 from ..errors import ConfigError, StoreError
 from ..state import State, Unit, pair_key
 from .game_row import COLUMNS, SETUP, GameRow
@@ -556,7 +557,7 @@ def _check_setup(game: GameRow) -> None:
                          "in the table game_setup) is missing; restore it from a copy")
 
 
-MAX_CHAIN = 1 << 20        # the longest dice chain `verify` walks (verify.MAX_TURN)
+MAX_CHAIN = CHAIN_LENGTH    # every chain `new` makes is this long, and `verify` walks no longer one (verify.MAX_TURN)
 
 
 def check_game(game: GameRow) -> None:
@@ -570,8 +571,8 @@ def check_game(game: GameRow) -> None:
         raise bad("anchor", anchor, "64 lowercase hex digits")
     if not isinstance(game.chain_length, int) or not 1 <= game.chain_length <= MAX_CHAIN:
         raise bad("chain_length", game.chain_length, f"a whole number from 1 to {MAX_CHAIN}")
-    if game.dice_mode not in ("normal", "strict"):
-        raise bad("dice_mode", game.dice_mode, "normal or strict")
+    if game.dice_mode not in DICE_MODES:
+        raise bad("dice_mode", game.dice_mode, " or ".join(DICE_MODES))
     for name, least in (("round", 0), ("turn_index", 1)):       # round 0: the bid before round 1
         value = getattr(game, name)
         if not isinstance(value, int) or value < least:
