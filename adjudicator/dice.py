@@ -30,6 +30,12 @@ STRICT_MODES = (STRICT, "strict")
 DICE_MODES = ("normal", *STRICT_MODES)
 
 
+def mode_name(mode: str) -> str:
+    """The dice mode as players chose it (`--dice strict`): which rules of strict dice a game keeps is the
+    replay's business, told by the report's `binds:` lines, not a second name for players to learn."""
+    return "strict" if mode in STRICT_MODES else mode
+
+
 def _H(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 

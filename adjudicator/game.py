@@ -652,7 +652,7 @@ def status(engine) -> dict:
                                                  for u in sorted(damaged, key=lambda u: u.id)]
         return {"game": g.game.id, "name": g.game.name, "title": g.game.title, "rules": g.game.rules_version,
                 "round": st.round, "power": st.power, "phase": st.phase, "turn_index": st.turn_index,
-                "anchor": g.game.anchor, "setup_hash": g.setup.setup_hash, "dice": g.game.dice_mode, "test_seed": g.game.test_seed,
+                "anchor": g.game.anchor, "setup_hash": g.setup.setup_hash, "dice": dice.mode_name(g.game.dice_mode), "test_seed": g.game.test_seed,
                 "options": sorted(k.removeprefix("option:") for k in st.switches if k.startswith("option:")),
                 "bids": dict(st.bids),
                 "awaiting": _awaiting(s, g, victory["winner"]), "victory": victory,

@@ -15,6 +15,7 @@ from importlib.resources import files
 
 from sqlmodel import Session
 
+from . import dice
 from .errors import AdjudicatorError, ConfigError, StoreError
 from .store import db
 from .store.schema import now
@@ -515,7 +516,7 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
                     f"{PHASE_TITLES.get(snapshot['phase'], snapshot['phase']).lower()} (round {snapshot['round']}).")
     return {
         "game": {"id": game.id, "title": game.title, "name": game.name, "rules": game.rules_version,
-                 "anchor": game.anchor, "setup_hash": setup.setup_hash, "test_seed": game.test_seed, "dice_mode": game.dice_mode},
+                 "anchor": game.anchor, "setup_hash": setup.setup_hash, "test_seed": game.test_seed, "dice_mode": dice.mode_name(game.dice_mode)},
         "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power, "bid": mine[0].round == 0},
         "orders": [{"seq": sub.seq, "power": sub.power, "sha256": sub.sha256} for sub in turn_subs],
         "seed": seed.seed if seed else None,
