@@ -12,7 +12,9 @@ over yet are taken from the journal, "not checkable yet", so that the state hash
 Every step is compared with the stored one: its submission, phase, dice groups (label, sides, values,
 units), report events and state hash; every stored report with the one the replay writes at the same moment
 (it prints the setup hash, the test-dice flag and each adjudicated submission's sha256, so a setup edited, a
-flag cleared or orders swapped after the fact all show); then the revealed seeds and salts, and the final state
+flag cleared or orders swapped after the fact all show; a report the journal records as written by earlier
+templates, by its dice block and hashes only); every stored snapshot, the position after a turn that reports and
+pictures show, with the replay's once the turn is over; then the revealed seeds and salts, and the final state
 with the current tables. The first difference stops the replay and is named. Given the anchor players saw
 first (`--anchor`), a game re-keyed with a new dice chain shows too.
 
@@ -30,6 +32,7 @@ from sqlmodel import Session
 
 from . import dice, game as services
 from .errors import AdjudicatorError, StoreError, SubmissionRejected
+from .report import TEMPLATE_VERSION
 from .scenario import Scenario
 from .state import State
 from .store import db
@@ -93,28 +96,34 @@ class AuditResult:
     mismatch: Mismatch | None = None
     setup_hash: str = ""
     orders: list[dict] = field(default_factory=list)      # each submission: seq, power, kind, sha256, status
+    posted: list = field(default_factory=list)            # audit_posted.Posted: the reports a player saw
 
     @property
     def ok(self) -> bool:
-        return self.mismatch is None
+        return self.mismatch is None and not any(p.problem for p in self.posted)
 
     def lines(self) -> list[str]:
         out = [f"audit of game {self.game}: {self.submissions} submission(s), {self.steps} step(s), "
                f"{len(self.turns)} turn(s) replayed from the setup and the journal",
                f"setup hash {self.setup_hash}: it must be the one printed in the game's reports"]
         out += [v.line() for v in self.turns.values()]
+        out += [p.describe() for p in self.posted]
+        unheld = next((p for p in self.posted if p.problem), None)
         if self.mismatch:
             out.append(f"FAILED at the first mismatch: {self.mismatch.message()}")
+        elif unheld:
+            out.append(f"FAILED: {unheld.problem}")
         else:
-            out.append(f"OK: every revealed seed, dice group, state hash and stored report replays; the current state matches "
-                       f"(state hash {self.state_hash})")
+            out.append("OK: every revealed seed, dice group, state hash, stored report and snapshot replays; the current "
+                       f"state matches (state hash {self.state_hash})")
         return out
 
     def to_dict(self) -> dict:
         return {"game": self.game, "setup_hash": self.setup_hash, "ok": self.ok, "submissions": self.submissions,
                 "orders": self.orders, "steps": self.steps,
                 "turns": [v.to_dict() for v in self.turns.values()], "state_hash": self.state_hash,
-                "mismatch": self.mismatch.to_dict() if self.mismatch else None}
+                "mismatch": self.mismatch.to_dict() if self.mismatch else None,
+                "posted": [p.to_dict() for p in self.posted]}
 
 
 @dataclass
@@ -129,17 +138,21 @@ class Journal:
     seeds: dict[int, Row]                       # power-turn -> its revealed seed
     state: State                                # the current tables
     reports: list[Row]                          # as stored after each adjudication, in order
+    snapshots: dict[int, Row] = field(default_factory=dict)    # turn -> the position kept after it (schema 3)
 
     def groups_of_turn(self, turn: int) -> dict[str, Row]:
         return {g.label: g for rows in self.groups.values() for g in rows if g.turn_index == turn}
 
 
 def audit(db_arg: str, progress: Callable[[int, int], None] | None = None, anchor: str | None = None,
-          game_id: str | None = None) -> AuditResult:
+          game_id: str | None = None, posted: list | None = None) -> AuditResult:
     """Replay the game in `db_arg` (the one `game_id` names, in a league) and compare; the result names the first
-    mismatch, if any. `anchor` (64 hex digits) is the one players saw when the game began."""
-    from . import audit_halves
+    mismatch, if any. `anchor` (64 hex digits) is the one players saw when the game began; `posted`
+    (audit_posted.read), the reports they saw last, which the journal must hold."""
+    from . import audit_halves, audit_posted
     journal = read_journal(db_arg, game_id)
+    if posted:
+        audit_posted.check(posted, journal.game.id, journal.steps)
     replay = Replay(journal, progress or (lambda done, total: None))
     second = None
     try:
@@ -155,6 +168,7 @@ def audit(db_arg: str, progress: Callable[[int, int], None] | None = None, ancho
         replay.engine.dispose()
         if second is not None:
             second.stop()
+    replay.result.posted = posted or []
     return replay.result
 
 
@@ -173,9 +187,12 @@ def read_journal(db_arg: str, game_id: str | None = None) -> Journal:
             seeds = {r.turn_index: r for r in journal("SELECT * FROM revealedseed WHERE game_id = :game")}
             state = db.load_state(s, game)
             reports = journal("SELECT * FROM report WHERE game_id = :game ORDER BY id")
+            kept = journal("SELECT * FROM snapshot WHERE game_id = :game ORDER BY turn_index") \
+                if db.has_table(s, "snapshot") else []
+            snapshots = {r.turn_index: r for r in kept}
     finally:
         engine.dispose()
-    return Journal(game, subs, steps, groups, seeds, state, reports)
+    return Journal(game, subs, steps, groups, seeds, state, reports, snapshots)
 
 
 def _values(values: list) -> str:
@@ -186,14 +203,15 @@ def _units(units: list) -> str:
     return ", ".join(map(str, units))
 
 
-def _stored_json(text: str, turn: int, where: str) -> list:
-    """A JSON list column of the stored journal: damage there is a mismatch to name, not a crash."""
+def _stored_json(text: str, turn: int, where: str, kind: type = list):
+    """A JSON list (or object) column of the stored journal: damage there is a mismatch to name, not a crash."""
     try:
         value = json.loads(text)
     except (TypeError, ValueError):
         value = None
-    if not isinstance(value, list):
-        raise Mismatch(turn, where, "the stored column must be a JSON list", "a JSON list", _short(text))
+    if not isinstance(value, kind):
+        what = "a JSON list" if kind is list else "a JSON object"
+        raise Mismatch(turn, where, f"the stored column must be {what}", what, _short(text))
     return value
 
 
@@ -272,6 +290,7 @@ class Replay:
         self.result.orders = [{"seq": sub.seq, "power": sub.power, "kind": sub.kind, "sha256": sub.sha256,
                                "status": sub.status} for sub in journal.submissions]
         self.reports = 0                                    # stored reports compared so far
+        self.unfinished: int | None = None                  # the turn last adjudicated, while it is not over
         self.first_step: dict[int, Row] = {}               # submission id -> its first stored step
         for step in reversed(journal.steps):
             self.first_step[step.submission_id] = step
@@ -352,12 +371,15 @@ class Replay:
     def _adjudicate(self, stored: Row) -> None:
         where = f"adjudication of submission {stored.seq} ({stored.power})"
         try:
-            services.adjudicate(self.engine, None, without_salts=self._fell_back(stored), dice_source=self.dice)
+            out = services.adjudicate(self.engine, None, without_salts=self._fell_back(stored), dice_source=self.dice)
         except AdjudicatorError as exc:
             raise Mismatch(stored.turn_index, where, "the journal adjudicated it, but the replay cannot",
                            "adjudicated", exc.message) from None
         self._compare_new_steps()
         self._compare_report(stored.turn_index)
+        self.unfinished = out["turn_index"]
+        if out["turn_over"]:                # no later adjudication replaces the turn's snapshot
+            self._compare_snapshot(out["turn_index"])
 
     def _fell_back(self, stored: Row) -> bool:
         """Whether the host adjudicated this submission without some salts, as its first stored step records."""
@@ -448,9 +470,10 @@ class Replay:
         if (stored.turn_index, stored.format) != (mine.turn_index, mine.format):
             raise Mismatch(turn, where, "turn and format of the stored report", f"turn {mine.turn_index}, {mine.format}",
                            f"turn {stored.turn_index}, {stored.format}")
+        earlier = self._template_version(self.reports - 1, turn, where) < TEMPLATE_VERSION
         if stored.text != mine.text and not _worded_alike(mine.text, stored.text):
             ours, theirs = mine.text.splitlines(), (stored.text or "").splitlines()
-            if not any(line.startswith("holds: ") for line in theirs):
+            if earlier:
                 # written by an earlier version of the templates: its prose differs, so only what it proves is
                 # compared (the journal's events behind the prose were compared step by step already)
                 ours, theirs = _proof(ours), _proof(theirs)
@@ -461,8 +484,44 @@ class Replay:
                            "(was it edited, or the game's setup, flags or orders changed after it was posted?)",
                            _line(ours, k), _line(theirs, k))
 
+    def _compare_snapshot(self, turn: int) -> None:
+        """The position the journal kept after `turn` (what `report`, `post` and `map --turn` show), against the
+        replay's. A game kept snapshots from its upgrade to schema 3 on: none is missing after the first."""
+        self.unfinished = None
+        where = f"snapshot of turn {turn}"
+        stored = self.journal.snapshots.get(turn)
+        if stored is None:
+            if any(isinstance(t, int) and t < turn for t in self.journal.snapshots):
+                raise Mismatch(turn, where, "the position after every turn since the first snapshot is kept, and the "
+                               "journal lacks this one", "a snapshot", "none")
+            return
+        mine = db.peek(self.engine, "SELECT data FROM snapshot WHERE turn_index = :turn", turn=turn)[0].data
+        if mine == stored.data:             # both written by save_snapshot, keys sorted
+            return
+        mine, found = json.loads(mine), _stored_json(stored.data, turn, where, dict)
+        if mine != found:
+            at, expected, got = _first_difference("", mine, found)
+            raise Mismatch(turn, f"{where} ({at.strip()})", "the position kept after the turn (shown by report, post "
+                           "and map --turn) must be the replayed one", _short(expected), _short(got))
+
+    def _template_version(self, index: int, turn: int, where: str) -> int:
+        """The version of the templates that wrote the stored report, as the journal kept it with the report (none
+        before schema 5: 0). Versions only rise as a game goes on, so a report cannot be passed off as older than
+        the one before it."""
+        version = getattr(self.journal.reports[index], "template_version", 0)
+        what = "the version of the templates that wrote the report"
+        if isinstance(version, bool) or not isinstance(version, int) or not 0 <= version <= TEMPLATE_VERSION:
+            raise Mismatch(turn, where, f"{what} (this adjudicator writes version {TEMPLATE_VERSION})",
+                           f"0 to {TEMPLATE_VERSION}", _short(version))
+        before = getattr(self.journal.reports[index - 1], "template_version", 0) if index else 0
+        if isinstance(before, int) and version < before:
+            raise Mismatch(turn, where, f"{what}: reports are written in order, so none was written by older "
+                           "templates than the report before it", f"{before} or later", version)
+        return version
+
     def _finish(self) -> None:
-        """After the last submission: nothing left over, the same seeds and salts, the same current state."""
+        """After the last submission: nothing left over, the same seeds and salts, the same snapshots and current
+        state."""
         if self.reports < len(self.journal.reports):
             extra = self.journal.reports[self.reports]
             raise Mismatch(extra.turn_index, f"report {self.reports + 1}", "the journal holds a report of an "
@@ -492,6 +551,13 @@ class Replay:
             if json.loads(seeds[turn].salts) != _stored_json(stored.salts, turn, "salts of the dice key"):
                 raise Mismatch(turn, "salts of the dice key", "the salts accepted for the turn, in order",
                                seeds[turn].salts, stored.salts)
+        if self.unfinished is not None:
+            self._compare_snapshot(self.unfinished)
+        played = {step.turn_index for step in self.journal.steps}
+        never = [turn for turn in self.journal.snapshots if turn not in played]
+        if never:
+            raise Mismatch(never[0], f"snapshot of turn {never[0]}", "the journal holds the position after a turn "
+                           "that was never adjudicated", "no snapshot", "a snapshot")
         self._compare_state(state)
 
     def _compare_state(self, replayed: State) -> None:

@@ -56,9 +56,17 @@ def _main(version: bool = typer.Option(False, "--version", is_eager=True, callba
     """Adjudicate Axis & Allies turns from text orders, with dice anyone can recheck."""
 
 
+_warned: set[str] = set()
+
+
 def _settings():
-    from .config import load_settings
-    return load_settings()
+    """The settings, with a warning (once a process) for what the .env file may not set, such as a proxy."""
+    from .config import load_settings, not_honoured
+    settings = load_settings()
+    if (warning := not_honoured(settings)) and warning not in _warned:
+        _warned.add(warning)
+        typer.echo(f"warning: {warning}", err=True)
+    return settings
 
 
 def _players(given: list[str]) -> list[tuple[str, str]]:
@@ -194,7 +202,7 @@ def new(db: Optional[str] = typer.Argument(None, help="Where to create the game:
     typer.echo(f"dice anchor: {out['anchor']}" + ("  (TEST DICE: created with --seed)" if out["test_seed"] else ""))
     typer.echo(f"setup hash: {out['setup_hash']}")
     typer.echo(f"key file: {_home_relative(out['key_file'])} — keep it private and backed up")
-    if out["dice"] == "strict":
+    if out["dice"] != "normal":
         typer.echo("strict dice: each turn's dice await the salts of "
                    + (", ".join(out["salts_from"]) if out["salts_from"] else "every other power that takes turns"))
     if out["bids"]:
@@ -236,6 +244,9 @@ def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     typer.echo(f"{len(out['orders'])} order(s) of {out['power']} {verb}; sha256 {out['sha256']}")
     for line in out["orders"]:
         typer.echo(f"  {line}")
+    if "binds" in out:
+        typer.echo(f"the salt binds the orders of {out['binds']['power']} locked with sha256 {out['binds']['sha256']}: "
+                   "the report prints it with the salt; compare")
     if out["covers"]:
         whole = " (the whole turn: it ends when these are adjudicated)" if out["whole_turn"] else ""
         typer.echo("covers: " + ", ".join(p.replace("_", " ") for p in out["covers"]) + whole)
@@ -442,15 +453,23 @@ def map_(db: Optional[str] = typer.Argument(None, help=DB_HELP),
 def audit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
           anchor: Optional[str] = typer.Option(None, "--anchor", help="The game's anchor as published at its start: the game must still have it."),
           game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
+          posted: Optional[str] = typer.Option(None, "--posted", help="The last report you saw, as posted or mailed (any format, several reports at once), or - for standard input: the database must hold its turn with its state hash."),
           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """Replay the whole game from its setup and journal: exit 0 iff every seed, roll, state hash and report replays.
+    """Replay the whole game from its setup and journal: exit 0 iff every seed, roll, state hash and report replays
+    (and, with --posted, the database holds the reports you saw: it was not rolled back or forked since).
 
     Needs no key file and changes nothing, so a copy of the database, mailed or published, will do."""
     try:
         from .audit import audit as do_audit
         expected = _anchor(anchor)
+        seen = None
+        if posted is not None:
+            from . import audit_posted
+            from .inputs import read
+            from .verify import MAX_BYTES
+            seen = audit_posted.read(read(posted, "report", MAX_BYTES), posted)
         with _progress("replaying the journal") as advance:
-            result = do_audit(_db(db), progress=advance, anchor=expected, game_id=game_id)
+            result = do_audit(_db(db), progress=advance, anchor=expected, game_id=game_id, posted=seen)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -458,7 +477,7 @@ def audit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     else:
         for line in result.lines():
             typer.echo(line)
-    if result.mismatch is not None:
+    if not result.ok:
         raise typer.Exit(1)
 
 
@@ -678,6 +697,27 @@ def demo(db: Optional[str] = typer.Option(None, "--db", help="Keep the demo game
             typer.echo(chunk)
     except AdjudicatorError as exc:
         _fail(exc)
+
+
+@app.command("settings")
+def settings_(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Show where the settings come from: the .env file read, and each ADJUDICATOR_* setting (secrets hidden).
+
+    The .env file is the working folder's, or the one ADJUDICATOR_ENV names; never one in a folder above."""
+    try:
+        from .config import load_settings, shown
+        out = shown(load_settings())
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json(out)
+        return
+    typer.echo(out["read"])
+    width = max((len(row["key"]) for row in out["settings"]), default=0)
+    for row in out["settings"]:
+        typer.echo(f"{row['key']:<{width}}  {row['value']}  ({'.env' if row['from'] == 'file' else row['from']})")
+    if out["warning"]:
+        typer.echo(f"warning: {out['warning']}")
 
 
 def main() -> None:

@@ -22,6 +22,19 @@ CHAIN_LENGTH = 4096
 SEED_BYTES = 32
 MAX_SIDES = 256  # one byte per draw; more sides would need a different, non-normative byte rule
 
+# A game's dice mode, fixed at `new` and part of its setup hash. Strict dice (§7) bind each salt to the sha256 of the
+# orders it salts and key the dice with the salts in turn order. Games created before that store `strict`: their
+# salts bind nothing and key the dice in the order they were accepted, and so they still replay.
+STRICT = "strict-bound"
+STRICT_MODES = (STRICT, "strict")
+DICE_MODES = ("normal", *STRICT_MODES)
+
+
+def mode_name(mode: str) -> str:
+    """The dice mode as players chose it (`--dice strict`): which rules of strict dice a game keeps is the
+    replay's business, told by the report's `binds:` lines, not a second name for players to learn."""
+    return "strict" if mode in STRICT_MODES else mode
+
 
 def _H(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
@@ -97,6 +110,17 @@ def seed_matches_anchor(seed: bytes, i: int, anchor: bytes) -> bool:
     return hmac.compare_digest(value, bytes(anchor))
 
 
+def walk(seed: bytes, steps: int) -> list[bytes]:
+    """[seed, H(seed), …, H^steps(seed)]: from a revealed s_i, the seeds s_i … s_{i-steps} it proves on its way to
+    the anchor (verify keeps them, so that the latest seed of a game checks every earlier one)."""
+    _check_seed(seed, "the seed")
+    _check_index(steps, "the number of steps", 0)
+    out = [bytes(seed)]
+    for _ in range(steps):
+        out.append(_H(out[-1]))
+    return out
+
+
 def seed_follows(seed_i: bytes, seed_prev: bytes) -> bool:
     """Whether s_i is the successor of the already revealed s_{i-1}: one hash, turn by turn."""
     return hmac.compare_digest(_H(bytes(seed_i)), bytes(seed_prev))
@@ -153,15 +177,20 @@ def byte_stream(key: bytes, game_id: str, turn: int, label: str) -> Iterator[int
     The arguments are checked at once, not at the first byte; a label without '|' keeps the message
     unambiguous whatever the game id holds (it splits from the right).
     """
+    return itertools.chain.from_iterable(_digests(key, game_id, turn, label))
+
+
+def _digests(key: bytes, game_id: str, turn: int, label: str) -> Iterator[bytes]:
+    """The byte stream of a group as its HMAC blocks of 32 bytes, the arguments checked as byte_stream says."""
     _check_seed(key, "the turn key")
     _check_index(turn, "the turn index", 1)
     check_label(label)
     return _blocks(bytes(key), f"{game_id}|{turn}|{label}|")
 
 
-def _blocks(key: bytes, prefix: str) -> Iterator[int]:
+def _blocks(key: bytes, prefix: str) -> Iterator[bytes]:
     for block in itertools.count():
-        yield from hmac.digest(key, (prefix + str(block)).encode("utf-8"), "sha256")
+        yield hmac.digest(key, (prefix + str(block)).encode("utf-8"), "sha256")
 
 
 def dice_from_bytes(data: Iterable[int], sides: int, count: int) -> list[int]:
@@ -170,23 +199,27 @@ def dice_from_bytes(data: Iterable[int], sides: int, count: int) -> list[int]:
     Skipping removes modulo bias exactly. A finite `data` may yield fewer than `count` dice; the protocol's
     stream is endless.
     """
+    data = iter(data)
+    return _dice(iter(lambda: bytes(itertools.islice(data, 256)), b""), sides, count)
+
+
+def _dice(chunks: Iterator[bytes], sides: int, count: int) -> list[int]:
+    """dice_from_bytes of the bytes of `chunks`, taken a chunk at a time: a verify of two million dice takes a
+    fraction of a second, not seconds."""
     _check_sides(sides)
     _check_index(count, "the number of dice", 0)
-    if count == 0:
-        return []
     cutoff = 256 - 256 % sides
     out: list[int] = []
-    for b in data:
-        if b < cutoff:
-            out.append(b % sides + 1)
-            if len(out) == count:
-                break
-    return out
+    for chunk in chunks:
+        if len(out) >= count:
+            break
+        out += [b % sides + 1 for b in chunk if b < cutoff]
+    return out[:count]
 
 
 def roll(key: bytes, game_id: str, turn: int, label: str, sides: int, count: int) -> list[int]:
     """The `count` dice of one group, as anyone holding the revealed key recomputes them."""
-    return dice_from_bytes(byte_stream(key, game_id, turn, label), sides, count)
+    return _dice(_digests(key, game_id, turn, label), sides, count)
 
 
 @dataclass

@@ -251,6 +251,7 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
     if secret is None:
         secret = dice.new_secret()
     anchor = dice.chain_seed(secret, 0, dice.CHAIN_LENGTH)
+    dice_mode = dice.STRICT if dice_mode == "strict" else dice_mode
     game = Game(id=gid, name=name, title=f"{scenario.name} {scenario.version}".strip(), rules_version=version,
                 anchor=dice.hexb(anchor), chain_length=dice.CHAIN_LENGTH, dice_mode=dice_mode,
                 salts_required=",".join(salters), test_seed=seed_hex is not None,
@@ -403,10 +404,14 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         summary = {"game": g.game.id, "power": power, "orders": [o.canonical() for o in sub.orders], "covers": covers,
                    "whole_turn": bool(covers) and covers[-1] == g.scenario.phases_of(power)[-1],
                    "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "dry_run": dry_run}
+        if salts and salts_mod.binds(g):
+            summary["binds"] = {"power": g.state.power, "sha256": locked.sha256}
         if dry_run:
             return summary
         kind = "turn" if turn_orders else ("salt" if salts else "standing")
         seq, row_id = _add_submission(s, g, power, kind, text, summary["sha256"], "locked" if kind == "turn" else "done")
+        if "binds" in summary:
+            _add_step(s, g, row_id, "standing", [salts_mod.binding(power, salts[0].text, locked.sha256)])
         standing = standing_orders(sub.orders)
         if standing:
             apply_standing(g.state, power, standing)
@@ -538,7 +543,8 @@ def _add_submission(s: Session, g: Loaded, power: str, kind: str, text: str, sha
 
 
 def _add_step(s: Session, g: Loaded, submission_id: int | None, phase: str, events: list[dict]) -> None:
-    """A journal step that rolls no dice (standing orders, a host's correction), at the game's position now."""
+    """A journal step that rolls no dice (standing orders, a salt's binding, a host's correction), at the game's
+    position now."""
     _add_steps(s, g, submission_id, [turn.StepResult(phase, events, [], g.state.hash())],
                g.state.turn_index, g.state.round, g.state.power)
 
@@ -655,7 +661,7 @@ def status(engine) -> dict:
                                                  for u in sorted(damaged, key=lambda u: u.id)]
         return {"game": g.game.id, "name": g.game.name, "title": g.game.title, "rules": g.game.rules_version,
                 "round": st.round, "power": st.power, "phase": st.phase, "turn_index": st.turn_index,
-                "anchor": g.game.anchor, "setup_hash": g.setup.setup_hash, "dice": g.game.dice_mode, "test_seed": g.game.test_seed,
+                "anchor": g.game.anchor, "setup_hash": g.setup.setup_hash, "dice": dice.mode_name(g.game.dice_mode), "test_seed": g.game.test_seed,
                 "options": sorted(k.removeprefix("option:") for k in st.switches if k.startswith("option:")),
                 "bids": dict(st.bids),
                 "awaiting": _awaiting(s, g, victory["winner"]), "victory": victory,
@@ -669,7 +675,7 @@ def _awaiting(s: Session, g: Loaded, winner: dict | None) -> str:
         if g.state.bidding:
             return f"the bid of {g.state.power} ({g.state.bids.get(g.state.power, 0)} PUs to buy and place)"
         return f"orders from {g.state.power}"
-    if g.game.dice_mode == "strict" and not salts_mod.turn_started(s, g):
+    if g.game.dice_mode in dice.STRICT_MODES and not salts_mod.turn_started(s, g):
         missing = salts_mod.unsalted(g, salts_mod.turn_salts(s, g))
         if missing:
             return f"salts from {', '.join(missing)}"

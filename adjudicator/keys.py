@@ -24,12 +24,19 @@ As ssh does with private keys, a key that others could read or replace is refuse
 file with any permission for group or others, one that is a symbolic link or not owned by the user, or a key
 folder that others may write to. The error says the `chmod` that fixes it. (POSIX systems only: elsewhere the
 file system has no such modes.)
+
+A key is written first under a claim, `<game_id>.<anchor>.<tag>.claim`, then linked to its own name. While the
+claim is there it proves that key is its maker's own and no game's yet: `new` releases the claim just before it
+links the game into place, and a later `new` that finds the dead `new`'s leftovers removes a key only through its
+claim (`discard`). A key without a claim is never removed on a guess: a game renamed, moved or copied since may
+use it, and a lost key ends a game where a stray one costs nothing.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import secrets
 import stat
 from pathlib import Path
 
@@ -69,8 +76,11 @@ class KeyStore:
         check_game_id(game_id)
         return self.folder / f"{game_id}.{hexb(anchor)[:16]}.key"
 
-    def create(self, game_id: str, secret: bytes | None = None, n: int = CHAIN_LENGTH) -> bytes:
-        """Write the key file of a new game and return its anchor; never replaces an existing key."""
+    def create(self, game_id: str, secret: bytes | None = None, n: int = CHAIN_LENGTH,
+               claim: str | None = None) -> bytes:
+        """Write the key file of a new game and return its anchor; never replaces an existing key. Given a `claim`
+        tag, the key stays claimed until `release`, so that `discard` may remove it; without one it is released at
+        once."""
         check_game_id(game_id)
         if secret is None:
             secret = new_secret()
@@ -84,8 +94,20 @@ class KeyStore:
         text = (
             "# adjudicator dice key -- keep private; without it this game can no longer roll dice\n"
             f"format: {FORMAT}\ngame: {game_id}\nn: {n}\nanchor: {hexb(anchor)}\nsecret: {hexb(secret)}\n"
-        )
-        self._write_new(path, text.encode("utf-8"))
+        ).encode("utf-8")
+        held = self._claim_path(game_id, anchor, claim or claim_tag())
+        self._write_new(held, text, path)
+        try:
+            os.link(held, path)
+        except FileExistsError:
+            held.unlink(missing_ok=True)
+            raise ConfigError(f"the key file {path} already exists; refusing to overwrite a game's key") from None
+        except OSError:                  # a file system without hard links: the key is kept unclaimed
+            held.unlink(missing_ok=True)
+            self._write_new(path, text, path)
+            return anchor
+        if claim is None:
+            held.unlink()
         return anchor
 
     def load(self, game_id: str, anchor: bytes, n: int = CHAIN_LENGTH) -> bytes:
@@ -119,9 +141,27 @@ class KeyStore:
             )
         return secret
 
+    def release(self, game_id: str, anchor: bytes, claim: str) -> None:
+        """Give up the claim on a key, before a game that uses it may exist: from then on it is never discarded."""
+        self._claim_path(game_id, anchor, claim).unlink(missing_ok=True)
+
+    def discard(self, game_id: str, anchor: bytes, claim: str) -> None:
+        """Remove what a `new` killed before it released its claim left: the key, if the claim is still the same
+        file as the key (it proves no game uses it), and the claim."""
+        held, path = self._claim_path(game_id, anchor, claim), self.path_for(game_id, anchor)
+        try:
+            if os.path.samefile(held, path):
+                path.unlink()
+        except FileNotFoundError:
+            pass
+        held.unlink(missing_ok=True)
+
     def delete(self, game_id: str, anchor: bytes) -> None:
-        """Remove a key file, to roll back a `new` that failed after the key was written."""
+        """Remove a key file, to roll back a `new` that surely made no game with it (its link into place failed)."""
         self.path_for(game_id, anchor).unlink(missing_ok=True)
+
+    def _claim_path(self, game_id: str, anchor: bytes, claim: str) -> Path:
+        return self.path_for(game_id, anchor).with_suffix(f".{claim}.claim")
 
     def check_folder(self) -> None:
         """Refuse a key folder that others may write to: they could swap a game's key for their own."""
@@ -150,15 +190,15 @@ class KeyStore:
             raise ConfigError(f"cannot create the key folder {self.folder}: {e}") from None
         _chmod(self.folder, FOLDER_MODE)  # mkdir's mode is reduced by the umask
 
-    def _write_new(self, path: Path, data: bytes) -> None:
+    def _write_new(self, path: Path, data: bytes, shown: Path) -> None:
         # O_EXCL refuses an existing file atomically, and the mode is set at creation, so the secret is
-        # never readable by others, not even for an instant.
+        # never readable by others, not even for an instant. Errors name the key file (`shown`), not its claim.
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
         except FileExistsError:
-            raise ConfigError(f"the key file {path} already exists; refusing to overwrite a game's key") from None
+            raise ConfigError(f"the key file {shown} already exists; refusing to overwrite a game's key") from None
         except OSError as e:
-            raise ConfigError(f"cannot create the key file {path}: {e}") from None
+            raise ConfigError(f"cannot create the key file {shown}: {e.strerror or e}") from None
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
@@ -166,8 +206,13 @@ class KeyStore:
                 os.fsync(f.fileno())
         except OSError as e:
             path.unlink(missing_ok=True)
-            raise ConfigError(f"cannot write the key file {path}: {e}") from None
+            raise ConfigError(f"cannot write the key file {shown}: {e.strerror or e}") from None
         _chmod(path, FILE_MODE)
+
+
+def claim_tag() -> str:
+    """A claim's tag, unique to one command: its process id (to tell whether it still runs) and a random part."""
+    return f"{os.getpid()}-{secrets.token_hex(4)}"
 
 
 def _read_private(path: Path) -> bytes:

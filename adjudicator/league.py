@@ -11,6 +11,7 @@ import json
 
 from sqlmodel import func, select
 
+from .dice import STRICT_MODES
 from .store import db
 from .store.journal import Snapshot, Step
 from .store.models import Power, Submission
@@ -25,7 +26,7 @@ def list_games(db_arg: str) -> dict:
             locked = {(gid, turn, power) for gid, turn, power in s.exec(
                 select(Submission.game_id, Submission.turn_index, Submission.power)
                 .where(Submission.kind == "turn", Submission.status == "locked"))}
-            strict = [g for g in games if g.dice_mode == "strict" and (g.id, g.turn_index, g.power) in locked]
+            strict = [g for g in games if g.dice_mode in STRICT_MODES and (g.id, g.turn_index, g.power) in locked]
             salts = _salts(s, strict)
             winners = _winners(s)
     finally:

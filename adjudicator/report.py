@@ -15,7 +15,8 @@ from importlib.resources import files
 
 from sqlmodel import Session
 
-from .errors import AdjudicatorError, StoreError
+from . import dice
+from .errors import AdjudicatorError, ConfigError, StoreError
 from .store import db
 from .store.schema import now
 from .words import capitalised, possessive
@@ -25,24 +26,36 @@ PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purc
                 "combat_move": "Combat move", "battle": "Battles", "noncombat_move": "Non-combat move",
                 "place": "Mobilize new units", "end_turn": "End of turn", "spin": "Spin", "actions": "Actions"}
 BID_TITLES = {"purchase": "Bid purchase", "place": "Bid placement", "end_turn": "End of the bid"}   # round 0's steps
+SANDBOXED_CACHE = "__adjudicator_sandboxed_%s.cache"     # the bytecode cache's files (see _bytecode_cache)
+# The version of the built-in templates, kept with every stored report (schema 5): `audit` compares a report of this
+# version whole, and one of an earlier version (0: written before schema 5 kept it) by its dice block and hashes,
+# as it cannot render the templates of then. Raise it with any change of the built-in templates' text.
+TEMPLATE_VERSION = 1
 
 
 @lru_cache(maxsize=4)
 def environment(templates_dir: Path | None = None):
     """One per templates folder and process: compiling the templates costs more than rendering a report, and
-    Jinja reloads a template whose file a host changed. Jinja2 is imported here, so that `status` and `submit`,
-    which render nothing, start without it."""
-    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+    Jinja reloads a template whose file a host changed. Sandboxed, and immutable, because a host's templates
+    come from a folder that a setting, maybe from a .env file mailed around with a game, names: a template
+    lays out the report's context and may reach nothing else (no Python internals, no changing the context).
+    Jinja2 is imported here, so that `status` and `submit`, which render nothing, start without it."""
+    from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
     loaders = [FileSystemLoader(str(templates_dir))] if templates_dir else []
     loaders.append(FileSystemLoader(str(files("adjudicator.templates"))))
-    return Environment(loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                       keep_trailing_newline=True, bytecode_cache=_bytecode_cache())
+    return ImmutableSandboxedEnvironment(loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True,
+                                         lstrip_blocks=True, keep_trailing_newline=True,
+                                         bytecode_cache=_bytecode_cache())
 
 
 def _bytecode_cache():
     """Compiled templates kept between commands, as Python keeps byte-code: compiling them costs a `report` more
     than reading its game. Jinja's own per-user folder in the temporary directory (private to the user, and
-    checked for it); a cache that cannot be made or written only costs the compile, never the report."""
+    checked for it); a cache that cannot be made or written only costs the compile, never the report. Its files
+    have a name of their own: Jinja keys the cache by the template's file alone, and code compiled outside the
+    sandbox (under Jinja's default name, or by an adjudicator before the sandbox) calls what a template names
+    without the sandbox's checks."""
     from jinja2 import FileSystemBytecodeCache
 
     class QuietCache(FileSystemBytecodeCache):
@@ -53,7 +66,7 @@ def _bytecode_cache():
                 pass
 
     try:
-        return QuietCache()
+        return QuietCache(pattern=SANDBOXED_CACHE)
     except (OSError, RuntimeError):
         return None
 
@@ -238,10 +251,16 @@ def victory_phrase(event: dict) -> str:
 
 
 def salts_phrases(event: dict) -> list[str]:
-    """Strict dice: whose salts key this turn's dice, in the order they were accepted, and whose are missing."""
+    """Strict dice: whose salts key this turn's dice, in the order of the key (turn order; in old games, the order
+    they were accepted), which orders they bind, and whose are missing."""
     salts = ", ".join(f"{s['power']} (`{s['salt']}`)" for s in event["salts"])
-    lines = [f"Strict dice: this turn's dice key is salted by {salts}, in that order." if salts
-             else "Strict dice: no salt came in for this turn."]
+    if salts and "orders" in event:
+        bound = ", ".join(sorted({s["binds"] for s in event["salts"]}))
+        lines = [f"Strict dice: this turn's dice key is salted by {salts}, in turn order; the salts bind the orders "
+                 f"with sha256 {bound}."]
+    else:
+        lines = [f"Strict dice: this turn's dice key is salted by {salts}, in that order." if salts
+                 else "Strict dice: no salt came in for this turn."]
     if event["missing"]:
         lines.append(f"The host adjudicated without the salts of {', '.join(event['missing'])} "
                      "(deadline passed, `adjudicate --without-salts`).")
@@ -497,11 +516,13 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
                     f"{PHASE_TITLES.get(snapshot['phase'], snapshot['phase']).lower()} (round {snapshot['round']}).")
     return {
         "game": {"id": game.id, "title": game.title, "name": game.name, "rules": game.rules_version,
-                 "anchor": game.anchor, "setup_hash": setup.setup_hash, "test_seed": game.test_seed, "dice_mode": game.dice_mode},
+                 "anchor": game.anchor, "setup_hash": setup.setup_hash, "test_seed": game.test_seed, "dice_mode": dice.mode_name(game.dice_mode)},
         "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power, "bid": mine[0].round == 0},
         "orders": [{"seq": sub.seq, "power": sub.power, "sha256": sub.sha256} for sub in turn_subs],
         "seed": seed.seed if seed else None,
         "salts": json.loads(seed.salts) if seed else [],
+        "salted": next(({"binds": [s["binds"] for s in e["salts"]], "orders": e["orders"]} for st in mine
+                        for e in events[st.id] if e["type"] == "salts" and "orders" in e), None),
         "phases": phases,
         "game_over": game_over,
         "standings": _standings(snapshot, powers),
@@ -522,6 +543,8 @@ def dice_block(ctx: dict, groups: list[dict] | None = None) -> str:
              f"seed: {ctx['seed'] or '(revealed when this turn is over)'}"]
     if ctx["salts"]:
         lines.append("salts: " + " | ".join(ctx["salts"]))
+        if ctx.get("salted"):           # which orders each salt binds, and the orders salted (verify compares)
+            lines += ["binds: " + " | ".join(ctx["salted"]["binds"]), f"orders: {ctx['salted']['orders']}"]
     lines.append(f"holds: {len(groups)} groups, {sum(len(g['values']) for g in groups)} dice")
     for g in groups:
         lines.append(f"{g['label']} | d{g['sides']} | {' '.join(map(str, g['values']))} | {', '.join(g['units'])}")
@@ -550,7 +573,19 @@ def render(session: Session, turn_index: int | None, fmt: str, templates_dir: Pa
 
 
 def render_context(ctx: dict, fmt: str, templates_dir: Path | None = None) -> str:
-    return environment(templates_dir).get_template(f"report.{fmt}.j2").render(**ctx)
+    """A host's template that fails, or tries what the sandbox forbids, is the host's to fix (exit 2); a built-in
+    one that fails is a bug."""
+    from jinja2 import TemplateError
+    from jinja2.sandbox import SecurityError
+    name = f"report.{fmt}.j2"
+    try:
+        return environment(templates_dir).get_template(name).render(**ctx)
+    except TemplateError as exc:
+        if templates_dir is None or not (templates_dir / name).is_file():
+            raise
+        what = "tried an unsafe operation" if isinstance(exc, SecurityError) else "failed"
+        raise ConfigError(f"the template {name} in ADJUDICATOR_TEMPLATES ({templates_dir}) {what}: {exc}. A "
+                          f"template may only lay out the report's values; correct or remove it") from None
 
 
 def length(text: str) -> int:
@@ -646,5 +681,5 @@ def store_report(session: Session, turn_index: int, fmt: str = "markdown", templ
     ctx = context(session, turn_index, game, snapshot)
     text = render_context(ctx, "markdown")
     db.insert(session, "report", game_id=ctx["game"]["id"], turn_index=turn_index, format="markdown", text=text,
-              created_at=now())
+              template_version=TEMPLATE_VERSION, created_at=now())
     return text if (fmt, templates_dir) == ("markdown", None) else render_context(ctx, fmt, templates_dir)

@@ -3,15 +3,24 @@
 After the mover's orders are locked (their sha256 published), the other powers may each add one salt; the key
 of the power-turn is then H(s_i || salt_1 || … || salt_k), so nobody, the host included, knows a die before
 the orders are fixed. Salts close when the first part of the turn is adjudicated.
+
+The host holds the database, so two things are fixed where the host cannot move them unseen. Each salt binds the
+sha256 of the orders it salts, recorded when it is accepted (a journal step of its own, between the turn's parts
+as standing orders are, which `audit` replays) and told to the salter: orders swapped after the salts are refused
+at `adjudicate`, and printed with every salt in the report. And the salts key the dice in turn order, not in the
+order they were accepted, which the host could rearrange to choose among the dice of k! keys. Games stored with
+the dice mode `strict` were played before both (dice.STRICT_MODES), and keep their rules so that they still replay.
 """
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from sqlmodel import Session
 
-from .errors import ILLEGAL, ConfigError, NothingToDo, OrderError
+from . import dice
+from .errors import ILLEGAL, ConfigError, NothingToDo, OrderError, StoreError
 from .notation.orders import Salt
 from .store import db
 
@@ -30,7 +39,7 @@ def salt_errors(s: Session, g: Loaded, power: str, salts: list[Salt]) -> list[Or
     def error(message: str, o: Salt = salts[0]) -> OrderError:
         return OrderError(ILLEGAL, message, o.line, o.column, o.source)
 
-    if g.game.dice_mode != "strict":
+    if g.game.dice_mode not in dice.STRICT_MODES:
         return [error("salts are for games created with `--dice strict`")]
     errors = [error(problem, o) for o in salts if (problem := _salt_text_problem(o.text))]
     if len(salts) > 1:
@@ -80,12 +89,40 @@ def salters(g: Loaded) -> list[str]:
     return [p for p in listed if p != g.state.power]
 
 
+def binds(g: Loaded) -> bool:
+    """Whether the game's salts bind the orders they salt and key its dice in turn order (all but old games)."""
+    return g.game.dice_mode == dice.STRICT
+
+
 def turn_salts(s: Session, g: Loaded) -> list[tuple[str, str]]:
-    """(power, salt) accepted for the current power-turn, in acceptance order: the order of the key's hash input."""
+    """(power, salt) accepted for the current power-turn, in the order of the key's hash input: the powers' turn
+    order (in old games, the order the salts were accepted)."""
     rows = db.rows(s, "SELECT power, text FROM submission WHERE game_id = :game AND kind = 'salt' AND turn_index = :turn "
                       "ORDER BY seq", game=g.game.id, turn=g.state.turn_index)
-    return [(row.power, o.text) for row in rows
-            for o in g.setup.parse(row.text, row.power).submission.orders if isinstance(o, Salt)]
+    salts = [(row.power, o.text) for row in rows
+             for o in g.setup.parse(row.text, row.power).submission.orders if isinstance(o, Salt)]
+    if binds(g):
+        order = g.scenario.turn_players()
+        salts.sort(key=lambda salt: order.index(salt[0]) if salt[0] in order else len(order))
+    return salts
+
+
+def binding(power: str, text: str, orders_sha256: str) -> dict:
+    """The journal event of an accepted salt: which locked orders it salts."""
+    return {"type": "salt", "power": power, "salt": text, "binds": orders_sha256}
+
+
+def bound_orders(s: Session, g: Loaded) -> dict[str, str]:
+    """Power -> the sha256 of the orders its salt of the current power-turn binds, as recorded when it was accepted."""
+    rows = db.rows(s, "SELECT step.events FROM step JOIN submission ON step.submission_id = submission.id WHERE "
+                      "submission.game_id = :game AND submission.kind = 'salt' AND submission.turn_index = :turn",
+                   game=g.game.id, turn=g.state.turn_index)
+    try:
+        events = [e for row in rows for e in json.loads(row.events)]
+        return {e["power"]: e["binds"] for e in events if e["type"] == "salt"}
+    except (TypeError, ValueError, KeyError) as exc:
+        raise StoreError(f"the journal step of a salt of turn {g.state.turn_index} is damaged ({type(exc).__name__}), "
+                         "so whose orders it binds is unknown: restore the database from a copy") from None
 
 
 def turn_started(s: Session, g: Loaded) -> bool:
@@ -100,7 +137,7 @@ def key_salts(s: Session, g: Loaded, sub, without_salts: bool) -> tuple[list[tup
     A strict game rolls nothing before the salts it awaits are in, unless the host falls back on
     `--without-salts` (after the deadline the players agreed): the event then names the missing powers.
     """
-    if g.game.dice_mode != "strict":
+    if g.game.dice_mode not in dice.STRICT_MODES:
         if without_salts:
             raise ConfigError("--without-salts is for games created with `--dice strict`")
         return [], None
@@ -115,5 +152,23 @@ def key_salts(s: Session, g: Loaded, sub, without_salts: bool) -> tuple[list[tup
                           f"the salts of {', '.join(missing)} for the orders locked with sha256 {sub.sha256} "
                           "(`submit --power POWER` with a line `salt TEXT`). After the deadline the players agreed, "
                           "the host may go on with `adjudicate --without-salts`; the report then names the missing salts")
-    return salts, {"type": "salts", "power": g.state.power, "turn": g.state.turn_index,
-                   "salts": [{"power": p, "salt": text} for p, text in salts], "missing": missing}
+    event = {"type": "salts", "power": g.state.power, "turn": g.state.turn_index,
+             "salts": [{"power": p, "salt": text} for p, text in salts], "missing": missing}
+    if binds(g):
+        bound = bound_orders(s, g)
+        _check_bound(g, salts, bound, sub.sha256)
+        event["orders"] = sub.sha256
+        for salt in event["salts"]:
+            salt["binds"] = bound[salt["power"]]
+    return salts, event
+
+
+def _check_bound(g: Loaded, salts: list[tuple[str, str]], bound: dict[str, str], locked: str) -> None:
+    """Refuse to roll with salts given for other orders than those locked now: the orders were changed after the
+    salts were given (by hand in the database: no command does it), and their dice could have been chosen."""
+    wrong = [f"{p} for sha256 {bound[p]}" if p in bound else f"{p} for no recorded orders" for p, _ in salts
+             if bound.get(p) != locked]
+    if wrong:
+        raise StoreError(f"nothing rolled: the orders of {g.state.power} locked now (sha256 {locked}) are not those the "
+                         f"salts were given for ({'; '.join(wrong)}). The orders were changed after the salts were "
+                         "given: restore the orders the salts bind (or the database from a copy)")

@@ -1,11 +1,13 @@
 """`verify`: check the dice of a posted report from its text alone, with no database and no key.
 
 A report's dice block (report.dice_block) names the game, the turn, the anchor, the revealed seed, the salts
-of a strict game, and every dice group. From those lines alone anyone can check that the seed leads to the
+of a strict game with the orders each binds, and every dice group. From those lines alone anyone can check that the seed leads to the
 anchor (H^turn(seed) == anchor) and recompute every die (DESIGN.md "Audited dice"). The text may come back
 from a forum changed: Markdown with or without its code fence (NodeBB's raw post), the HTML NodeBB renders
 (`<pre><code>`, `<br>`, `&amp;`), BBCode, plain text, quoted once or several times (`> `, `[quote]`), with
 CRLF line ends, no-break spaces or zero-width characters. Reading is tolerant of all of that; checking is exact.
+Anyone can paste anything, so the work is bounded too: numbers are a few ASCII digits, a turn beyond every chain
+is refused unwalked, and all the hashing from seeds to anchors in one paste is at most MAX_HASHES.
 
 Only the standard library and adjudicator.dice / adjudicator.errors are imported here: a player's check
 starts in a fraction of a second, without the store, the rules or the templates.
@@ -13,6 +15,7 @@ starts in a fraction of a second, without the store, the rules or the templates.
 
 from __future__ import annotations
 
+import hmac
 import html
 import re
 from collections import Counter
@@ -23,10 +26,15 @@ from . import dice
 from .errors import MAX_SHOWN, AdjudicatorError
 
 START = "adjudicator dice"
-MAX_TURN = 1 << 20         # hashes to walk from a seed to the anchor: bounds the work a forged block can ask for
+MAX_TURN = dice.CHAIN_LENGTH    # `new` makes every chain this long: no real game has a later power-turn
 
 MAX_BYTES = 4 * 1024 * 1024     # a paste: a long forum thread's page of reports is far less
 MAX_GROUPS = 20_000             # dice groups in one paste: a G40 turn rolls a few dozen
+# Hashes walked from seeds towards their anchors in one paste: the chains of 256 games walked from their last
+# turn. A whole game's reports cost one walk (_Chains); each block whose seed leads nowhere costs one more, so
+# this bounds what a paste of forged blocks can make verify do (about 0.3 s).
+MAX_HASHES = 256 * MAX_TURN
+MAX_DIGITS = 9                  # a number in a dice block: turns, dice, sides and counts are far shorter
 
 # Every pattern here runs in time linear in the line: no unbounded repeat is followed by something that can
 # fail far away (a tag's attributes stop at the next '<' or '[', trailing markers are matched on the reversed line).
@@ -38,9 +46,12 @@ _SPACE = re.compile(r"[^\S\n]")         # tabs, no-break and other unicode space
 # Quote and code markers a forum or a mail client puts around or before the block's lines, all at once.
 _LEAD = re.compile(r"(?:(?:>|\[quote(?:=[^\[\]]*)?\]|\[/quote\]|\[code(?:=[^\[\]]*)?\]|\[/code\]|```+|~~~+)\s*)+", re.I)
 _TRAIL_REVERSED = re.compile(r"(?:\s*(?:\]etouq/\[|\]edoc/\[|```+|~~~+))+\s*", re.I)
-_HEADER = re.compile(r"(game|turn|anchor|seed|salts|holds)\s*:\s*(.*)", re.I)
-_HOLDS = re.compile(r"(\d+) groups?, (\d+) dice", re.I)
-_SIDES = re.compile(r"d(\d+)", re.I)
+_HEADER = re.compile(r"(game|turn|anchor|seed|salts|binds|orders|holds)\s*:\s*(.*)", re.I)
+# Numbers are ASCII digits only: int() and str.isdigit() also take '²', '①', Arabic-Indic and fullwidth digits.
+_NUMBER = re.compile(r"[0-9]{1,%d}" % MAX_DIGITS)
+_NUMBERS = re.compile(r"[0-9]{1,%d}(?: +[0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))    # clean() leaves only ' '
+_HOLDS = re.compile(r"([0-9]{1,%d}) groups?, ([0-9]{1,%d}) dice" % (MAX_DIGITS, MAX_DIGITS), re.I)
+_SIDES = re.compile(r"d([0-9]{1,%d})" % MAX_DIGITS, re.I)
 
 
 class VerifyError(AdjudicatorError):
@@ -72,6 +83,8 @@ class Block:
     anchor: str = ""
     seed: str | None = None                 # None: not revealed in this block
     salts: list[str] = field(default_factory=list)
+    binds: list[str] = field(default_factory=list)     # strict dice: the sha256 of the orders each salt was given for
+    orders: str = ""                                    # … and of the orders salted, which they must all be
     groups: list[Group] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     holds: tuple[int, int] | None = None    # (groups, dice) the block says it holds; None in older reports
@@ -84,7 +97,7 @@ class Block:
 
     def to_dict(self) -> dict:
         return {"game": self.game, "turn": self.turn, "anchor": self.anchor, "seed": self.seed, "salts": self.salts,
-                "line": self.line, "status": self.status, "problems": self.problems, "seed_from_line": self.seed_from,
+                "binds": self.binds, "orders": self.orders, "line": self.line, "status": self.status, "problems": self.problems, "seed_from_line": self.seed_from,
                 "groups": [{"label": g.label, "sides": g.sides, "values": g.values, "expected": g.expected,
                             "ok": g.ok, "problem": g.problem} for g in self.groups]}
 
@@ -158,13 +171,27 @@ def _read_line(block: Block, line: str, number: int) -> None:
         _read_header(block, head.group(1).casefold(), head.group(2).strip(), number)
         return
     fields = [f.strip() for f in line.split("|", 3)]
-    sides = _SIDES.fullmatch(fields[1]) if len(fields) == 4 else None
+    if len(fields) != 4 or fields[1][:1] not in "dD" or not fields[1][1:].isnumeric():
+        return
+    sides = _SIDES.fullmatch(fields[1])
     if sides is None:
-        return
-    if not all(v.isdigit() for v in fields[2].split()):
-        block.problems.append(f"line {number}: the dice of {fields[0]} are not all numbers: {fields[2]!r}")
-        return
-    block.groups.append(Group(fields[0], int(sides.group(1)), [int(v) for v in fields[2].split()], fields[3], number))
+        block.problems.append(f"line {number}: the sides of {_shown(fields[0])} are not a number verify reads: "
+                              f"{_shown(fields[1])} (ASCII digits, at most {MAX_DIGITS})")
+    elif fields[2] and not _NUMBERS.fullmatch(fields[2]):
+        block.problems.append(f"line {number}: the dice of {_shown(fields[0])} are not all numbers: {_shown(fields[2])}")
+    else:
+        block.groups.append(Group(fields[0], int(sides.group(1)), list(map(int, fields[2].split())), fields[3], number))
+
+
+def _number(text: str) -> int | None:
+    """`text` as a whole number if it is one written in ASCII digits, else None: int() and str.isdigit() also take
+    '²', '①', Arabic-Indic and fullwidth digits, and int() fails on more than 4,300 digits."""
+    return int(text) if _NUMBER.fullmatch(text) else None
+
+
+def _shown(text: str, most: int = 80) -> str:
+    """A value of the text as a problem quotes it: a pasted line may be megabytes long."""
+    return repr(text if len(text) <= most else text[:most] + "…")
 
 
 def _read_header(block: Block, name: str, value: str, number: int) -> None:
@@ -172,10 +199,16 @@ def _read_header(block: Block, name: str, value: str, number: int) -> None:
     if name == "game":
         block.game = value
     elif name == "turn":
-        if value.isdigit():
-            block.turn = int(value)
+        turn = _number(value)
+        if turn is None:
+            block.problems.append(f"line {number}: the turn is not a number: {_shown(value)}")
+        elif turn == 0:
+            block.problems.append(f"line {number}: turn 0 is not a power-turn: they are numbered from 1")
+        elif turn > MAX_TURN:
+            block.problems.append(f"line {number}: turn {turn} is beyond any game's dice chain: a game has at most "
+                                  f"{MAX_TURN} power-turns")
         else:
-            block.problems.append(f"line {number}: the turn is not a number: {value!r}")
+            block.turn = turn
     elif name == "anchor":
         block.anchor = value.lower()
     elif name == "seed":
@@ -185,7 +218,11 @@ def _read_header(block: Block, name: str, value: str, number: int) -> None:
         if held:
             block.holds = (int(held.group(1)), int(held.group(2)))
         else:
-            block.problems.append(f"line {number}: `holds:` should read `N groups, M dice`, not {value!r}")
+            block.problems.append(f"line {number}: `holds:` should read `N groups, M dice`, not {_shown(value)}")
+    elif name == "binds":
+        block.binds = [s.strip().lower() for s in value.split("|")]
+    elif name == "orders":
+        block.orders = value.lower()
     else:
         block.salts = [s.strip() for s in value.split("|")]
 
@@ -201,9 +238,23 @@ def _check_complete(block: Block) -> None:
                 f"the block says it holds {block.holds[0]} groups and {block.holds[1]} dice, but {found[0]} groups and "
                 f"{found[1]} dice were read: a dice line is missing or cut (a mail client that wraps long lines, or "
                 "a partial copy?); check the report as it was first posted")
+    if block.binds or block.orders and block.salts:       # old games' blocks have salts only
+        _check_binds(block)
     counts = Counter(g.label for g in block.groups)
     for label in sorted(label for label, n in counts.items() if n > 1):
         block.problems.append(f"the label {label} appears twice: one power-turn never rolls the same label twice")
+
+
+def _check_binds(block: Block) -> None:
+    """Strict dice: every salt binds the orders it was given for, and those must be the orders salted."""
+    if len(block.binds) != len(block.salts) or not block.orders:
+        block.problems.append(f"the block names the orders of {len(block.binds)} salt(s) for {len(block.salts)} "
+                              f"salt(s){'' if block.orders else ' and no `orders:` line'}: a line is missing or cut")
+        return
+    for k, (salt, bound) in enumerate(zip(block.salts, block.binds), 1):
+        if bound != block.orders:
+            block.problems.append(f"salt {k} ({_shown(salt)}) was given for the orders with sha256 {_shown(bound)}, "
+                                  f"not for those salted, {_shown(block.orders)}: the orders were changed after the salts")
 
 
 # -- checking -----------------------------------------------------------------------------------
@@ -224,6 +275,10 @@ def check(text: str, anchor: str | None = None) -> list[Block]:
         raise VerifyError("no dice block found: a report's dice block starts with the line `adjudicator dice` "
                           "(paste the whole post, or the part from `adjudicator dice` to the last dice line)")
     revealed = {(b.game, b.turn, b.anchor): b for b in blocks if b.seed and not b.problems}
+    chains = _Chains()
+    # latest turns first: the walk from a game's last revealed seed proves every earlier one on the way
+    for block in sorted(revealed.values(), key=lambda b: -b.turn):
+        chains.leads(block.seed, block.turn, block.anchor)
     for block in blocks:
         source = block if block.seed else revealed.get((block.game, block.turn, block.anchor))
         if anchor is not None and block.anchor != anchor.strip().lower():
@@ -232,25 +287,61 @@ def check(text: str, anchor: str | None = None) -> list[Block]:
             block.status = "mismatch" if block.problems else "unrevealed"
             continue
         block.seed_from = None if source is block else source.line
-        _check_block(block, source.seed, source.salts)
+        _check_block(block, source.seed, source.salts, chains)
         block.status = "mismatch" if block.problems or not all(g.ok for g in block.groups) else "match"
     return blocks
 
 
-def _check_block(block: Block, seed_hex: str, salts: list[str]) -> None:
+class _Chains:
+    """The seeds proven so far, by anchor, and what walking from a seed towards its anchor costs.
+
+    Hashing s_i down to the anchor passes through s_{i-1} … s_1, so the walk from a game's latest revealed seed
+    proves all its earlier ones, and a seed of an earlier turn is then one comparison. Only a walk above what is
+    proven costs hashes; a seed that leads nowhere (forged, or of another game) costs its whole walk, and all
+    walks together may take at most MAX_HASHES, so no paste can keep verify busy for long.
+    """
+
+    def __init__(self) -> None:
+        self.proven: dict[bytes, list[bytes]] = {}          # anchor -> [s_0 = anchor, s_1, …, s_k]
+        self.refuted: set[tuple[bytes, int, bytes]] = set()
+        self.spent = 0
+
+    def leads(self, seed_hex: str, turn: int, anchor_hex: str) -> bool:
+        """Whether the seed, hashed `turn` times, gives the anchor (dice.seed_matches_anchor, walked once)."""
+        try:
+            seed, anchor = dice.unhex(seed_hex, "the seed"), dice.unhex(anchor_hex, "the anchor")
+        except ValueError:
+            return False
+        chain = self.proven.setdefault(anchor, [anchor])
+        if turn < len(chain):
+            return hmac.compare_digest(chain[turn], seed)
+        if (anchor, turn, seed) in self.refuted:
+            return False
+        steps = turn - (len(chain) - 1)
+        self.spent += steps
+        if self.spent > MAX_HASHES:
+            raise VerifyError(f"the text holds more seeds to check than verify walks at once ({MAX_HASHES:,} hashes, "
+                              f"the chains of {MAX_HASHES // MAX_TURN} games): each block whose seed does not lead to "
+                              "its anchor costs a walk of its own. Paste the reports of fewer games at a time")
+        walked = dice.walk(seed, steps)                     # s_turn, s_turn-1, …, down to s_{len(chain) - 1}
+        if not hmac.compare_digest(walked[-1], chain[-1]):
+            self.refuted.add((anchor, turn, seed))
+            return False
+        chain.extend(reversed(walked[:-1]))
+        return True
+
+
+def _check_block(block: Block, seed_hex: str, salts: list[str], chains: _Chains) -> None:
     if block.problems:
         return
     try:
         seed = dice.unhex(seed_hex, "the seed")
-        anchor = dice.unhex(block.anchor, "the anchor")
+        dice.unhex(block.anchor, "the anchor")
         key = dice.turn_key(seed, salts)
     except ValueError as exc:
         block.problems.append(str(exc))
         return
-    if block.turn > MAX_TURN:
-        block.problems.append(f"turn {block.turn} is beyond any dice chain (at most {MAX_TURN} turns)")
-        return
-    if not dice.seed_matches_anchor(seed, block.turn, anchor):
+    if not chains.leads(seed_hex, block.turn, block.anchor):
         block.problems.append(f"the seed does not lead to the anchor: hashing it {block.turn} time(s) does not give {block.anchor}")
         return
     for g in block.groups:
@@ -302,6 +393,7 @@ def _describe(b: Block) -> list[str]:
     if b.status == "match":
         via = f" with the seed revealed by the block at line {b.seed_from}" if b.seed_from else ""
         salted = f", salted by {len(b.salts)} salt(s)" if b.salts else ""
+        salted += f" bound to the orders with sha256 {b.orders}" if b.binds else ""
         dice_count = sum(len(g.values) for g in b.groups)
         rolled = f"{len(b.groups)} group(s), {dice_count} dice all match" if b.groups else "no dice were rolled this turn"
         return [f"{b.where()}: seed leads to anchor {b.anchor[:16]}…{salted}; {rolled}{via}"]

@@ -50,6 +50,11 @@ SUBMIT = {
     "'buy buy …' on 130 lines": ("buy " * 499 + "\n") * JUNK_LINES,
     "'place inf, inf, …' on 130 lines": ("place " + "inf, " * 398 + "\n") * JUNK_LINES,
 }
+# A host's corrections: 5,000,000 units took 13.5 s and 2 GB before the limit on units in all (issue 27).
+EDIT = {
+    "5,000 lines adding 1,000 infantry": "add Germans 1000 inf Germany\n" * 5_000,
+    "10 lines adding 1,000 infantry (limit)": "add Germans 1000 inf Germany\n" * 10,
+}
 # Orders for a stack no real game has, put there with `edit`: 1,000 infantry in Germany.
 STACK = {
     "ncm of the 1,000 infantry": "ncm 1000 inf Germany > Poland\n",
@@ -104,6 +109,10 @@ def main() -> None:
             peaks = ", ".join(f"{peak_memory_of_submit(db, Path(folder), mb):.0f} MiB for {mb} MB"
                               for mb in (0, 10, 100))
             print(f"submit  peak memory of the whole command: {peaks}")
+        for name, text in EDIT.items():
+            if only in name:
+                seconds, outcome = timed(lambda: edit(engine, text, "bench", dry_run=True))
+                print(f"edit    {name:34} {len(text):>10,} chars {seconds:8.3f} s  {outcome}")
         edit(engine, "add Germans 996 inf Germany\n", "bench: a stack no real game has")
         for name, text in STACK.items():
             if only in name:

@@ -111,6 +111,9 @@ class NodeBBStandIn:
     queued_users: whose posts go to the post queue; cannot_reply: users without the reply privilege;
     fail_next: answers to the next requests, whatever they ask, as a proxy would give them: a status, or
     (status, headers); reply_time: seconds a reply takes while it holds the user's posting lock;
+    answer_time: seconds a reply waits, stored already, before it answers (a slow forum a client may give up on);
+    rewrite: what a plugin does to a post's Markdown as it is stored (filter:post.create);
+    posts_per_page: the page size of a topic's pages (the user setting postsPerPage);
     clock: the clock of the post delay (tests pass a fake one); language: the forum's default language.
     """
 
@@ -118,7 +121,8 @@ class NodeBBStandIn:
                  topics: Iterable[int] = (7,), relative_path: str = "/forums", max_post_length: int = 32767,
                  min_post_length: int = 8, post_delay: int = 10, queued_users: Iterable[str] = (),
                  cannot_reply: Iterable[str] = (), fail_next: Iterable[int | tuple[int, dict[str, str]]] = (),
-                 reply_time: float = 0.0, max_file_kb: int = 2048, legacy_upload: bool = False,
+                 reply_time: float = 0.0, answer_time: float = 0.0, rewrite: Callable[[str], str] = str,
+                 posts_per_page: int = 20, max_file_kb: int = 2048, legacy_upload: bool = False,
                  language: str = "en-GB", clock: Callable[[], float] = time.monotonic):
         self.tokens = dict(tokens or {})
         self.passwords = dict(users or {})
@@ -130,6 +134,7 @@ class NodeBBStandIn:
         self.queued_users, self.cannot_reply = set(queued_users), set(cannot_reply)
         self.fail_next = list(fail_next)
         self.reply_time, self.max_file_kb, self.legacy_upload = reply_time, max_file_kb, legacy_upload
+        self.answer_time, self.rewrite, self.posts_per_page = answer_time, rewrite, posts_per_page
         self.language, self.clock = language, clock
         self.posts: list[dict] = []       # tid, pid, uid, user, raw (as stored), html (as rendered)
         self.queue: list[dict] = []       # posts waiting for a moderator
@@ -253,8 +258,6 @@ class _Handler(BaseHTTPRequestHandler):
             ("GET", r"/api/config", self._config),
             ("POST", r"/api/v3/utilities/login", self._login),
             ("POST", r"/api/v3/topics/(\d+)", self._reply),
-            ("GET", r"/api/v3/topics/(\d+)", self._topic_data),
-            ("GET", r"/api/v3/posts/(\d+)/raw", self._raw),
             ("GET", r"/api/topic/(\d+)(?:/[^/]*)?", self._topic_page),
             ("POST", r"/api/post/upload", self._upload),
             ("GET", r"/assets/uploads/files/([^/]+)", self._file),
@@ -363,6 +366,7 @@ class _Handler(BaseHTTPRequestHandler):
         finally:
             with forum._lock:
                 forum._posting.discard(lock)
+        time.sleep(forum.answer_time)
         answer()                    # after the unlock, as NodeBB answers: a client's next post never finds it held
 
     def _post(self, tid: int, uid: int, content: str) -> Callable[[], None]:
@@ -387,6 +391,7 @@ class _Handler(BaseHTTPRequestHandler):
                 or (error := self._length_error(content)):
             return partial(self._error, *error)
         time.sleep(forum.reply_time)
+        content = forum.rewrite(content)
         with forum._lock:
             pid = len(forum.posts) + 1
             rendered = forum.render(content)
@@ -419,28 +424,24 @@ class _Handler(BaseHTTPRequestHandler):
             return 400, "content-too-long", self.forum.max_post_length
         return None
 
-    def _topic_data(self, tid: str) -> None:
-        """GET /api/v3/topics/:tid: the topic's fields; teaserPid is its newest post."""
-        posts = [p for p in self.forum.posts if p["tid"] == int(tid)]
-        if int(tid) not in self.forum.topics:
-            return self._error(404, "no-topic")
-        self._ok({"tid": int(tid), "title": f"Game {tid}", "postcount": len(posts),
-                  "teaserPid": posts[-1]["pid"] if posts else None})
-
-    def _raw(self, pid: str) -> None:
-        """GET /api/v3/posts/:pid/raw: the post as stored."""
-        post = next((p for p in self.forum.posts if p["pid"] == int(pid)), None)
-        if post is None:
-            return self._error(404, "no-post")
-        self._ok({"content": post["raw"]})
-
     def _topic_page(self, tid: str) -> None:
-        """GET /api/topic/:tid (src/controllers/topics.js): the page's data, posts with rendered content."""
+        """GET /api/topic/:tid (src/controllers/topics.js): a page of the topic's posts with their rendered content,
+        postsPerPage a page, in the order ?sort= asks (validSorts, else the forum's oldest_to_newest); ?page= past
+        the last page holds no posts. The pagination says how many pages there are (pagination.create)."""
         if int(tid) not in self.forum.topics:
             return self._answer(404, b'{"path":"404"}', "application/json")
-        posts = [{"pid": p["pid"], "uid": p["uid"], "content": p["html"], "user": {"username": p["user"]}}
-                 for p in self.forum.posts if p["tid"] == int(tid)]
-        self._json(200, {"tid": int(tid), "title": f"Game {tid}", "posts": posts})
+        query = {k: v[0] for k, v in parse_qs(urlsplit(self.path).query).items()}
+        with self.forum._lock:
+            posts = [{"pid": p["pid"], "uid": p["uid"], "content": p["html"], "user": {"username": p["user"]}}
+                     for p in self.forum.posts if p["tid"] == int(tid)]
+        if query.get("sort") == "newest_to_oldest":
+            posts.reverse()
+        size = self.forum.posts_per_page
+        page = int(query["page"]) if query.get("page", "").isdigit() else 1
+        pages = max(1, -(-len(posts) // size))
+        self._json(200, {"tid": int(tid), "title": f"Game {tid}", "postcount": len(posts),
+                         "posts": posts[(page - 1) * size:page * size] if page >= 1 else [],
+                         "pagination": {"currentPage": page, "pageCount": pages}})
 
     def _upload(self) -> None:
         """src/routes/api.js /post/upload: no authenticateRequest (a bearer token counts for nothing), then

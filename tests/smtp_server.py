@@ -12,6 +12,7 @@ accepted, and (for starttls) only possible after STARTTLS, so a client that skip
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import ssl
 import tempfile
@@ -44,9 +45,10 @@ def free_port() -> int:
 
 
 class _Handler:
-    def __init__(self, refuse: set[str], login_required: bool):
+    def __init__(self, refuse: set[str], login_required: bool, data_delay: float):
         self.refuse = refuse
         self.login_required = login_required
+        self.data_delay = data_delay
         self.messages: list[ReceivedMessage] = []
 
     async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope, address: str,
@@ -73,6 +75,7 @@ class _Handler:
         message.raw = envelope.original_content
         message.tls = server.transport.get_extra_info("ssl_object") is not None
         self.messages.append(message)
+        await asyncio.sleep(self.data_delay)      # kept, not yet confirmed: a client that dies now cannot tell
         return "250 OK"
 
 
@@ -80,17 +83,18 @@ class SMTPServer:
     """security: "none" (plain), "starttls" (plain, offers STARTTLS) or "ssl" (TLS from the first byte).
     auth: logins and passwords the server accepts, or None for a server that takes mail from anyone.
     refuse: recipient addresses answered with 550.
+    data_delay: seconds between keeping a message and saying so (250 after DATA): a slow server.
     smtp_options: passed on to aiosmtpd's SMTP, e.g. data_size_limit."""
 
     host = HOST
 
     def __init__(self, security: str = "none", auth: dict[str, str] | None = None, refuse: tuple[str, ...] = (),
-                 **smtp_options):
+                 data_delay: float = 0.0, **smtp_options):
         if security not in ("none", "starttls", "ssl"):
             raise ValueError(f"unknown security {security!r}")
         self.security = security
         self.port = free_port()
-        self._handler = _Handler(set(refuse), login_required=auth is not None)
+        self._handler = _Handler(set(refuse), login_required=auth is not None, data_delay=data_delay)
         self._folder = tempfile.TemporaryDirectory(prefix="smtp-ca-")
         self.ca_file = Path(self._folder.name) / "ca.pem"
         ca = trustme.CA()
@@ -108,6 +112,14 @@ class SMTPServer:
     @property
     def messages(self) -> list[ReceivedMessage]:
         return self._handler.messages
+
+    @property
+    def data_delay(self) -> float:
+        return self._handler.data_delay
+
+    @data_delay.setter
+    def data_delay(self, seconds: float) -> None:
+        self._handler.data_delay = seconds
 
     def start(self) -> SMTPServer:
         self._controller.start()

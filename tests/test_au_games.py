@@ -314,7 +314,7 @@ def test_two_rounds_of_all_nine_powers_adjudicate_report_audit_and_verify(cli, t
     assert {"battle:F3:r1:attacker", "battle:F3:r1:defender", "aa:F3:r1"} <= labels
 
     audited = cli("audit", db, "--anchor", anchor).output
-    assert "OK: every revealed seed, dice group, state hash and stored report replays" in audited
+    assert "OK: every revealed seed, dice group, state hash, stored report and snapshot replays" in audited
 
     # BG-24 (AU-01): only artillery lifts mech infantry to 2. No artillery attacks F2, so its three mech infantry
     # roll at 1 on both maps, though the 2.0.4 map still lets armour support them (a slip its author fixed in 2.0.6).

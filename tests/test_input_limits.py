@@ -12,7 +12,7 @@ import pytest
 from adjudicator.demo import SCRIPT
 from adjudicator.errors import MAX_SHOWN
 from adjudicator.notation.lexicon import Lexicon
-from adjudicator.notation.text import MAX_BYTES, MAX_LINES, MAX_UNITS
+from adjudicator.notation.text import MAX_BYTES, MAX_LINES, MAX_UNITS, MAX_UNITS_IN_ALL
 from adjudicator.state import State
 from adjudicator.verify import MAX_BYTES as VERIFY_BYTES, MAX_GROUPS
 
@@ -77,6 +77,37 @@ def test_submit_refuses_too_many_lines_however_they_end(cli, demo_db, end):
 ])
 def test_submit_refuses_an_order_over_its_limits(cli, demo_db, text, fragment):
     assert fragment in dry_run(cli, demo_db, text).output
+
+
+def test_submit_refuses_orders_naming_more_units_in_all_than_its_limit(cli, demo_db):
+    text = f"buy {MAX_UNITS} inf\n" * (MAX_UNITS_IN_ALL // MAX_UNITS + 1)
+    assert f"at most {MAX_UNITS_IN_ALL:,} units in all" in dry_run(cli, demo_db, text).output
+
+
+@pytest.mark.parametrize("text, fragment", [
+    (f"add Germans {MAX_UNITS} inf Germany\n" * MAX_LINES, f"at most {MAX_UNITS_IN_ALL:,} units in all"),
+    (f"add Germans {MAX_UNITS} inf Germany\n" * (MAX_UNITS_IN_ALL // MAX_UNITS) + "add Germans 1 art Germany\n",
+     f"this line brings them to {MAX_UNITS_IN_ALL + 1:,}"),
+    (f"add Germans {MAX_UNITS + 1} inf Germany\n", f"at most {MAX_UNITS:,} units"),
+    ("pus Germans 3\n" * (MAX_LINES + 1), f"at most {MAX_LINES:,} are read"),
+    ("add Germans 1 inf Germany\n" * (MAX_BYTES // 26 + 1), f"at most {MAX_BYTES:,} are read"),
+])
+def test_edit_is_held_to_the_limits_of_a_submission_before_any_unit_is_added(cli, demo_db, monkeypatch, text,
+                                                                            fragment):
+    """5,000 lines adding 1,000 infantry each were 5,000,000 units: 13.5 s and 2 GB before anything was refused."""
+    added = []
+    add_unit = State.add_unit
+    monkeypatch.setattr(State, "add_unit", lambda self, *args: added.append(args) or add_unit(self, *args))
+    before = demo_db.read_bytes()
+    out = cli("edit", demo_db, "--reason", "a stack no real game has", "-", input=text, code=1).output
+    assert fragment in out and out.count("\n") < 5, out[:500]
+    assert added == [] and demo_db.read_bytes() == before
+
+
+def test_edit_adds_as_many_units_in_all_as_the_limit(cli, demo_db):
+    text = f"add Germans {MAX_UNITS} inf Germany\n" * (MAX_UNITS_IN_ALL // MAX_UNITS)
+    out = cli.json("edit", demo_db, "--reason", "a stack no real game has", "--dry-run", "-", input=text)
+    assert len(out["changes"]) == MAX_UNITS_IN_ALL // MAX_UNITS
 
 
 @pytest.mark.parametrize("order", ["ncm 1 inf {}", "ncm {} Germany > Poland", "retreat {}", "buy {}", "place {}"])

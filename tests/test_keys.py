@@ -258,3 +258,15 @@ def test_adjudicate_with_a_key_readable_by_all_says_how_to_fix_it(cli, demo_db, 
     assert f"chmod 600 {key}" in out
     os.chmod(key, 0o600)
     cli("adjudicate", demo_db)
+
+
+def test_a_key_is_discarded_only_through_the_claim_it_was_written_under(store):
+    a = store.create("demo", secret=SECRET, claim="1-a")
+    store.release("demo", a, "1-a")
+    store.discard("demo", a, "1-a")                    # released: a game may use it now
+    assert store.load("demo", a) == SECRET
+    b = store.create("other", secret=SECRET, claim="2-b")
+    store.discard("other", b, "2-b")
+    assert sorted(store.folder.iterdir()) == [store.path_for("demo", a)]
+    store.discard("demo", a, "9-z")                    # no such claim
+    assert store.load("demo", a) == SECRET

@@ -413,14 +413,15 @@ def test_a_maps_path_that_names_a_map_folder_itself_finds_its_games(cli, tmp_pat
     cli("new", tmp_path / "p.db", "--game", "g40", "--map", "pacific")
 
 
-def test_a_dotenv_in_a_parent_folder_names_files_relative_to_itself(cli, tmp_path, monkeypatch):
+def test_a_dotenv_named_by_ADJUDICATOR_ENV_names_files_relative_to_itself(cli, tmp_path, monkeypatch):
     for key in ("ADJUDICATOR_DB", "ADJUDICATOR_MAPS_PATH"):
         monkeypatch.setenv(key, "unset below")          # recorded, so the values .env loads are undone after
         monkeypatch.delenv(key)
-    (tmp_path / ".env").write_text("ADJUDICATOR_DB=games/kursk.db\nADJUDICATOR_MAPS_PATH=maps\n")
+    (tmp_path / "league.env").write_text("ADJUDICATOR_DB=games/kursk.db\nADJUDICATOR_MAPS_PATH=maps\n")
     (tmp_path / "games").mkdir()
     (tmp_path / "players" / "hans").mkdir(parents=True)
     monkeypatch.chdir(tmp_path / "players" / "hans")
+    monkeypatch.setenv("ADJUDICATOR_ENV", "../../league.env")     # a .env in a folder above is read only if named
     cli("new", "--game", "demo", "--id", "kursk")
     assert (tmp_path / "games" / "kursk.db").exists()
     assert cli.json("status")["game"] == "kursk"

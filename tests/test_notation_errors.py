@@ -23,6 +23,7 @@ CASES = [
     ("buy 3 inf,", INVALID, 1, 11, "expected a unit count or unit name"),
     ("buy 3 inf G5", INVALID, 1, 11, "'G5' is a place, not a unit"),
     ("buy 99999999999 inf", INVALID, 1, 5, "number too large"),
+    ("buy \u0663x inf", INVALID, 1, 5, "unknown unit '\u0663x'"),       # Arabic-Indic 3: a count is ASCII digits
     ("buy 3 inf \U0001f44d 2 arm", INVALID, 1, 11, "unknown unit '\U0001f44d'"),
     ("buy 3 bbq", INVALID, 1, 7, "unknown unit 'bbq'"),
     # paths

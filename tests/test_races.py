@@ -8,13 +8,15 @@ stress run."""
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from adjudicator.demo import SCRIPT
 from backends import BACKENDS, NEIGHBOUR, new_args, target
-from processes import race, run
+from processes import paused, race, run
 
 TEST_SEED = "00" * 31 + "01"
 BUSY = "another command is working on this game"
@@ -129,3 +131,37 @@ def test_a_game_of_a_league_never_waits_for_another(game, monkeypatch):
         assert r.code == 2 and BUSY in r.err, r.err
     assert game.count("submission") == 1
     assert_audit_passes(game)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_racing_new_games_of_one_id_make_one_and_tell_the_others_it_is_taken(request, tmp_path, backend, race_run):
+    """Every loser is told what the same `new` run afterwards is told (the file exists; the league holds the id),
+    never that another command is working, and leaves no key behind."""
+    g = target(request, tmp_path, "twin", backend)
+    outcomes = race([["new", *new_args(g), "--game", "demo"]] * g.fewer(6), tmp_path / "run")
+    assert Counter(o.code for o in outcomes) == {0: 1, 2: len(outcomes) - 1}, [(o.code, o.err) for o in outcomes]
+    again = run("new", *new_args(g), "--game", "demo")
+    assert again.code == 2 and BUSY not in again.err
+    assert {o.err for o in outcomes if o.code} == {again.err}
+    assert len(list((tmp_path / "keys").glob("twin.*.key"))) == 1
+    assert_audit_passes(g)
+
+
+def test_a_new_game_waiting_for_another_of_its_id_in_a_league_is_told_the_id_is_taken(request, tmp_path):
+    """The same race, its order fixed: the first `new` has written its game's row and is stopped before it
+    commits; the second reaches the same id and waits; then the first commits. The second stumbled on the first
+    one's row and said that another command was working."""
+    g = target(request, tmp_path, "twin", "postgresql")
+    first = paused("adjudicator.keys:KeyStore.create", tmp_path / "go", "new", *new_args(g), "--game", "demo")
+    with ThreadPoolExecutor(1) as pool:
+        second = pool.submit(run, "new", *new_args(g), "--game", "demo")
+        deadline = time.monotonic() + 60
+        while g.sql("select count(*) from pg_stat_activity where wait_event_type = 'Lock'") == [(0,)]:
+            assert not second.done() and time.monotonic() < deadline, second.result()
+            time.sleep(0.05)
+        (tmp_path / "go").touch()
+        assert first.wait(60) == 0, first.communicate()
+        loser = second.result()
+    assert loser.code == 2 and "already holds a game with the id twin" in loser.err, loser.err
+    assert len(list((tmp_path / "keys").glob("twin.*.key"))) == 1
+    assert_audit_passes(g)

@@ -1,13 +1,25 @@
 """Secrecy of the dice chain (DESIGN.md §1, issue 4 item 9): no command prints, and the game database never
 holds, the seed of a turn that is not over, a later seed, or the chain secret s_N; a wrong key file is refused.
+Secrecy of the host's logins (issue 27 item 8): no forum token or password is printed, whatever a forum echoes.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import html
+import json
 import re
+import shutil
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
 
 from conftest import TEST_SEED
+from nodebb_standin import NodeBBStandIn
 from played_game import SCRIPT
 
 from adjudicator import dice
@@ -73,3 +85,109 @@ def test_a_wrong_key_file_is_refused_without_a_new_chain(cli, demo_db, tmp_path)
 
 def test_the_chain_checked_above_is_the_games(cli, demo_db):
     assert cli.json("status", demo_db)["anchor"] == SEEDS[0].hex()
+
+
+# -- forum and mail secrets (issue 27 item 8) ------------------------------------------------------------------------
+
+TOKEN, PASSWORD = "tok-Secr3t/+x9Q", "pa55:w0rd/#"
+
+
+def echoes(auth: str) -> dict[str, str]:
+    """How a forum, or a proxy in front of it, may quote the request's Authorization header back in an error."""
+    return {"raw": auth, "json": json.dumps({"Authorization": auth}), "html": f"<pre>{html.escape(auth)}</pre>",
+            "percent": quote(auth, safe=""), "base64": base64.b64encode(auth.encode()).decode()}
+
+
+class EchoingForum(ThreadingHTTPServer):
+    """A forum on loopback whose replies fail with `status`, quoting the request's Authorization header in the
+    form `form`: as NodeBB's status.message, or as an HTML page (a proxy's), or in a 200 without a post."""
+
+    def __init__(self, status: int, form: str):
+        forum = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_GET(self) -> None:                      # /api/config: a forum that knows the token
+                self._answer(200, json.dumps({"maximumPostLength": 32767, "uid": 1}), "application/json")
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                echo = echoes(self.headers.get("Authorization", ""))[forum.form]
+                if forum.status == 500 or forum.form == "html":
+                    return self._answer(forum.status, f"<html><body>{echo}</body></html>", "text/html")
+                self._answer(forum.status, json.dumps({"status": {"code": "bad-request", "message": f"bad {echo}"},
+                                                       "response": {}}), "application/json")
+
+            def _answer(self, status: int, body: str, ctype: str) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body.encode())))
+                self.end_headers()
+                self.wfile.write(body.encode())
+
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.status, self.form = status, form
+        self.url = f"http://127.0.0.1:{self.server_port}/forums"
+        threading.Thread(target=self.serve_forever, args=(0.05,), daemon=True).start()
+
+
+def forms_of(secret: str) -> list[str]:
+    """The secret, and how the echoes above carry it."""
+    return [secret, quote(secret, safe=""), *(echoes(f"{scheme} {secret}")["base64"] for scheme in ("Bearer", "Basic"))]
+
+
+@pytest.fixture
+def posted_game(cli, played_demo, tmp_path, monkeypatch) -> Path:
+    """The demo game after a turn, with its forum topic, and no waiting between the forum's retries."""
+    from adjudicator.delivery import nodebb
+    monkeypatch.setattr(nodebb, "BACKOFF", 0.0)
+    shutil.copy(played_demo / "game.db", tmp_path / "game.db")
+    monkeypatch.setenv("ADJUDICATOR_NODEBB_TOKEN", TOKEN)
+    return tmp_path / "game.db"
+
+
+@pytest.mark.parametrize("status", [400, 403, 500, 200])
+@pytest.mark.parametrize("form", ["raw", "json", "html", "percent", "base64"])
+def test_a_forum_that_echoes_the_token_never_gets_it_printed(cli, posted_game, monkeypatch, status, form):
+    forum = EchoingForum(status, form)
+    try:
+        monkeypatch.setenv("ADJUDICATOR_NODEBB_URL", forum.url)
+        r = cli("post", posted_game, "--topic", "7", "--no-picture", code=4)
+    finally:
+        forum.shutdown()
+        forum.server_close()
+    assert "topic 7" in r.output or "failed 5 times" in r.output, r.output
+    assert not [f for f in forms_of(TOKEN) if f in r.output], r.output
+
+
+def test_a_password_in_the_forums_address_is_never_printed(cli, posted_game, monkeypatch):
+    secret = f"host:{quote(PASSWORD, safe='')}"
+    monkeypatch.setenv("ADJUDICATOR_NODEBB_URL", f"http://{secret}@127.0.0.1:9/forums")     # nothing listens
+    r = cli("post", posted_game, "--topic", "7", "--no-picture", code=4)
+    assert "cannot reach the forum at http://***@127.0.0.1:9/forums" in r.output, r.output
+    monkeypatch.setenv("ADJUDICATOR_NODEBB_URL", f"ftp://{secret}@127.0.0.1/forums")
+    r2 = cli("post", posted_game, "--no-picture", code=2)
+    assert "ADJUDICATOR_NODEBB_URL must be the forum's address" in r2.output, r2.output
+    for out in (r.output, r2.output):
+        assert not [f for s in (PASSWORD, secret) for f in forms_of(s) if f in out], out
+
+
+def test_a_mail_server_that_echoes_the_login_never_gets_the_password_printed():
+    from adjudicator.delivery.mail import SmtpSettings, _failure
+    settings = SmtpSettings(host="smtp.example.org", port=587, user="host@example.org", password=PASSWORD,
+                            sender="host@example.org", security="starttls")
+    plain = base64.b64encode(f"\0host@example.org\0{PASSWORD}".encode()).decode()      # an AUTH PLAIN login
+    for reply in (f"535 no: {PASSWORD}", f"535 AUTH PLAIN {plain} refused", f"535 {quote(PASSWORD, safe='')}"):
+        message = _failure(settings, f"the SMTP server answered {reply}").message
+        assert not [f for f in (*forms_of(PASSWORD), plain) if f in message] and "***" in message, message
+
+
+def test_the_map_pictures_link_in_a_post_carries_no_userinfo_of_the_forums_address():
+    from adjudicator.delivery.nodebb import NodeBB
+    with NodeBBStandIn(tokens={TOKEN: "host"}, users={"host": "pw-host"}) as forum:
+        address = forum.url.replace("http://", f"http://host:{quote(PASSWORD, safe='')}@")
+        with NodeBB(address, TOKEN, "host", "pw-host") as client:
+            link = client.upload("map.png", b"\x89PNG\r\n\x1a\n")
+    assert link.startswith(f"{forum.url}/assets/uploads/files/") and "@" not in link, link

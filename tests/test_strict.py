@@ -2,18 +2,22 @@
 are locked, so that not even the host can know a die before the orders are fixed.
 
 What players rely on: nothing is rolled until the salts the game awaits are in (or the host's recorded
-fallback); the key is H(s_i || salt_1 || … || salt_k) in acceptance order; the report prints the salts, and
-`verify` and `audit` use them.
+fallback); the key is H(s_i || salt_1 || … || salt_k) with the salts in turn order, which the host cannot
+rearrange; each salt binds the sha256 of the orders it salts, so orders swapped after the salts are refused; the
+report prints the salts and what they bind, and `verify` and `audit` use them. Games stored before salts were
+bound (dice mode `strict`) keep the key in acceptance order, and still replay.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import shutil
 import sqlite3
 
 import pytest
 from conftest import TEST_SEED
+from test_audit import sql
 
 from adjudicator import dice
 from adjudicator.demo import SCRIPT
@@ -43,7 +47,8 @@ def test_nothing_is_rolled_until_the_salts_are_in_and_the_key_folds_them_in_orde
     r = cli("adjudicate", strict_db, code=1)
     assert "awaits the salts of Russians, Italians" in r.output and locked in r.output
     assert cli.json("status", strict_db)["awaiting"] == "salts from Russians, Italians"
-    salt(cli, strict_db, "Russians", "red sky at night")
+    assert f"the salt binds the orders of Germans locked with sha256 {locked}" in salt(cli, strict_db, "Russians",
+                                                                                       "red sky at night")
     assert "move this turn" in salt(cli, strict_db, "Germans", "mine", code=1)
     assert "already salted turn 1" in salt(cli, strict_db, "Russians", "again", code=1)
     assert "Italians" in cli("adjudicate", strict_db, code=1).output
@@ -51,8 +56,9 @@ def test_nothing_is_rolled_until_the_salts_are_in_and_the_key_folds_them_in_orde
     salt(cli, strict_db, "Italians", "42 é")
 
     report = cli("adjudicate", strict_db).output
-    assert "salts: red sky at night | 42 é" in report
-    assert "salted by Russians (`red sky at night`), Italians (`42 é`), in that order" in report
+    assert f"salts: red sky at night | 42 é\nbinds: {locked} | {locked}\norders: {locked}\n" in report
+    assert ("salted by Russians (`red sky at night`), Italians (`42 é`), in turn order; the salts bind the orders "
+            f"with sha256 {locked}") in report
     key = dice.turn_key(seed(1), ["red sky at night", "42 é"])
     groups = cli.json("rolls", strict_db)
     assert groups and all(g["salts"] == ["red sky at night", "42 é"] for g in groups)
@@ -62,9 +68,15 @@ def test_nothing_is_rolled_until_the_salts_are_in_and_the_key_folds_them_in_orde
 
     post = tmp_path / "post.md"
     post.write_text(report, encoding="utf-8")
-    assert "all match" in cli("verify", post).output
+    assert f"salted by 2 salt(s) bound to the orders with sha256 {locked}; " in cli("verify", post).output
     post.write_text(report.replace("salts: red sky at night | 42 é", "salts: 42 é | red sky at night"), encoding="utf-8")
     assert "DOES NOT CHECK OUT" in cli("verify", post, code=1).output
+    other = dice.sha256_hex("other orders")
+    post.write_text(report.replace(f"binds: {locked} | {locked}", f"binds: {locked} | {other}"), encoding="utf-8")
+    out = cli("verify", post, code=1).output
+    assert f"salt 2 ('42 é') was given for the orders with sha256 '{other}', not for those salted, '{locked}'" in out
+    post.write_text(report.replace(f"binds: {locked} | {locked}\n", ""), encoding="utf-8")
+    assert "names the orders of 0 salt(s) for 2 salt(s)" in cli("verify", post, code=1).output
     assert "OK:" in cli("audit", strict_db).output
 
 
@@ -90,10 +102,10 @@ def test_the_hosts_fallback_is_recorded_and_replays(cli, strict_db, tmp_path):
     assert "without the salts of Italians" in report and "salts: only me" in report
     assert "OK:" in cli("audit", strict_db).output
     with sqlite3.connect(strict_db) as con:          # hiding the fallback makes the replay wait for the salt
-        (events,) = con.execute("select events from step where seq = 1").fetchone()
+        seq, events = con.execute("select seq, events from step where phase != 'standing' order by seq").fetchone()
         events = json.loads(events)
         events[0]["missing"] = []
-        con.execute("update step set events = ? where seq = 1", (json.dumps(events, sort_keys=True),))
+        con.execute("update step set events = ? where seq = ?", (json.dumps(events, sort_keys=True), seq))
     assert "awaits the salts of Italians" in cli("audit", strict_db, code=1).output
 
 
@@ -139,3 +151,91 @@ def test_the_published_hash_is_the_sha256_of_the_orders_as_sent(cli, strict_db):
     out = cli("submit", strict_db, "--power", "Germans", input=GERMANS).output
     published = re.search(r"sha256 ([0-9a-f]{64})", out).group(1)
     assert published == dice.sha256_hex(GERMANS)
+
+
+# -- what the host holds: the database ---------------------------------------------------------------
+
+def test_the_salts_key_the_dice_in_turn_order_whatever_order_they_came_in(cli, strict_db):
+    cli("submit", strict_db, "--power", "Germans", input=GERMANS)
+    salt(cli, strict_db, "Italians", "first in")
+    salt(cli, strict_db, "Russians", "second in")
+    report = cli("adjudicate", strict_db).output
+    assert "salts: second in | first in" in report            # the Russians play before the Italians
+    key = dice.turn_key(seed(1), ["second in", "first in"])
+    groups = cli.json("rolls", strict_db)
+    assert groups and all(g["values"] == dice.roll(key, "s1", 1, g["label"], g["sides"], g["count"]) for g in groups)
+    assert "OK:" in cli("audit", strict_db).output
+
+
+def test_orders_swapped_after_the_salts_are_refused_and_fail_the_audit(cli, strict_db):
+    locked = cli.json("submit", strict_db, "--power", "Germans", input=GERMANS)["sha256"]
+    salt(cli, strict_db, "Russians", "red sky")
+    salt(cli, strict_db, "Italians", "blue sea")
+    swapped = "buy 5 inf\nend\n"
+    new = dice.sha256_hex(swapped)
+    sql(strict_db, "update submission set text = ?, sha256 = ? where kind = 'turn'", swapped, new)
+    out = cli("adjudicate", strict_db, code=2).output
+    assert (f"the orders of Germans locked now (sha256 {new}) are not those the salts were given for (Russians for "
+            f"sha256 {locked}; Italians for sha256 {locked})") in out
+    assert sql(strict_db, "select count(*) from dice_group") == [(0,)]
+    audit = cli("audit", strict_db, code=1).output
+    assert "FAILED" in audit and f'"binds": "{new}"' in audit and f'"binds": "{locked}"' in audit
+    # the host rewrites the bindings too: the dice roll, and every report prints with each salt the orders it binds,
+    # which are not the ones `submit` told the salters
+    sql(strict_db, "update step set events = replace(events, ?, ?)", locked, new)
+    report = cli("adjudicate", strict_db).output
+    assert f"binds: {new} | {new}\norders: {new}" in report and locked not in report
+
+
+def test_salts_the_host_rearranged_change_no_die_and_fail_the_audit(cli, strict_db, tmp_path):
+    """The host adjudicates on a copy, dislikes the dice, and swaps the two salts' rows in the game, as if the
+    Italians' had come first, to get the dice of the other order: they are the same dice."""
+    cli("submit", strict_db, "--power", "Germans", input=GERMANS)
+    salt(cli, strict_db, "Russians", "red sky")
+    salt(cli, strict_db, "Italians", "blue sea")
+    trial = shutil.copy(strict_db, tmp_path / "trial.db")
+    cli("adjudicate", trial)
+    (first, *russian), (second, *italian) = sql(strict_db, "select id, power, text, sha256 from submission "
+                                                           "where kind = 'salt' order by seq")
+    sql(strict_db, "update submission set power = ?, text = ?, sha256 = ? where id = ?", *italian, first)
+    sql(strict_db, "update submission set power = ?, text = ?, sha256 = ? where id = ?", *russian, second)
+    assert "salts: red sky | blue sea" in cli("adjudicate", strict_db).output
+    groups = cli.json("rolls", strict_db)
+    assert groups == cli.json("rolls", trial)
+    key = dice.turn_key(seed(1), ["red sky", "blue sea"])
+    assert all(g["values"] == dice.roll(key, "s1", 1, g["label"], g["sides"], g["count"]) for g in groups)
+    audit = cli("audit", strict_db, code=1).output
+    assert "FAILED at the first mismatch: turn 1, step 1" in audit and "\"power\": \"Italians\", \"salt\": \"blue sea\"" in audit
+
+
+def test_a_game_stored_before_salts_were_bound_keeps_its_key_in_acceptance_order(cli, strict_db, tmp_path):
+    assert cli.json("status", strict_db)["dice"] == "strict"                # as players chose it, in either kind
+    sql(strict_db, "update game set dice_mode = 'strict'")         # as games created before stored it
+    cli("submit", strict_db, "--power", "Germans", input=GERMANS)
+    assert "binds" not in salt(cli, strict_db, "Italians", "first in")
+    salt(cli, strict_db, "Russians", "second in")
+    report = cli("adjudicate", strict_db).output
+    assert "salts: first in | second in\nholds:" in report and "in that order" in report
+    key = dice.turn_key(seed(1), ["first in", "second in"])
+    groups = cli.json("rolls", strict_db)
+    assert groups and all(g["values"] == dice.roll(key, "s1", 1, g["label"], g["sides"], g["count"]) for g in groups)
+    assert sql(strict_db, "select count(*) from step where events like '%\"type\": \"salt\"%'") == [(0,)]
+    assert "OK:" in cli("audit", strict_db).output
+    post = tmp_path / "post.md"
+    post.write_text(report, encoding="utf-8")
+    assert "all match" in cli("verify", post).output
+
+
+def test_salts_bind_and_key_in_turn_order_in_a_league(cli, league):
+    """On PostgreSQL, beside another strict game whose rows interleave: each game's salts bind its own orders."""
+    locked = {}
+    for gid, orders in (("a", GERMANS), ("b", "end\n")):
+        cli("new", league, "--game", "demo", "--seed", TEST_SEED, "--id", gid, "--dice", "strict")
+        locked[gid] = cli.json("submit", league, "--id", gid, "--power", "Germans", input=orders)["sha256"]
+    for power in ("Italians", "Russians"):
+        for gid in ("a", "b"):
+            cli("submit", league, "--id", gid, "--power", power, input=f"salt {power} {gid}\n")
+    for gid in ("a", "b"):
+        report = cli("adjudicate", league, "--id", gid).output
+        assert f"salts: Russians {gid} | Italians {gid}\nbinds: {locked[gid]} | {locked[gid]}\n" in report
+        assert "OK:" in cli("audit", league, "--id", gid).output

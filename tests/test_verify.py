@@ -15,8 +15,10 @@ import pytest
 from played_game import LAST_TURN, play
 from sqlmodel import Session
 
+from adjudicator import dice
 from adjudicator.report import render
 from adjudicator.store.db import open_existing
+from adjudicator.verify import MAX_HASHES, MAX_TURN
 
 
 @pytest.fixture(scope="module")
@@ -144,6 +146,68 @@ def test_bad_input(cli, tmp_path):
     assert "the turn is not a number" in out and "no `turn:` line" in out
 
 
+# -- text anyone can paste: numbers, and the work it asks for -------------------------------------------
+
+def dice_block(turn: object, seed: str, anchor: str, *groups: str, game: str = "g") -> str:
+    return "\n".join(["adjudicator dice", f"game: {game}", f"turn: {turn}", f"anchor: {anchor}", f"seed: {seed}",
+                      *groups]) + "\n"
+
+
+def chain(turns: int, name: str = "g") -> list[str]:
+    """s_0 (the anchor), s_1, …, s_turns of a chain of its own, as hex."""
+    return [s.hex() for s in reversed(dice.walk(bytes.fromhex(dice.sha256_hex(name)), turns))]
+
+
+def group(seeds: list[str], turn: int, label: str = "battle:A", sides: int = 6, count: int = 3) -> str:
+    values = dice.roll(bytes.fromhex(seeds[turn]), "g", turn, label, sides, count)
+    return f"{label} | d{sides} | {' '.join(map(str, values))} | inf"
+
+
+# int() and str.isdigit() take these; verify reads ASCII digits only, and no number longer than verify.MAX_DIGITS
+NOT_ASCII = ["²", "①", "٣", "３", "9" * 5000]
+
+
+@pytest.mark.parametrize("digits", NOT_ASCII, ids=["superscript", "circled", "arabic-indic", "fullwidth", "5000 digits"])
+def test_numbers_not_in_ascii_digits_are_problems_not_crashes(cli, tmp_path, digits):
+    seeds = chain(1)
+    for text, problem in [(dice_block(digits, seeds[1], seeds[0]), "the turn is not a number"),
+                          (dice_block(1, seeds[1], seeds[0], f"battle:A | d6 | 1 {digits} | inf"),
+                           "the dice of 'battle:A' are not all numbers"),
+                          (dice_block(1, seeds[1], seeds[0], f"battle:A | d{digits} | 1 | inf"),
+                           "the sides of 'battle:A' are not a number verify reads"),
+                          (dice_block(1, seeds[1], seeds[0], f"holds: {digits} groups, 1 dice", group(seeds, 1)),
+                           "`holds:` should read `N groups, M dice`")]:
+        out = verify(cli, tmp_path, text, code=1)
+        assert "DOES NOT CHECK OUT" in out and problem in out and len(out) < 1000, out
+    assert "all match" in verify(cli, tmp_path, dice_block(1, seeds[1], seeds[0], group(seeds, 1)))
+
+
+def test_a_turn_beyond_any_chain_is_refused_without_walking_it(cli, tmp_path):
+    seeds = chain(1)
+    out = verify(cli, tmp_path, dice_block(MAX_TURN + 1, seeds[1], seeds[0]), code=1)
+    assert f"turn {MAX_TURN + 1} is beyond any game's dice chain: a game has at most {MAX_TURN} power-turns" in out
+    assert "turn 0 is not a power-turn" in verify(cli, tmp_path, dice_block(0, seeds[1], seeds[0]), code=1)
+
+
+def test_a_whole_games_reports_cost_one_walk_and_forged_seeds_a_bounded_number(cli, tmp_path):
+    """Every block of one chain is proven by the walk from its latest seed: more blocks than verify walks chains,
+    each near the end of the chain, all check out. Blocks whose seeds lead nowhere cost a walk each, and a paste
+    of more of them than verify walks is refused as a whole."""
+    walks = MAX_HASHES // MAX_TURN
+    seeds = chain(MAX_TURN)
+    game = "".join(dice_block(t, seeds[t], seeds[0], group(seeds, t)) for t in range(MAX_TURN - walks, MAX_TURN + 1))
+    assert verify(cli, tmp_path, game).count("all match") == walks + 1
+    forged = "".join(dice_block(MAX_TURN, dice.sha256_hex(str(k)), dice.sha256_hex(f"anchor {k}"))
+                     for k in range(walks - 1))             # with the game's walk, as many as verify walks
+    out = json.loads(verify(cli, tmp_path, game + forged, "--json", code=1))
+    assert [b["status"] for b in out["blocks"]] == ["match"] * (walks + 1) + ["mismatch"] * (walks - 1)
+    assert all(b["problems"][0].startswith("the seed does not lead to the anchor") for b in out["blocks"][walks + 1:])
+    one_more = dice_block(MAX_TURN, dice.sha256_hex("one more"), dice.sha256_hex("another anchor"))
+    out = verify(cli, tmp_path, game + forged + one_more, code=2)
+    assert f"more seeds to check than verify walks at once ({MAX_HASHES:,} hashes" in out
+    assert "Paste the reports of fewer games at a time" in out
+
+
 def test_verify_json_and_stdin(cli, reports):
     out = cli.json("verify", "-", input=reports["bbcode", 2])
     assert out["ok"] and out["exit"] == 0
@@ -223,5 +287,5 @@ def test_the_docs_snippet_checks_a_strict_game_with_salts(cli, tmp_path):
     group = cli.json("rolls", db)[0]
     out = run_snippet({"game, turn, label, sides, count": ("s9", 1, group["label"], group["sides"], group["count"]),
                        "anchor": anchor, "seed": group["seed"], "salts": group["salts"]})
-    assert group["salts"] == ["kept secret", "été 1941"]
+    assert group["salts"] == ["été 1941", "kept secret"]                # in turn order: the Russians, then the Italians
     assert out == ["seed leads to the anchor: True", str(group["values"])]

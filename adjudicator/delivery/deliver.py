@@ -1,9 +1,16 @@
 """Posting a turn's report to the game's forum topic and mailing it to the players, remembered in the journal.
 
 Delivery comes after the adjudication has been committed: a forum or mail server that fails can never lose a
-turn, and `post` / `mail` retried later send only what did not go out. Every part that went out is recorded at
-once, in its own transaction, so a retry after a failure half-way never posts a part twice. A turn played in
-two adjudications (combat, then the rest) has two reports; each is delivered once.
+turn, and `post` / `mail` retried later send only what did not go out. A turn played in two adjudications
+(combat, then the rest) has two reports; each is delivered once.
+
+A command can be killed while the forum or the mail server holds its request: the part went out, and nothing
+says so. So each part is recorded twice, each time in a transaction of its own: the intent before the request
+goes (a Delivery row with no ref), its post id or Message-ID once the answer came. A part intended and not
+answered is looked for before it is posted again: every posted part ends in a mark line naming the game, turn,
+report and part, which `NodeBB.find` looks for among the account's posts in the topic; posted once, whatever
+the kill. Mail over SMTP cannot be told that way: a mail intended and not answered is sent again, with the same
+Message-ID (derived from the game, the report and the recipients), so that mail clients show it once.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import re
 from sqlmodel import Session, select
 
 from .. import report
+from ..config import check_destination
 from ..errors import AdjudicatorError, ConfigError, DeliveryError, StoreError
 from ..store import db
 from ..store.journal import Delivery, Step
@@ -42,7 +50,7 @@ def set_topic(engine, topic: str) -> int:
 
 def topic_id(topic: str) -> int:
     """A topic id, also read from a topic's address as the forum shows it (…/topic/1234/some-title)."""
-    found = re.search(r"(?:^|/topic/)(\d+)(?:$|[/?#])", topic.strip())
+    found = re.search(r"(?:^|/topic/)([0-9]{1,16})(?:$|[/?#])", topic.strip())
     if not found or not 0 < int(found.group(1)) < 2**53:
         raise ConfigError(f"a topic is given by its number or its address (…/topic/1234/…), not {topic!r}")
     return int(found.group(1))
@@ -55,8 +63,9 @@ def unmention(text: str) -> str:
 def forum_settings(engine) -> tuple[str, str, int]:
     """The forum's address, the token and the game's topic, or a ConfigError naming what to set: checked before
     `adjudicate --post` plays anything."""
-    from .nodebb import TOKEN_VAR, URL_VAR
+    from .nodebb import PASSWORD_VAR, TOKEN_VAR, URL_VAR
     url, token = os.environ.get(URL_VAR, "").strip(), os.environ.get(TOKEN_VAR, "").strip()
+    check_destination(URL_VAR, (TOKEN_VAR, PASSWORD_VAR))
     if not url:
         raise ConfigError(f"{URL_VAR} is not set: give the forum's address, e.g. "
                           "https://www.axisandallies.org/forums (in the environment or .env)")
@@ -98,32 +107,58 @@ def post(engine, turn_index: int | None = None, picture: bool = True) -> dict:
         game = db.the_game(s)
         gid = game.id
         turn, step = _covered(s, game, turn_index)
-        done = _delivered(s, game, turn, step, "nodebb", str(tid))
-    if done and len(done) == done[0].parts:
-        return {"turn": turn, "topic": tid, "posted": [], "already": [d.ref for d in done], "picture": None}
+        rows = _delivered(s, game, turn, step, "nodebb", str(tid))
+    done = {d.part: d.ref for d in rows if d.ref}
+    if rows and len(done) == rows[0].parts:
+        return {"turn": turn, "topic": tid, "posted": [], "already": list(done.values()), "picture": None}
     user = os.environ.get(USER_VAR, "").strip() or None
     password = os.environ.get(PASSWORD_VAR) or None
     with NodeBB(url, token, user, password) as forum:
-        limit = forum.max_post_length() - POST_MARGIN
+        room = len(_mark(gid, turn, step, 999, 999)) + 2
+        limit = forum.max_post_length() - POST_MARGIN - room
         with db.transaction(engine) as s:
             parts = [unmention(p) for p in report.render_parts(s, turn, "markdown", limit)]
-            png = _picture(s, db.the_game(s), turn) if picture and not done else None
-        if done and done[0].parts != len(parts):
-            raise DeliveryError(f"parts 1 to {len(done)} of this report were posted as {done[0].parts} parts, but the "
-                                f"forum's limit now splits it into {len(parts)}: post the rest by hand from "
+        if rows and rows[0].parts != len(parts):
+            raise DeliveryError(f"this report was begun as {rows[0].parts} parts ({len(done)} of them posted), but "
+                                f"the forum's limit now splits it into {len(parts)}: post the rest by hand from "
                                 f"`adjudicator report DB --turn {turn}`")
+        marks = [_mark(gid, turn, step, k, len(parts)) for k in range(1, len(parts) + 1)]
+        intended = [d.part for d in rows if not d.ref]
+        done |= _found(engine, forum, tid, turn, step, {k: marks[k - 1] for k in intended})
+        already = [done[k] for k in sorted(done)]
         link = None
-        if png is not None:
-            link = forum.upload(f"{gid}-turn{turn}.png", png)
-            parts[0] = _with_picture(parts[0], link, turn)
+        if 1 not in done:
+            with db.transaction(engine) as s:
+                png = _picture(s, db.the_game(s), turn) if picture else None
+            if png is not None:
+                link = forum.upload(f"{gid}-turn{turn}.png", png)
+                parts[0] = _with_picture(parts[0], link, turn)
         posted = []
-        for k, text in enumerate(parts, 1):
-            if k <= len(done):
+        for k, (text, mark) in enumerate(zip(parts, marks), 1):
+            if k in done:
                 continue
-            pid = forum.reply(tid, text)
-            _record(engine, turn, step, "nodebb", k, len(parts), [str(tid)], str(pid))
+            if k not in intended:
+                _intend(engine, turn, step, "nodebb", k, len(parts), [str(tid)])
+            pid = forum.reply(tid, f"{text}\n\n{mark}", mark)
+            _answered(engine, turn, step, "nodebb", k, [str(tid)], str(pid))
             posted.append(pid)
-    return {"turn": turn, "topic": tid, "posted": posted, "already": [d.ref for d in done], "picture": link}
+    return {"turn": turn, "topic": tid, "posted": posted, "already": already, "picture": link}
+
+
+def _found(engine, forum, tid: int, turn: int, step: int, marks: dict[int, str]) -> dict[int, str]:
+    """The post ids of the parts a killed run sent without hearing the answer, found in the topic by their marks,
+    and recorded as posted."""
+    found = forum.find(tid, marks.values()) if marks else {}
+    refs = {k: str(found[mark]) for k, mark in marks.items() if mark in found}
+    for k, ref in refs.items():
+        _answered(engine, turn, step, "nodebb", k, [str(tid)], ref)
+    return refs
+
+
+def _mark(game_id: str, turn: int, step: int, part: int, parts: int) -> str:
+    """The last line of a posted part, by which a retry finds it in the topic: the report's step tells apart the
+    two reports of a turn played in two adjudications."""
+    return f"Delivery mark: game {unmention(game_id)}, turn {turn}, report {step}, part {part} of {parts}."
 
 
 def _with_picture(first: str, link: str | None, turn: int) -> str:
@@ -136,25 +171,35 @@ def _with_picture(first: str, link: str | None, turn: int) -> str:
 
 
 def mail(engine, turn_index: int | None = None, picture: bool = True) -> dict:
-    """Mail the plain-text report of a turn to every player whose contact is a mail address."""
-    from .mail import send
+    """Mail the plain-text report of a turn to every player whose contact is a mail address: first again to the
+    addresses of a mail whose answer never came (the same message), then to those never mailed."""
+    from .mail import message_id, send
     smtp, addresses = mail_settings(engine)
     with db.transaction(engine) as s:
         game = db.the_game(s)
         turn, step = _covered(s, game, turn_index)
-        sent = {d.target for d in _delivered(s, game, turn, step, "mail", None)}
-        to = [a for a in addresses if a not in sent]
-        if not to:
+        rows = _delivered(s, game, turn, step, "mail", None)
+        sent = {d.target for d in rows if d.ref}
+        intended = {d.target for d in rows if not d.ref}
+        groups = [g for g in ([a for a in addresses if a in intended],
+                              [a for a in addresses if a not in sent | intended]) if g]
+        if not groups:
             return {"turn": turn, "to": [], "already": sorted(sent), "message_id": None}
         ctx = report.context(s, turn)
         text = report.render_context(ctx, "text")
         when = "bid before round 1" if ctx["turn"]["bid"] else f"round {ctx['turn']['round']}"
         subject = f"[{game.id}] {when}, {ctx['turn']['power']}"
         png = _picture(s, game, turn) if picture else None
+        key = f"{game.anchor} {game.id} turn {turn} report {step} to "
     attachments = [(f"{game.id}-turn{turn}.png", png, "image/png")] if png else []
-    message_id = send(smtp, to, subject, text, attachments)
-    _record(engine, turn, step, "mail", 1, 1, to, message_id)
-    return {"turn": turn, "to": to, "already": sorted(sent), "message_id": message_id, "subject": subject}
+    ids = []
+    for to in groups:
+        if not intended.issuperset(to):
+            _intend(engine, turn, step, "mail", 1, 1, to)
+        ids.append(send(smtp, to, subject, text, attachments, msgid=message_id(smtp, key + " ".join(sorted(to)))))
+        _answered(engine, turn, step, "mail", 1, to, ids[-1])
+    return {"turn": turn, "to": [a for to in groups for a in to], "already": sorted(sent),
+            "message_id": ", ".join(ids), "subject": subject}
 
 
 def _covered(s: Session, game, turn_index: int | None) -> tuple[int, int]:
@@ -178,12 +223,23 @@ def _delivered(s: Session, game, turn: int, step: int, channel: str, target: str
     return list(s.exec(query.order_by(Delivery.part)))
 
 
-def _record(engine, turn: int, step: int, channel: str, part: int, parts: int, targets: list[str], ref: str) -> None:
-    """What went out, to each target, in one transaction of its own."""
+def _intend(engine, turn: int, step: int, channel: str, part: int, parts: int, targets: list[str]) -> None:
+    """A part about to go out, to each target, committed before the request is sent."""
     with db.transaction(engine, write=True) as s:
         game = db.the_game(s)
         s.add_all(Delivery(game_id=game.id, turn_index=turn, step=step, channel=channel, part=part, parts=parts,
-                           target=target, ref=ref) for target in targets)
+                           target=target) for target in targets)
+        s.commit()
+
+
+def _answered(engine, turn: int, step: int, channel: str, part: int, targets: list[str], ref: str) -> None:
+    """A part that went out: its intent given the post id or Message-ID, in a transaction of its own."""
+    with db.transaction(engine, write=True) as s:
+        game = db.the_game(s)
+        for row in _delivered(s, game, turn, step, channel, None):
+            if row.part == part and row.target in targets:
+                row.ref = ref
+                s.add(row)
         s.commit()
 
 

@@ -7,6 +7,7 @@ authority. Every failure becomes a DeliveryError naming the ADJUDICATOR_SMTP_* s
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import os
 import smtplib
@@ -18,7 +19,9 @@ from email import policy
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 
+from ..config import check_destination
 from ..errors import ConfigError, DeliveryError
+from ..redact import redact
 
 DEFAULT_PORTS = {"starttls": 587, "ssl": 465, "none": 25}
 
@@ -39,6 +42,8 @@ def smtp_settings(env: Mapping[str, str] = os.environ) -> SmtpSettings:
     """The settings come from the environment (and .env) only, so that a mail password never lands in a game
     database that is shared or posted."""
     host = env.get("ADJUDICATOR_SMTP_HOST", "").strip()
+    if env is os.environ:
+        check_destination("ADJUDICATOR_SMTP_HOST", ("ADJUDICATOR_SMTP_USER", "ADJUDICATOR_SMTP_PASSWORD"))
     if not host:
         raise ConfigError("ADJUDICATOR_SMTP_HOST is not set: give the name of the mail server, e.g. smtp.gmail.com")
     security = env.get("ADJUDICATOR_SMTP_SECURITY", "").strip().lower() or "starttls"
@@ -66,8 +71,20 @@ def smtp_settings(env: Mapping[str, str] = os.environ) -> SmtpSettings:
     return SmtpSettings(host=host, port=port, user=user, password=password, sender=sender, security=security)
 
 
+def message_id(settings: SmtpSettings, key: str) -> str:
+    """The Message-ID of the mail that `key` names, the same on every try: a mail sent again because the server's
+    answer was lost is the same message, which mail clients and many servers keep only once."""
+    return f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}@{_domain(settings)}>"
+
+
+def _domain(settings: SmtpSettings) -> str:
+    # The sender's domain, not make_msgid's default: that asks DNS for this machine's name, which can stall and
+    # tells every player the host's machine name.
+    return parseaddr(settings.sender)[1].rpartition("@")[2]
+
+
 def compose(settings: SmtpSettings, to: Sequence[str], subject: str, text: str,
-            attachments: Sequence[Attachment] = ()) -> EmailMessage:
+            attachments: Sequence[Attachment] = (), msgid: str | None = None) -> EmailMessage:
     """The report goes quoted-printable: every line arrives exactly as written however long it is (a dice line runs
     to hundreds of characters), where 8bit would break SMTP's limit of 998 characters a line. The text's line ends
     become CRLF on the wire and "\\n" again when read; a text not ending in a line end gets one."""
@@ -76,9 +93,7 @@ def compose(settings: SmtpSettings, to: Sequence[str], subject: str, text: str,
     message["To"] = ", ".join(to)
     message["Subject"] = subject
     message["Date"] = formatdate(localtime=True)
-    # The sender's domain, not make_msgid's default: that asks DNS for this machine's name, which can stall and
-    # tells every player the host's machine name.
-    message["Message-ID"] = make_msgid(domain=parseaddr(settings.sender)[1].rpartition("@")[2])
+    message["Message-ID"] = msgid or make_msgid(domain=_domain(settings))
     message.set_content(text, cte="quoted-printable")
     for name, data, mime_type in attachments:
         maintype, _, subtype = mime_type.partition("/")
@@ -87,8 +102,8 @@ def compose(settings: SmtpSettings, to: Sequence[str], subject: str, text: str,
 
 
 def send(settings: SmtpSettings, to: Sequence[str], subject: str, text: str,
-         attachments: Sequence[Attachment] = (), *, timeout: float = 60.0) -> str:
-    """Mail the report to every address in `to` and return its Message-ID.
+         attachments: Sequence[Attachment] = (), *, msgid: str | None = None, timeout: float = 60.0) -> str:
+    """Mail the report to every address in `to` and return its Message-ID (`msgid`, else a new one).
 
     Every recipient gets it, or none does: a refused address stops the mail before its contents are sent, so that
     mailing again once the address is fixed sends no one a second copy."""
@@ -97,7 +112,7 @@ def send(settings: SmtpSettings, to: Sequence[str], subject: str, text: str,
     if settings.security == "none" and _logs_in(settings) and not _is_loopback(settings.host):
         raise ConfigError(f"ADJUDICATOR_SMTP_SECURITY is none, so the password for {settings.host} would travel "
                           f"unencrypted: use starttls or ssl, or none only for a relay on this machine (localhost)")
-    message = compose(settings, to, subject, text, attachments)
+    message = compose(settings, to, subject, text, attachments, msgid)
     try:
         _transmit(settings, message, to, timeout)
     except OSError as exc:   # smtplib's and ssl's errors included
@@ -213,5 +228,6 @@ def _explain(exc: OSError, settings: SmtpSettings, timeout: float) -> str:
 
 
 def _failure(settings: SmtpSettings, text: str) -> DeliveryError:
-    """A server's reply can echo anything it was sent, so the password is blotted out of every message."""
-    return DeliveryError(text.replace(settings.password, "********") if settings.password else text)
+    """A server's reply can echo anything it was sent (an AUTH PLAIN login is base64), so the password is blotted
+    out of every message, as the forum's path does."""
+    return DeliveryError(redact(text, [settings.password]))

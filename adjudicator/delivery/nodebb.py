@@ -5,15 +5,19 @@ What it relies on, from NodeBB's source (tests/nodebb_standin.py imitates each p
 - error messages come translated into the forum's language unless the request asks ?lang=..., so every call asks for
   en-GB and the messages below can be recognised;
 - a bearer token NodeBB does not know is not refused: the request goes on as a guest's (403 "no privileges");
+- a topic's page (GET /api/topic/{tid}?page=N&sort=newest_to_oldest, the bearer token counting as on every page
+  route) holds its posts rendered, with their authors' uids, and the pagination's pageCount;
 - uploads (POST /api/post/upload) know only login sessions with their CSRF token, and a session cookie makes NodeBB
   demand that token on every POST, so the upload session lives in a client of its own, apart from the bearer calls.
 """
 
 from __future__ import annotations
 
+import html
 import re
 import time
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from importlib import metadata
@@ -23,6 +27,7 @@ from urllib.parse import urljoin
 import httpx
 
 from adjudicator.errors import ConfigError, DeliveryError
+from adjudicator.redact import bare_url, redact, url_secrets
 
 URL_VAR, TOKEN_VAR = "ADJUDICATOR_NODEBB_URL", "ADJUDICATOR_NODEBB_TOKEN"
 USER_VAR, PASSWORD_VAR = "ADJUDICATOR_NODEBB_USER", "ADJUDICATOR_NODEBB_PASSWORD"
@@ -75,13 +80,15 @@ def _json(response: httpx.Response) -> Any:
         return None
 
 
-def _message(response: httpx.Response) -> str:
-    """The forum's own words: status.message of NodeBB's answer, else the start of the body."""
+def _message(response: httpx.Response, secrets: list[str]) -> str:
+    """The forum's own words: status.message of NodeBB's answer, else the start of the body; any of `secrets` the
+    forum echoed (the Authorization header, the login) blotted out before the body is cut, so no part stays."""
     body = _json(response)
     if isinstance(body, dict) and isinstance(body.get("status"), dict) and body["status"].get("message"):
-        text = str(body["status"]["message"])
+        text = redact(str(body["status"]["message"]), secrets)
     else:
-        text = " ".join(re.sub(r"<[^>]*>", " ", response.text).split())[:200] or response.reason_phrase
+        words = redact(re.sub(r"<[^>]*>", " ", response.text), secrets)
+        text = " ".join(words.split())[:200] or response.reason_phrase
     return _KEY.sub(lambda m: m[1].replace("-", " "), text)
 
 
@@ -99,7 +106,7 @@ def _post_delay(response: httpx.Response) -> float | None:
     """Seconds to wait when NodeBB refused a post for coming too soon after the account's last one."""
     if response.status_code != 400:
         return None
-    found = _POST_DELAY.search(_message(response))
+    found = _POST_DELAY.search(_message(response, []))
     return int(found[1]) * (60 if found[2] == "minute" else 1) if found else None
 
 
@@ -115,9 +122,10 @@ class NodeBB:
         except httpx.InvalidURL:
             parsed = None
         if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
-            raise ConfigError(f"{URL_VAR} must be the forum's address, like https://www.axisandallies.org/forums "
-                              f"(it is {url!r})")
+            raise ConfigError(redact(f"{URL_VAR} must be the forum's address, like "
+                                     f"https://www.axisandallies.org/forums (it is {url!r})", url_secrets(url)))
         self._user, self._password = user, password
+        self._secrets = [token, password or "", *url_secrets(self.url)]
         self._sleep, self._timeout, self._transport = sleep, timeout, transport
         self._http = self._client({"Authorization": f"Bearer {token}"})
         self._session: httpx.Client | None = None     # logged in, for uploads only
@@ -144,22 +152,21 @@ class NodeBB:
 
     def max_post_length(self) -> int:
         """The forum's maximumPostLength, in UTF-16 code units of the post with HTML tags stripped and trimmed."""
-        if self._config is None:
-            self._config = self._read_config(self._http)
         try:
-            return int(self._config.get("maximumPostLength") or DEFAULT_MAX_POST_LENGTH)
+            return int(self._forum_config().get("maximumPostLength") or DEFAULT_MAX_POST_LENGTH)
         except (TypeError, ValueError):
             return DEFAULT_MAX_POST_LENGTH
 
-    def reply(self, tid: int, content: str) -> int:
-        """Posts `content` as a reply in topic `tid` and returns the new post's pid."""
+    def reply(self, tid: int, content: str, mark: str | None = None) -> int:
+        """Posts `content` as a reply in topic `tid` and returns the new post's pid. `mark`, a line of the content
+        (by default the content itself), finds the reply in the topic when a try's answer was lost."""
         failures = waits = 0
         while True:
             result = self._try(self._http, "POST", f"/api/v3/topics/{tid}", RETRY, json={"content": content})
             if isinstance(result, _Failure):
                 failures += 1
                 self._pause(failures, result)
-                if result.maybe_done and (pid := self._find_reply(tid, content)) is not None:
+                if result.maybe_done and (pid := self.find(tid, [mark or content]).get(mark or content)):
                     return pid
                 continue
             delay = _post_delay(result)
@@ -169,6 +176,37 @@ class NodeBB:
                 continue
             return self._pid(result, tid)
 
+    def find(self, tid: int, marks: Iterable[str]) -> dict[str, int]:
+        """The pid of this account's post in topic `tid` that holds each mark, for the marks found: replies stored
+        by a try whose answer was lost, or by a run killed before it recorded them. A mark is matched by its words
+        alone, so that the forum's rendering, or a plugin that reflows the Markdown, does not hide it. The topic is
+        read newest first, page by page (a post added meanwhile moves the others to later pages, so none is
+        missed). A topic that cannot be read is a DeliveryError: nothing is posted on a guess."""
+        wanted = {mark: f" {_words(mark)} " for mark in marks}
+        found: dict[str, int] = {}
+        me = self._own_uid()
+        page = pages = 1
+        while page <= pages and len(found) < len(wanted):
+            response = self._send(self._http, "GET", f"/api/topic/{tid}",
+                                  params={"page": page, "sort": "newest_to_oldest"})
+            body = _json(response)
+            if response.status_code != 200 or not isinstance(body, dict) or not isinstance(body.get("posts"), list):
+                raise self._failure(f"cannot read topic {tid} (GET /api/topic/{tid}: HTTP {response.status_code}) "
+                                    f"to see whether a report part sent before is there already, so nothing was "
+                                    f"posted. {AGAIN}")
+            for post in body["posts"]:
+                if not isinstance(post, dict) or (me and post.get("uid") != me):
+                    continue
+                words = f" {_words(str(post.get('content', '')))} "
+                for mark, key in wanted.items():
+                    if mark not in found and key in words and str(post.get("pid", "")).isdigit():
+                        found[mark] = int(post["pid"])
+            pagination = body.get("pagination")
+            count = pagination.get("pageCount") if isinstance(pagination, dict) else None
+            pages = count if isinstance(count, int) else 1
+            page += 1
+        return found
+
     def upload(self, filename: str, data: bytes, mime: str = "image/png") -> str | None:
         """Uploads a picture and returns its absolute URL; None when no user and password are set to log in with."""
         if not (self._user and self._password):
@@ -177,16 +215,16 @@ class NodeBB:
         response = self._send(session, "POST", "/api/post/upload", UPLOAD_RETRY,
                               headers={"x-csrf-token": csrf}, files={"files[]": (filename, data, mime)})
         if response.status_code != 200:
-            raise DeliveryError(f"the forum refused the picture {filename} (HTTP {response.status_code}: "
-                                f"{_message(response)}); the account in {USER_VAR} may lack the privilege to upload "
-                                f"images. {AGAIN}")
+            raise self._failure(f"the forum refused the picture {filename} (HTTP {response.status_code}: "
+                                f"{_message(response, self._secrets)}); the account in {USER_VAR} may lack the "
+                                f"privilege to upload images. {AGAIN}")
         body = _json(response)
         images = body.get("response", {}).get("images") if isinstance(body, dict) else body   # a bare list < 1.16
         try:
-            return urljoin(self.url + "/", str(images[0]["url"]))
+            return urljoin(bare_url(self.url) + "/", str(images[0]["url"]))      # a link in a public post
         except (TypeError, LookupError):
-            raise DeliveryError(f"the forum stored the picture {filename} but did not say where "
-                                f"({_message(response)}). {AGAIN}") from None
+            raise self._failure(f"the forum stored the picture {filename} but did not say where "
+                                f"({_message(response, self._secrets)}). {AGAIN}") from None
 
     # -- plumbing ----------------------------------------------------------------------------------------------
 
@@ -204,7 +242,7 @@ class NodeBB:
         if response.status_code in retry:
             return _Failure(f"HTTP {response.status_code} {response.reason_phrase}", _retry_after(response),
                             maybe_done=response.status_code in MAYBE_POSTED)
-        if response.status_code == 400 and "already posting" in _message(response).lower():   # already-posting
+        if response.status_code == 400 and "already posting" in _message(response, []).lower():   # already-posting
             return _Failure("another post of this account was still in progress", maybe_done=True)
         return response
 
@@ -212,13 +250,13 @@ class NodeBB:
         """Waits before the next try (Retry-After, else exponential back-off), or gives up."""
         if failures >= ATTEMPTS:
             if failure.unreachable:
-                raise DeliveryError(f"cannot reach the forum at {self.url} ({failure.problem}; {ATTEMPTS} tries): "
+                raise self._failure(f"cannot reach the forum at {self.url} ({failure.problem}; {ATTEMPTS} tries): "
                                     f"check {URL_VAR} and the network. {AGAIN}")
-            raise DeliveryError(f"the forum at {self.url} failed {ATTEMPTS} times ({failure.problem}); "
+            raise self._failure(f"the forum at {self.url} failed {ATTEMPTS} times ({failure.problem}); "
                                 f"it may be down or overloaded. {AGAIN}")
         wait = failure.wait if failure.wait is not None else BACKOFF * 2 ** (failures - 1)
         if wait > MAX_RETRY_AFTER:
-            raise DeliveryError(f"the forum at {self.url} is busy ({failure.problem}) and asks to wait "
+            raise self._failure(f"the forum at {self.url} is busy ({failure.problem}) and asks to wait "
                                 f"{wait:.0f} s. {AGAIN}")
         self._sleep(wait)
 
@@ -234,14 +272,14 @@ class NodeBB:
         response = self._send(client, "GET", "/api/config")
         config = _json(response)
         if response.status_code != 200 or not isinstance(config, dict):
-            raise DeliveryError(f"{self.url} does not answer as a NodeBB forum (GET /api/config: HTTP "
+            raise self._failure(f"{self.url} does not answer as a NodeBB forum (GET /api/config: HTTP "
                                 f"{response.status_code}): check {URL_VAR}, the forum's address with its path, like "
                                 f"https://www.axisandallies.org/forums. {AGAIN}")
         return config
 
     def _pid(self, response: httpx.Response, tid: int) -> int:
         """The new post's pid from NodeBB's answer to a reply, or the error the answer amounts to."""
-        code, said = response.status_code, _message(response)
+        code, said = response.status_code, _message(response, self._secrets)
         body = _json(response)
         payload = body.get("response") if isinstance(body, dict) else None
         if code < 300 and isinstance(payload, dict) and payload.get("queued"):
@@ -253,23 +291,28 @@ class NodeBB:
         if code < 300 and isinstance(payload, dict) and str(payload.get("pid", "")).isdigit():
             return int(payload["pid"])
         if code < 300:
-            raise DeliveryError(f"{self.url} answered the reply to topic {tid} without a post id ({said}): check "
+            raise self._failure(f"{self.url} answered the reply to topic {tid} without a post id ({said}): check "
                                 f"{URL_VAR}, and the topic, before posting again.")
         if code == 401:
-            raise DeliveryError(f"the forum refused the token (HTTP 401: {said}): {TOKEN_VAR} is wrong, revoked or "
+            raise self._failure(f"the forum refused the token (HTTP 401: {said}): {TOKEN_VAR} is wrong, revoked or "
                                 f"expired. {AGAIN}")
         if code == 403:
-            raise DeliveryError(self._forbidden(tid, said, isinstance(body, dict) and "status" in body))
+            raise self._failure(self._forbidden(tid, said, isinstance(body, dict) and "status" in body))
         if code == 404 and said in _NO_TOPIC:
-            raise DeliveryError(f"topic {tid} does not exist on {self.url}: check the topic id (--topic). {AGAIN}")
+            raise self._failure(f"topic {tid} does not exist on {self.url}: check the topic id (--topic). {AGAIN}")
         if code == 404:
-            raise DeliveryError(f"{self.url} does not answer as a NodeBB 4 forum (HTTP 404 for "
+            raise self._failure(f"{self.url} does not answer as a NodeBB 4 forum (HTTP 404 for "
                                 f"/api/v3/topics/{tid}: {said}): check {URL_VAR}, the forum's address with its "
                                 f"path, like https://www.axisandallies.org/forums. {AGAIN}")
         if found := _TOO_LONG.search(said):
-            raise DeliveryError(f"the report part is longer than the forum's limit of {found[1]} characters "
+            raise self._failure(f"the report part is longer than the forum's limit of {found[1]} characters "
                                 f"({said}). {AGAIN}")
-        raise DeliveryError(f"the forum refused the reply to topic {tid} (HTTP {code}: {said}). {AGAIN}")
+        raise self._failure(f"the forum refused the reply to topic {tid} (HTTP {code}: {said}). {AGAIN}")
+
+    def _failure(self, text: str) -> DeliveryError:
+        """Every message names the forum and may quote it: the token, the password and the address's userinfo are
+        blotted out, as the mail path does (adjudicator/redact.py)."""
+        return DeliveryError(redact(text, self._secrets))
 
     def _forbidden(self, tid: int, said: str, from_nodebb: bool) -> str:
         """A 403 either way: NodeBB runs a request with a token it does not know as a guest's (uid 0 in /api/config)."""
@@ -288,16 +331,17 @@ class NodeBB:
                 f"({said}{proxy}): grant it in the topic's category, or use a token of an account that may "
                 f"reply. {AGAIN}")
 
-    def _find_reply(self, tid: int, content: str) -> int | None:
-        """The pid of the topic's newest post if it is this very reply, stored by a try whose answer was lost;
-        None when it is not or cannot be told."""
-        try:
-            topic = self._http.get(f"{self.url}/api/v3/topics/{tid}").json()["response"]
-            pid = int(topic["teaserPid"])
-            raw = self._http.get(f"{self.url}/api/v3/posts/{pid}/raw").json()["response"]["content"]
-        except (httpx.HTTPError, ValueError, LookupError, TypeError):
-            return None
-        return pid if isinstance(raw, str) and raw.rstrip() == content.rstrip() else None
+    def _own_uid(self) -> int | None:
+        """The uid of the token's account (/api/config), whose posts alone `find` reads: a player quoting a
+        report part is not the part."""
+        uid = self._forum_config().get("uid")
+        return uid if isinstance(uid, int) and uid > 0 else None
+
+    def _forum_config(self) -> dict:
+        """/api/config as the token's account sees it, read once."""
+        if self._config is None:
+            self._config = self._read_config(self._http)
+        return self._config
 
     def _login(self) -> tuple[httpx.Client, str]:
         """Logs in once; the session and its CSRF token, which the upload route wants instead of the bearer token."""
@@ -307,11 +351,18 @@ class NodeBB:
         response = self._send(self._session, "POST", "/api/v3/utilities/login",
                               json={"username": self._user, "password": self._password})
         if response.status_code != 200:
-            raise DeliveryError(f"the forum refused to log in (HTTP {response.status_code}: {_message(response)}): "
-                                f"check {USER_VAR} and {PASSWORD_VAR}. {AGAIN}")
+            raise self._failure(f"the forum refused to log in (HTTP {response.status_code}: "
+                                f"{_message(response, self._secrets)}): check {USER_VAR} and {PASSWORD_VAR}. {AGAIN}")
         token = self._read_config(self._session).get("csrf_token")
         if not token:
-            raise DeliveryError(f"the forum gave no CSRF token after logging in as {USER_VAR}, so it will take no "
+            raise self._failure(f"the forum gave no CSRF token after logging in as {USER_VAR}, so it will take no "
                                 f"upload. {AGAIN}")
         self._csrf = str(token)
         return self._session, self._csrf
+
+
+def _words(text: str) -> str:
+    """The words of a text or of a post's HTML, lower case, one space apart: what a mark is matched on, so that the
+    markup, escapes, entities and spacing a forum changes do not hide it."""
+    text = unicodedata.normalize("NFKC", html.unescape(re.sub(r"<[^>]*>", " ", text)))
+    return " ".join(re.findall(r"[^\W_]+", text.lower()))

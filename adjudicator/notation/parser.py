@@ -25,7 +25,7 @@ _ARROWS = "\u2192\u21d2\u2794\u27a1\u27f6"     # → ⇒ ➔ ➡ ⟶, read as `>
 _TOKEN = re.compile(
     rf"(?P<arrow>->|=>|[>{_ARROWS}])|(?P<sep>[,:<])|(?P<word>(?:[^\s,:<>{_ARROWS}=-]|[=-](?!>))+)"
 )
-_TIMES = re.compile(r"(\d+)[x\u00d7]", re.I)      # `2x inf`
+_TIMES = re.compile(r"([0-9]+)[x\u00d7]", re.I)   # `2x inf`; ASCII digits, as NUMBER tokens
 _MAX_DIGITS = 9
 
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from adjudicator.errors import ILLEGAL, INVALID, OrderError
 from adjudicator.notation.lexicon import Lexicon
-from adjudicator.notation.orders import End, Submission
+from adjudicator.notation.orders import End, Submission, UnitCount
 from adjudicator.notation.parser import COLON, WORD, ParseFailure, Reader, Token, did_you_mean, tokenize
-from adjudicator.notation.text import MAX_LINE_CHARS, Line, clean_text, too_large
+from adjudicator.notation.text import MAX_LINE_CHARS, MAX_UNITS_IN_ALL, Line, clean_text, too_large
 from adjudicator.notation.verbs import VerbRegistry
 from adjudicator.scenario import G40_PHASES
 
@@ -85,6 +85,7 @@ class _SubmissionReader:
         self.verbs = verbs
         self.started = False            # an order or section has been seen: headers are over
         self.headers: set[str] = set()
+        self.named = 0                  # units named by the orders so far, counts added up
 
     def read(self) -> ParseResult:
         refused = too_large(self.submission.text)
@@ -101,6 +102,12 @@ class _SubmissionReader:
                 self._line(line, reader)
             except ParseFailure as failure:
                 self.errors.append(failure.error)
+            if self.named > MAX_UNITS_IN_ALL:
+                # refused before anything is done with them: `edit` would add every unit it is given
+                self.errors.append(OrderError(INVALID, f"one submission names at most {MAX_UNITS_IN_ALL:,} units in all "
+                                              f"(counts added up); this line brings them to {self.named:,}: split it "
+                                              "(nothing after this line was read)", line.number, 1, line.text))
+                break
         return ParseResult(self.submission, self.errors)
 
     def _line(self, line: Line, r: Reader) -> None:
@@ -131,6 +138,7 @@ class _SubmissionReader:
         order.line, order.column, order.source = line.number, first.column, line.text
         self._reach(r, order.phase, first)
         self.submission.orders.append(order)
+        self.named += sum(u.count for u in getattr(order, "units", ()) if isinstance(u, UnitCount))
         self.submission.ended = isinstance(order, End)
 
     def _reach(self, r: Reader, phase: str, at: Token) -> None:

@@ -36,6 +36,7 @@ MAX_BYTES = 256 * 1024          # of the text as UTF-8
 MAX_LINES = 5_000               # lines as pasted, quotes and chatter included
 MAX_LINE_CHARS = 2_000          # one order line after clean-up
 MAX_UNITS = 1_000               # units named by one order (counts added up)
+MAX_UNITS_IN_ALL = 10_000       # units named by all the orders (or corrections) of one submission
 
 
 def too_large(text: str) -> str | None:

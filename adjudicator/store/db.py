@@ -21,6 +21,7 @@ imported only there. Defining them and compiling ORM queries cost more than `sta
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -37,6 +38,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlmodel import Session, create_engine
 
+from ..dice import CHAIN_LENGTH, DICE_MODES
 from ..errors import ConfigError, StoreError
 from ..scenario import Scenario
 from ..state import State, Unit, pair_key
@@ -55,6 +57,7 @@ GAME_OPTION = "adjudicator_game"          # the engine's execution option naming
 _POSTGRES = ("postgresql", "postgres", "postgresql+psycopg")
 # SQLSTATEs of a server that gave up waiting for a lock, or undid a transaction that lost a race
 _BUSY_STATES = {"55P03", "40001", "40P01"}
+_ID_LOCKS = 7316      # the key space of the advisory locks on the ids of new games (check_free_id)
 
 
 def url_of(db: str) -> str:
@@ -351,7 +354,9 @@ def _upgrade(db: str, engine) -> None:
     2 to 3: the tables of snapshots, map art, deliveries and game settings are added (empty: an older game has
     no snapshot of its past turns, and no map art).
     3 to 4: each game's scenario and initial state move from its row into the table game_setup (see
-    models.GameSetup), and the indexes of the journal's reads are made (report.turn_context, audit)."""
+    models.GameSetup), and the indexes of the journal's reads are made (report.turn_context, audit).
+    4 to 5: reports keep the version of the templates that wrote them, 0 in those written before (see
+    report.TEMPLATE_VERSION): `audit` decides from it, never from the report's text, how it compares a report."""
     from . import models
     with transaction(engine, write=True) as s:
         found = rows(s, "SELECT value FROM meta WHERE key = 'schema_version'")
@@ -372,6 +377,8 @@ def _upgrade(db: str, engine) -> None:
                                      "Run `audit` on a copy") from None
         if version < 4:
             _move_setup(s)
+        if version < 5:
+            execute(s, "ALTER TABLE report ADD COLUMN template_version INTEGER NOT NULL DEFAULT 0")
         execute(s, "UPDATE meta SET value = :v WHERE key = 'schema_version'", v=str(SCHEMA_VERSION))
         s.commit()
 
@@ -586,7 +593,7 @@ def _check_setup(game: GameRow) -> None:
                          "in the table game_setup) is missing; restore it from a copy")
 
 
-MAX_CHAIN = 1 << 20        # the longest dice chain `verify` walks (verify.MAX_TURN)
+MAX_CHAIN = CHAIN_LENGTH    # every chain `new` makes is this long, and `verify` walks no longer one (verify.MAX_TURN)
 # The game row's text: a SQLite column holds a number given it as well (its phase and power are checked against
 # the game's rules when they are read with them, game.open_game; the scenario when it is parsed, game.setup_of).
 TEXT_COLUMNS = ("id", "name", "title", "rules_version", "salts_required", "power", "phase", "extra", "state_hash",
@@ -606,8 +613,8 @@ def check_game(game: GameRow) -> None:
         raise bad("anchor", anchor, "64 lowercase hex digits")
     if not isinstance(game.chain_length, int) or not 1 <= game.chain_length <= MAX_CHAIN:
         raise bad("chain_length", game.chain_length, f"a whole number from 1 to {MAX_CHAIN}")
-    if game.dice_mode not in ("normal", "strict"):
-        raise bad("dice_mode", game.dice_mode, "normal or strict")
+    if game.dice_mode not in DICE_MODES:
+        raise bad("dice_mode", game.dice_mode, " or ".join(DICE_MODES))
     for name, least in (("round", 0), ("turn_index", 1)):       # round 0: the bid before round 1
         value = getattr(game, name)
         if not isinstance(value, int) or value < least:
@@ -729,7 +736,13 @@ def load_state(session: Session, game: GameRow, scenario: Scenario | None = None
 
 
 def check_free_id(session: Session, db_arg: str, game_id: str, advice: str) -> None:
-    """Refuse to add a game under an id the (league's) database holds already."""
+    """Refuse to add a game under an id the (league's) database holds already. On a server, commands adding one id
+    wait here for each other (a lock on the id, held to the end of the transaction), so the one that comes second is
+    told the id is taken, as it would be had it come later: without it, it stumbled on the first one's row and was
+    told that another command was working."""
+    if _connection(session).dialect.name != "sqlite":          # SQLite: BEGIN IMMEDIATE already comes one by one
+        execute(session, "SELECT pg_advisory_xact_lock(CAST(:space AS integer), CAST(:key AS integer))",
+                space=_ID_LOCKS, key=int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:4], "big", signed=True))
     if rows(session, "SELECT id FROM game WHERE id = :id", id=game_id):
         raise StoreError(f"{shown(db_arg)} already holds a game with the id {game_id}{advice}")
 

@@ -57,13 +57,13 @@ class Report(SQLModel, table=True):
     turn_index: int
     format: str
     text: str
+    template_version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})    # report.TEMPLATE_VERSION
     created_at: str = Field(default_factory=now)
 
 
 class Snapshot(SQLModel, table=True):
     """The public position after the last adjudication of a turn: what the report's treasury table and the map
-    picture of a past turn show, without replaying the journal. Derived from the state, whose hash is audited;
-    `audit` does not compare the snapshot itself yet."""
+    picture of a past turn show, without replaying the journal. `audit` compares each with the replay's."""
     game_id: str = Field(foreign_key="game.id", primary_key=True)
     turn_index: int = Field(primary_key=True)
     data: str                                  # JSON: round, power, phase, treasury, owners, units [[place, owner, type, n]]
@@ -80,7 +80,9 @@ class MapArt(SQLModel, table=True):
 
 
 class Delivery(SQLModel, table=True):
-    """One report part posted to a forum or one mail sent: remembered so that a retry never posts it twice."""
+    """One report part posted to a forum or one mail sent: remembered so that a retry never posts it twice. The
+    row is written before the request goes, without a ref (the intent), and given its ref once the forum or the
+    mail server answered: a row without one is a part that may or may not have gone out (delivery.deliver)."""
     id: Optional[int] = Field(default=None, primary_key=True)
     game_id: str = Field(foreign_key="game.id", index=True)
     turn_index: int
@@ -90,5 +92,5 @@ class Delivery(SQLModel, table=True):
     part: int                                  # 1-based part of the report (mail: 1)
     parts: int                                 # how many parts the report was split into
     target: str                                # the topic id, or the mail address
-    ref: str = ""                              # the post id, or the Message-ID
+    ref: str = ""                              # the post id, or the Message-ID; "" until the answer came
     created_at: str = Field(default_factory=now)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import inspect
+from sqlalchemy import inspect, select
 from sqlmodel import Session
 
 from ..errors import StoreError
@@ -78,7 +78,8 @@ def _read(s: Session, gid: str) -> dict[str, list[dict]]:
         if table.name in SKIPPED or table.name == SETUP or table.name not in present:
             continue
         owner = table.c.id if table.name == "game" else table.c.game_id
-        query = table.select().where(owner == gid).order_by(*table.primary_key.columns)
+        held = {c["name"] for c in inspect(conn).get_columns(table.name)}     # a younger column takes its default
+        query = select(*(c for c in table.c if c.name in held)).where(owner == gid).order_by(*table.primary_key.columns)
         out[table.name] = [dict(row) for row in conn.execute(query).mappings()]
     return out
 
