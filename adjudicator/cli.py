@@ -195,6 +195,8 @@ def new(db: Optional[str] = typer.Argument(None, help="Where to create the game:
         _print_json(out)
         return
     from .store.db import shown
+    for warning in out["warnings"]:
+        typer.echo(f"warning: {warning}", err=True)
     typer.echo(f"created game {out['game']} ({out['title']}, rules {game}{' ' + out['rules'] if out['rules'] else ''}) in {shown(db)}")
     typer.echo(f"powers in turn order: {', '.join(out['powers'])}")
     if out["options"]:
@@ -586,7 +588,8 @@ def maps(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     for entry in found:
-        entry["games"] = played_on(Path(entry["xml"]).stem)
+        _judge_map(entry)
+        entry["games"] = played_on(Path(entry["xml"]).stem, [entry["family"]] if entry["family"] else [])
     searched = [{"folder": str(d), "exists": d.is_dir(), "from": "TripleA" if d == triplea_maps() else "ADJUDICATOR_MAPS_PATH",
                  "maps": len({e["folder"] for e in found if e["searched"] == str(d)})} for d in settings.maps_path]
     if as_json:
@@ -595,11 +598,13 @@ def maps(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     if found:
         rows = [(e["map"], " ".join(filter(None, (e["name"], e["version"]))) or "(no <info>)",
                  ", ".join(g["game"] + ("" if not g["rules"] else f" (rules {g['rules']})" if g["default"]
-                                        else f" --rules {g['rules']}") for g in e["games"])) for e in found]
+                                        else f" --rules {g['rules']}") for g in e["games"]) or "none yet") for e in found]
         rows.insert(0, ("--map NAME", "TripleA game", "played as --game"))
         wide = [max(len(r[k]) for r in rows) for k in range(2)]
-        for r in rows:
-            typer.echo(f"{r[0]:<{wide[0]}}  {r[1]:<{wide[1]}}  {r[2]}")
+        for r, e in zip(rows, [None] + found):
+            typer.echo(f"{r[0]:<{wide[0]}}  {r[1]:<{wide[1]}}  {r[2]}".rstrip())
+            if e is not None:
+                typer.echo(f"    {_family_line(e)}")
     else:
         typer.echo("no TripleA maps found")
     typer.echo("searched: " + "; ".join(
@@ -612,6 +617,34 @@ def maps(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
                    f"folders (<map>/map/games/*.xml) in a folder and add it to ADJUDICATOR_MAPS_PATH (in the "
                    f"environment or .env; several folders separated by '{os.pathsep}'). `new --map PATH` also takes "
                    "a game XML from anywhere.")
+
+
+def _judge_map(entry: dict) -> None:
+    """The family that plays a listed map and what the map sets that it does not honour (adjudicator/families.py);
+    where no family plays it, what each family refuses. A map that cannot be read says so instead."""
+    from .families import FAMILIES, families_for
+    from .triplea.importer import read_settings
+    try:
+        judged = families_for(read_settings(entry["xml"]))
+    except AdjudicatorError as exc:
+        entry.update(family=None, not_honoured=[], refused={}, error=exc.message)
+        return
+    playing = [name for name, findings in judged.items() if not any(f.refused for f in findings)]
+    entry["family"] = playing[0] if playing else None
+    entry["not_honoured"] = [f.to_dict() for f in judged[playing[0]]] if playing else []
+    entry["refused"] = {} if playing else {name: [f.to_dict() for f in findings if f.refused]
+                                           for name, findings in judged.items()}
+    entry["family_title"] = FAMILIES[playing[0]].title if playing else None
+
+
+def _family_line(entry: dict) -> str:
+    if entry.get("error"):
+        return f"not read: {entry['error']}"
+    if entry["family"] is None:
+        refused = [f"{f['name']} = {f['value']}" for findings in entry["refused"].values() for f in findings]
+        return "no family plays it yet: " + "; ".join(dict.fromkeys(refused))
+    others = [f"{f['name']} = {f['value']}" if f["value"] else f["name"] for f in entry["not_honoured"]]
+    return f"family {entry['family']}" + (f", not honoured: {'; '.join(others)}" if others else ", honours all it sets")
 
 
 @app.command()

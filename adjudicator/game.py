@@ -225,6 +225,7 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
              game_id: str | None = None, salt_from: list[str] | None = None, options: list[str] | None = None,
              bids: list[tuple[str, str]] | None = None) -> dict:
     scenario, version, xml = load_scenario(name, map_arg, rules_version, settings)
+    warnings = [] if xml is None else check_map(name, xml)
     chosen = game_options(name, version, options or [])
     contacts = _check_players(players or [], scenario)
     scenario = _seat(name, scenario, list(contacts), chosen)
@@ -265,7 +266,26 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
             "anchor": dice.hexb(anchor), "setup_hash": setup, "test_seed": seed_hex is not None, "key_file": str(keystore.path_for(gid, anchor)),
             "powers": order, "round": state.round, "power": state.power, "phase": state.phase,
             "dice": dice_mode, "salts_from": salters, "options": sorted(o.removeprefix("option:") for o in chosen),
-            "bids": bid, "map_art": sorted(art)}
+            "bids": bid, "map_art": sorted(art), "warnings": warnings}
+
+
+def check_map(name: str, xml: Path) -> list[str]:
+    """The property check (DESIGN.md "Rules core"), at `new` only: a map setting a rule the game's family neither
+    honours nor fixes at that value is refused before anything is written, naming each such property and what the
+    family does instead; harmless differences come back as warning lines. A stored game is never checked again:
+    it no longer reads its map, and `copy` or an upgrade must not refuse a game the players already play."""
+    from .families import FAMILIES, check, players_of, refusal, warning_lines
+    from .games import base_games, family_of
+    from .triplea.importer import read_settings
+    if family_of(name) is None:
+        return []
+    family = FAMILIES[family_of(name)]
+    settings = read_settings(xml)
+    findings = check(settings, family)
+    if any(f.refused for f in findings):
+        others = base_games([f for f in players_of(settings) if f != family.name])
+        raise ConfigError(refusal(settings, family, name, findings, others))
+    return warning_lines(findings)
 
 
 MAX_BID = 999           # PUs: far above any forum bid, and a typo's 10**20 never reaches the treasury's column

@@ -32,16 +32,28 @@ def game_module(name: str):
     return import_module(f"{__name__}.{module}")
 
 
-def played_on(xml_stem: str) -> list[dict]:
-    """The games and rule versions made for a TripleA game XML (by its file stem), as `maps` lists them; every
-    TripleA map can also be played as `g40`, on the G40 base rules its own properties switch."""
+def family_of(name: str) -> str | None:
+    """The rules family (adjudicator/families.py) a game plays TripleA maps with; None for a game with its own data."""
+    return getattr(game_module(name), "FAMILY", None)
+
+
+def base_games(families: list[str]) -> list[str]:
+    """The games that play any map of these families (those with no rule versions of their own: `g40`)."""
+    return [name for name, module_name in GAMES.items() if module_name is not None
+            and not getattr(game_module(name), "RULE_VERSIONS", {}) and family_of(name) in families]
+
+
+def played_on(xml_stem: str, families: list[str]) -> list[dict]:
+    """The games and rule versions that play a TripleA game XML (by its file stem), as `maps` lists them: the games
+    made for it, then the family's base game (`g40` plays any map of the G40 family, by its own properties) — only
+    games of the `families` that play the map (adjudicator/families.py)."""
     found = []
     for name, module_name in GAMES.items():
-        if module_name is None:
+        if module_name is None or family_of(name) not in families:
             continue
         module = import_module(f"{__name__}.{module_name}")
         default = getattr(module, "DEFAULT_VERSION", "")
         for version, stem in getattr(module, "RULE_VERSIONS", {}).items():
             if stem.casefold() == xml_stem.casefold():
                 found.append({"game": name, "rules": version, "default": version == default})
-    return found + [{"game": "g40", "rules": None, "default": True}]
+    return found + [{"game": name, "rules": None, "default": True} for name in base_games(families)]

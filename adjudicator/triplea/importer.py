@@ -8,6 +8,8 @@ mid-game. Rules logic (triggers, conditions, political actions) is left to game 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections import Counter
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
@@ -57,7 +59,7 @@ def load_scenario(path: str | Path) -> Scenario:
     relationship_types, relationships = _relationships(doc, players)
     info = root.find("info")
     name, version = (info.get("name", ""), info.get("version", "")) if info is not None else ("", "")
-    properties = _properties(root)
+    properties = read_properties(root)
     notes = properties.pop("notes", "").strip()
     return Scenario(
         name=name,
@@ -308,7 +310,7 @@ def _phase(java_class: str, step_name: str) -> str:
     return phase
 
 
-def _properties(root: ET.Element) -> dict[str, str]:
+def read_properties(root: ET.Element) -> dict[str, str]:
     """Game options as strings; long values (the notes) sit in a nested <value> instead of the attribute."""
     properties = {}
     for prop in root.iterfind("propertyList/property"):
@@ -322,3 +324,42 @@ def _properties(root: ET.Element) -> dict[str, str]:
 def _dice_sides(doc: GameDocument) -> int:
     element = doc.root.find("diceSides")
     return 6 if element is None else doc.integer(doc.attr(element, "value"), "diceSides")
+
+
+# -- what a map sets, for the property check at `new` (adjudicator/families.py) --------------------------
+
+
+@dataclass
+class MapSettings:
+    """What a game XML switches, as TripleA names it: properties, unit options, the delegates its steps use and
+    its attachments by class. The Scenario keeps only what the engine plays; the check at `new` must also see what
+    the importer drops (bid and technology steps, user actions), so it reads the file itself."""
+
+    source: str
+    properties: dict[str, str]
+    unit_options: dict[str, dict[str, str]]         # option -> unit type -> its (last) value
+    steps: dict[str, list[str]]                     # delegate class -> the names of the steps that use it
+    attachments: Counter = field(default_factory=Counter)   # attachment class -> how many
+    players: list[str] = field(default_factory=list)
+    alliances: list[str] = field(default_factory=list)
+
+
+def read_settings(path: str | Path) -> MapSettings:
+    """A game XML's switches; a file that cannot be read raises MapError, as load_scenario does."""
+    doc = open_game(path)
+    root = doc.root
+    unit_options: dict[str, dict[str, str]] = {}
+    attachments: Counter = Counter()
+    for element in root.iterfind("attachmentList/attachment"):
+        kind = element.get("javaClass", "").rsplit(".", 1)[-1]
+        attachments[kind] += 1
+        if kind == "UnitAttachment":
+            for option in element.iterfind("option"):
+                unit_options.setdefault(option.get("name", ""), {})[element.get("attachTo", "")] = option.get("value", "")
+    classes = {d.get("name"): d.get("javaClass", "").rsplit(".", 1)[-1] for d in root.iterfind("gamePlay/delegate")}
+    steps: dict[str, list[str]] = {}
+    for step in root.iterfind("gamePlay/sequence/step"):
+        steps.setdefault(classes.get(step.get("delegate"), ""), []).append(step.get("name", ""))
+    return MapSettings(source=doc.path.name, properties=read_properties(root), unit_options=unit_options, steps=steps,
+                       attachments=attachments, players=[p.get("name", "") for p in root.iterfind("playerList/player")],
+                       alliances=sorted({a.get("alliance", "") for a in root.iterfind("playerList/alliance")}))

@@ -4,5 +4,6 @@ from adjudicator.rules.base import G40Rules
 
 RULES = G40Rules
 NEEDS_MAP = True
+FAMILY = "g40"          # adjudicator/families.py: the map properties it plays
 DEFAULT_MAP = None
 RULE_VERSIONS: dict[str, str] = {}

@@ -417,6 +417,7 @@ class AltUniverseRules(G40Rules):
 
 RULES = AltUniverseRules
 NEEDS_MAP = True
+FAMILY = "g40"          # adjudicator/families.py: the map properties it plays (the G40 family's)
 RULE_VERSIONS = {"beta-1.3": "G40_Alt_Universe_v2.0.8_beta-1.3", "beta-1.1": "G40_Alt_Universe_v2.0.4_beta-1.1"}
 _NOTES_VERSION = re.compile(r"Alt-Universe Rules \(Version (Beta-\d+(?:\.\d+)*)\)", re.I)
 
