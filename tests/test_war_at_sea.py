@@ -92,7 +92,14 @@ def test_a_standing_order_the_engine_cannot_honour_is_refused_at_submit(cli, ope
 
 
 def test_scramble_is_refused_where_the_map_plays_without_scrambling(cli, tmp_path, maps_dir):
+    """The G40 map with its honoured switch "Scramble Rules In Effect" turned off (the Europe maps, which leave it
+    off, are no longer played as g40: the family refuses their other rules at `new`)."""
+    xml = tmp_path / "no_scramble.xml"
+    text = (maps_dir / G40_2E).read_text(encoding="utf-8")
+    switch = '<property name="Scramble Rules In Effect" value="true"'
+    assert switch in text
+    xml.write_text(text.replace(switch, switch.replace("true", "false")), encoding="utf-8")
     db = tmp_path / "eu.db"
-    cli("new", db, "--game", "g40", "--map", maps_dir / "europe/map/games/europe_AAE.xml")
-    out = cli("submit", db, "--power", "British", "-", input="scramble United Kingdom > English Channel Sea Zone\n", code=1).output
+    cli("new", db, "--game", "g40", "--map", xml)
+    out = cli("submit", db, "--power", "British", "-", input="scramble United Kingdom > 110 Sea Zone\n", code=1).output
     assert "without scrambling" in out and "[BG-30]" in out
