@@ -90,6 +90,8 @@ TRIPLEA_DEFAULTS: dict[str, str | None] = {name: "false" for name in (
     # Read by nothing in today's TripleA (older engines, or maps' own notes):
     "Allied Air Dependents": None, "Hari-Kari Units": None, "Occupied Territories": None,
     "Rocket Attacks Per Factory Infinite": None, "Sub Retreat DD Restricted": None,
+    # A map's own switches, read by its conditions (gameProperty), not by TripleA's engine:
+    "Paid By USA": None, "Pop-Up For Each Allied Power": None, "Pop-Up For Russia Only": None,
     # Display only (TripleA's UI and map loader):
     "mapName": None, "notes": None, "Display Sea Names": None, "Display Units as Counters": None,
 }
@@ -389,14 +391,15 @@ def check(settings: MapSettings, family: Family) -> list[Finding]:
         default = TRIPLEA_DEFAULTS.get(key)
         found.append(_judge("property", name, value.strip(), family.properties.get(key), default, family))
     for option, units in sorted(settings.unit_options.items()):
-        differing = {unit: value for unit, value in units.items() if not _same(value, "false")}
-        if not differing:
-            continue
-        finding = _judge("unit option", option, "true", family.unit_options.get(option), None, family)
-        if finding is not None:
-            finding.value = ", ".join(f"{unit} {value}" for unit, value in differing.items())
-            finding.name = f"unit option {option}"
-        found.append(finding)
+        # A unit option left false is TripleA's default for every boolean one; any other value is judged per unit,
+        # and the units the family would not play as the map says are named together.
+        judged = {unit: _judge("unit option", f"unit option {option}", value.strip(), family.unit_options.get(option),
+                               "false", family) for unit, value in units.items()}
+        differing = {unit: finding for unit, finding in judged.items() if finding is not None}
+        if differing:
+            finding = next(iter(differing.values()))
+            finding.value = ", ".join(f"{unit} {units[unit].strip()}" for unit in differing)
+            found.append(finding)
     for delegate, steps in sorted(settings.steps.items()):
         finding = _judge("step", delegate, "", family.steps.get(delegate), None, family)
         if finding is not None:
