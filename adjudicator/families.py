@@ -58,10 +58,12 @@ def cosmetic(note: str) -> Rule:
 # back to "SBR Affects Unit Production"), as the string a map would write. None: TripleA no longer reads the name,
 # so any value a map writes is judged. A name starting with "* " is a pattern: "<player> bid", "<alliance> …".
 TRIPLEA_DEFAULTS: dict[str, str | None] = {name: "false" for name in (
-    "AA Territory Restricted", "Airborne Attacks Only In Enemy Territories", "Airborne Attacks Only In Existing Battles",
+    "AA Territory Restricted", "Airborne Attacks Only In Enemy Territories",
+    "Airborne Attacks Only In Existing Battles",
     "All Rockets Attack", "Always on AA", "Attacker Retreat Planes", "Blitz Through Factories And AA Restricted",
     "Can Scramble Into Air Battles", "Capture Units On Entering Territory", "Choose AA Casualties",
-    "Defending Suicide and Munition Units Do Not Fire", "Economic Victory", "Force AA Attacks For Last Step Of Fly Over",
+    "Defending Suicide and Munition Units Do Not Fire", "Economic Victory",
+    "Force AA Attacks For Last Step Of Fly Over",
     "Give Units By Territory", "Honorable Surrender", "Kamikaze Airplanes", "LHTR Carrier production rules",
     "LHTR Heavy Bombers", "Limit Rocket Damage Per Turn", "Limit SBR Damage Per Turn",
     "Limit SBR Damage To Factory Production", "Low Luck", "Low Luck for AntiAircraft",

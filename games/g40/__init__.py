@@ -1,4 +1,6 @@
-"""Any TripleA map played with the G40 2nd-edition base rules: the map's XML brings all the data."""
+"""Any TripleA map of the G40 family played with the G40 2nd-edition base rules: the map's XML brings all the data.
+
+A map whose properties the family does not play (adjudicator/families.py) is refused at `new`."""
 
 from adjudicator.rules.base import G40Rules
 
