@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from .rules.properties import HONOURED
 from .triplea.importer import MapSettings
+from .triplea.units import READ_OPTIONS
 
 HONOURED_STATE, FIXED, COSMETIC = "honoured", "fixed", "cosmetic"
 ANY = "*"       # a fixed value meaning: whatever the map gives, the family plays its rulebook's rule for it
@@ -107,7 +108,8 @@ BY_RULEBOOK = "the G40 family plays this by its rulebook, as the G40 2nd-edition
 
 G40_PROPERTIES: dict[str, Rule] = {name: honoured(what) for name, (_, what) in HONOURED.items()} | {
     # -- the family's rulebook decides: the G40 maps set these as the rulebook plays them ---------------------
-    "AA Territory Restricted": fixed("false", "the G40 family fires AA only where aircraft attack (BG-10)"),
+    "AA Territory Restricted": fixed(ANY, "the G40 family fires AA only in battles (BG-10): there is no fly-over AA, "
+                                          "so it changes nothing", harmless=True),
     "Airborne Attacks Only In Enemy Territories": fixed(ANY, NO_AIRBORNE, harmless=True),
     "Airborne Attacks Only In Existing Battles": fixed(ANY, NO_AIRBORNE, harmless=True),
     "Paratroopers Can Attack Deep Into Enemy Territory": fixed(ANY, NO_AIRBORNE, harmless=True),
@@ -127,11 +129,13 @@ G40_PROPERTIES: dict[str, Rule] = {name: honoured(what) for name, (_, what) in H
                                        "rolls are left out", harmless=True),
     "Use Shipyards": fixed("true", "the G40 family prices ships by the map's starting production frontier (G40's "
                                    "shipyards are a technology it does not play)", harmless=True),
-    "Always on AA": fixed("true", "the G40 family fires AA only in battles: there are no fly-over AA guns (BG-10)"),
+    "Always on AA": fixed(ANY, "the G40 family fires AA only in battles (BG-10): there is no fly-over AA, so it "
+                               "changes nothing", harmless=True),
     "Attacker Retreat Planes": fixed("true", "the G40 family lets an attacker retreat aircraft with the rest (BG-23)"),
     "Blitz Through Factories And AA Restricted": fixed("true", "the G40 family does not let a blitz pass a territory "
                                                                "with an enemy factory or AA gun (BG-04)"),
-    "Can Scramble Into Air Battles": fixed("false", "the G40 family scrambles aircraft only into sea battles (BG-30)"),
+    "Can Scramble Into Air Battles": fixed("false", "the G40 family fights no air battle before a battle, so there is "
+                                                    "none to scramble into (BG-30)", harmless=True),
     "Battles May Be Preceeded By Air Battles": fixed("false", "the G40 family fights no air battle before a land or "
                                                               "sea battle, only before a raid (BG-27)"),
     "Capture Units On Entering Territory": fixed("true", "the G40 family captures facilities with their territory"),
@@ -144,10 +148,10 @@ G40_PROPERTIES: dict[str, Rule] = {name: honoured(what) for name, (_, what) in H
     "Multiple AA Per Territory": fixed("true", "the G40 family lets every AA gun in a territory fire (BG-10)"),
     "Force AA Attacks For Last Step Of Fly Over": fixed(ANY, "the G40 family fires AA only in battles, so it changes "
                                                              "nothing", harmless=True),
-    "Defending Suicide and Munition Units Do Not Fire": fixed("false", "the G40 family has no suicide units but the "
-                                                                       "kamikaze strikes it plays by its rulebook"),
-    "Suicide and Munition Casualties Restricted": fixed("false", "the G40 family has no suicide units but the "
-                                                                 "kamikaze strikes it plays by its rulebook"),
+    "Defending Suicide and Munition Units Do Not Fire": fixed("false", "the G40 family has no suicide units (its "
+                                                                       "kamikaze strikes are tokens)", harmless=True),
+    "Suicide and Munition Casualties Restricted": fixed("false", "the G40 family has no suicide units (its kamikaze "
+                                                                 "strikes are tokens)", harmless=True),
     "Kamikaze Airplanes": fixed("false", "the G40 family's aircraft are not lost when they hit (kamikaze strikes are "
                                          "tokens: 'Use Kamikaze Suicide Attacks')"),
     "Give Units By Territory": fixed(ANY, BY_RULEBOOK),
@@ -195,8 +199,10 @@ G40_PROPERTIES: dict[str, Rule] = {name: honoured(what) for name, (_, what) in H
     "Unit Placement Per Territory Restricted": fixed(ANY, BY_RULEBOOK),
     "Unit Placement Restrictions": fixed("true", "the G40 family honours each unit's placement restrictions"),
     "Unplaced units live when not placed": fixed("true", "the G40 family keeps units bought but not placed"),
-    "Sub Control Sea Zone Restricted": fixed("false", "the G40 family's submarines do not control a sea zone"),
-    "Transport Control Sea Zone": fixed("false", "the G40 family's transports do not control a sea zone"),
+    "Sub Control Sea Zone Restricted": fixed("false", "the G40 family decides by its rulebook which ships hold a sea "
+                                                      "zone (convoys, canals)"),
+    "Transport Control Sea Zone": fixed("false", "the G40 family decides by its rulebook which ships hold a sea zone "
+                                                 "(convoys, canals)"),
     "Submarines Prevent Unescorted Amphibious Assaults": fixed(ANY, BY_RULEBOOK),
     "Submarines Defending May Submerge Or Retreat": fixed("false", "the G40 family's defending submarines may "
                                                                    "submerge (BG-17) but never retreat"),
@@ -239,14 +245,10 @@ G40_PROPERTIES: dict[str, Rule] = {name: honoured(what) for name, (_, what) in H
     "Sub Retreat DD Restricted": cosmetic("TripleA itself no longer reads it"),
 }
 
-# Unit options (UnitAttachment). Honoured: read by triplea/units.py into a unit's abilities or by a mechanism.
-_READ_UNIT_OPTIONS = (
-    "attack", "defense", "movement", "hitPoints", "isAir", "isSea", "transportCapacity", "transportCost",
-    "carrierCapacity", "carrierCost", "isInfantry", "artillery", "isArtillery", "artillerySupportable",
-    "unitSupportCount", "canBlitz", "canBombard", "isStrategicBomber", "isSub", "isDestroyer", "isAirTransport",
-    "isInfrastructure", "isFactory", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly", "canBeDamaged",
-    "canNotMoveDuringCombatMove", "isAirBase", "isNavalBase", "repairsUnits", "isFirstStrike", "canEvade",
-    "airAttack", "airDefense", "attackAA", "maxAAattacks", "targetsAA", "blockade", "bombingBonus",
+# Unit options (UnitAttachment). Honoured: read by the importer into a unit's abilities (triplea/units.py), or
+# kept verbatim and read by a mechanism of the rules (the second list: combat, bombing, scramble, production…).
+_READ_UNIT_OPTIONS = READ_OPTIONS + (
+    "isArtillery", "airAttack", "airDefense", "attackAA", "maxAAattacks", "targetsAA", "blockade", "bombingBonus",
     "bombingMaxDieSides", "bombingTargets", "canEscort", "canIntercept", "canProduceXUnits",
     "canOnlyBePlacedInTerritoryValuedAtX", "canScramble", "maxScrambleCount", "maxScrambleDistance", "consumesUnits",
     "givesMovement", "maxDamage", "maxOperationalDamage", "receivesAbilityWhenWith", "special",
@@ -432,7 +434,7 @@ def warning_lines(findings: list[Finding]) -> list[str]:
             for note, group in by_note.items()]
 
 
-def players_of(settings: MapSettings) -> list[str]:
+def families_playing(settings: MapSettings) -> list[str]:
     """The families that play the map: those with nothing to refuse in it."""
     return [name for name, findings in families_for(settings).items() if not any(f.refused for f in findings)]
 

@@ -274,7 +274,7 @@ def check_map(name: str, xml: Path) -> list[str]:
     honours nor fixes at that value is refused before anything is written, naming each such property and what the
     family does instead; harmless differences come back as warning lines. A stored game is never checked again:
     it no longer reads its map, and `copy` or an upgrade must not refuse a game the players already play."""
-    from .families import FAMILIES, check, players_of, refusal, warning_lines
+    from .families import FAMILIES, check, families_playing, refusal, warning_lines
     from .games import base_games, family_of
     from .triplea.importer import read_settings
     if family_of(name) is None:
@@ -283,7 +283,7 @@ def check_map(name: str, xml: Path) -> list[str]:
     settings = read_settings(xml)
     findings = check(settings, family)
     if any(f.refused for f in findings):
-        others = base_games([f for f in players_of(settings) if f != family.name])
+        others = base_games([f for f in families_playing(settings) if f != family.name])
         raise ConfigError(refusal(settings, family, name, findings, others))
     return warning_lines(findings)
 

@@ -12,6 +12,7 @@ import pytest
 from adjudicator.families import ANY, COSMETIC, FAMILIES, FIXED, HONOURED_STATE, TRIPLEA_DEFAULTS, check
 from adjudicator.rules.properties import HONOURED
 from adjudicator.triplea.importer import read_settings
+from adjudicator.triplea.units import READ_OPTIONS
 from conftest import TEST_SEED
 
 G40 = FAMILIES["g40"]
@@ -107,6 +108,7 @@ def test_the_table_is_consistent_with_the_engine_and_triplea():
             for name, rule in table.items():
                 assert rule.state in (HONOURED_STATE, FIXED, COSMETIC), name
                 assert rule.state == HONOURED_STATE or rule.note, name
+        assert all(family.unit_options[name].state == HONOURED_STATE for name in READ_OPTIONS)
         assert set(family.properties) <= set(TRIPLEA_DEFAULTS) | set(HONOURED), \
             set(family.properties) - set(TRIPLEA_DEFAULTS)
 

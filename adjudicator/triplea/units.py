@@ -35,6 +35,14 @@ _FLAGS_OF_OPTION = {
     "isNavalBase": ("naval_base",),
 }
 
+# Every UnitAttachment option read here (the others stay in UnitType.options, verbatim, for the rules to read):
+# the honoured unit options of adjudicator/families.py start from this list.
+READ_OPTIONS: tuple[str, ...] = tuple(_FLAGS_OF_OPTION) + (
+    "isAir", "isSea", "attack", "defense", "movement", "hitPoints", "transportCapacity", "transportCost",
+    "carrierCapacity", "carrierCost", "repairsUnits", "isFirstStrike", "canEvade", "artillerySupportable",
+    "unitSupportCount",
+)
+
 # Old maps give artillery support with unit flags instead of a UnitSupportAttachment; TripleA then builds
 # the attachment itself under these names (UnitSupportAttachment.addRule).
 _OLD_ARTILLERY_BONUS_TYPE = "ArtyOld"
