@@ -154,6 +154,15 @@ def test_503_and_429_are_retried_with_back_off_and_retry_after():
     assert [p["pid"] for p in f.posts] == [pid]
 
 
+@pytest.mark.parametrize("odd", ["\u00b2", "\u2460", "\u0667", "9" * 400])
+def test_a_retry_after_in_digits_that_are_not_ascii_is_taken_as_none(odd):
+    """str.isdigit() takes '²', '①' and Arabic-Indic digits, which float() refuses: such a header is no delay."""
+    clock = Clock()
+    with forum(fail_next=[(429, {"Retry-After": odd})]) as f, client(f, clock) as nodebb:
+        pid = nodebb.reply(7, REPORT)
+    assert clock.sleeps == [1.0] and [p["pid"] for p in f.posts] == [pid]
+
+
 def test_gives_up_after_five_failures_and_says_to_post_again():
     clock = Clock()
     with forum(fail_next=[503] * 5) as f, client(f, clock) as nodebb:

@@ -92,9 +92,14 @@ def _message(response: httpx.Response, secrets: list[str]) -> str:
     return _KEY.sub(lambda m: m[1].replace("-", " "), text)
 
 
+def _whole(text: str) -> bool:
+    """A number the forum sent, in ASCII digits: str.isdigit() also takes '²' and '①', which int() refuses."""
+    return text.isascii() and text.isdigit() and len(text) < 20
+
+
 def _retry_after(response: httpx.Response) -> float | None:
     value = response.headers.get("Retry-After", "").strip()
-    if value.isdigit():
+    if _whole(value):
         return float(value)
     try:
         return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
@@ -199,7 +204,7 @@ class NodeBB:
                     continue
                 words = f" {_words(str(post.get('content', '')))} "
                 for mark, key in wanted.items():
-                    if mark not in found and key in words and str(post.get("pid", "")).isdigit():
+                    if mark not in found and key in words and _whole(str(post.get("pid", ""))):
                         found[mark] = int(post["pid"])
             pagination = body.get("pagination")
             count = pagination.get("pageCount") if isinstance(pagination, dict) else None
@@ -288,7 +293,7 @@ class NodeBB:
                              f"moderator to approve the queued post, and to exempt the account from the post queue "
                              f"(an exempt group, or enough reputation and posts). Do not post it again meanwhile: "
                              f"the queued copy appears once approved.")
-        if code < 300 and isinstance(payload, dict) and str(payload.get("pid", "")).isdigit():
+        if code < 300 and isinstance(payload, dict) and _whole(str(payload.get("pid", ""))):
             return int(payload["pid"])
         if code < 300:
             raise self._failure(f"{self.url} answered the reply to topic {tid} without a post id ({said}): check "
