@@ -142,8 +142,14 @@ class KeyStore:
         return secret
 
     def release(self, game_id: str, anchor: bytes, claim: str) -> None:
-        """Give up the claim on a key, before a game that uses it may exist: from then on it is never discarded."""
-        self._claim_path(game_id, anchor, claim).unlink(missing_ok=True)
+        """Give up the claim on a key, before a game that uses it may exist: from then on it is never discarded.
+        A claim that cannot be removed stops `new` before the game is linked, as a later sweep would take the key."""
+        held = self._claim_path(game_id, anchor, claim)
+        try:
+            held.unlink(missing_ok=True)
+        except OSError as e:
+            raise ConfigError(f"cannot remove the claim file {held} in the keys folder ({e.strerror or e}): "
+                              "no game was created; check the folder's permissions") from None
 
     def discard(self, game_id: str, anchor: bytes, claim: str) -> None:
         """Remove what a `new` killed before it released its claim left: the key, if the claim is still the same
@@ -152,13 +158,20 @@ class KeyStore:
         try:
             if os.path.samefile(held, path):
                 path.unlink()
-        except FileNotFoundError:
+        except OSError:                 # gone already, or not removable: a stray key is harmless, and kept
             pass
-        held.unlink(missing_ok=True)
+        try:
+            held.unlink(missing_ok=True)
+        except OSError:
+            pass
 
     def delete(self, game_id: str, anchor: bytes) -> None:
-        """Remove a key file, to roll back a `new` that surely made no game with it (its link into place failed)."""
-        self.path_for(game_id, anchor).unlink(missing_ok=True)
+        """Remove a key file, to roll back a `new` that surely made no game with it (its link into place failed);
+        one that cannot be removed is left, a stray key being harmless."""
+        try:
+            self.path_for(game_id, anchor).unlink(missing_ok=True)
+        except OSError:
+            pass
 
     def _claim_path(self, game_id: str, anchor: bytes, claim: str) -> Path:
         return self.path_for(game_id, anchor).with_suffix(f".{claim}.claim")

@@ -76,3 +76,19 @@ def test_the_key_of_a_new_killed_before_its_game_existed_goes_with_its_leftovers
     assert leftovers(tmp_path, "g.db") == []
     assert sorted(p.name for p in (tmp_path / "keys").iterdir()) == [Path(made["key_file"]).name]
     plays_a_turn_with_dice(cli, db, tmp_path)
+
+
+def test_a_claim_that_cannot_be_removed_stops_new_before_the_game_exists(cli, tmp_path, monkeypatch):
+    """Were the game linked while its key's claim stayed, a later sweep would take the key of a live game."""
+    unlink = Path.unlink
+
+    def refused(path, missing_ok=False):
+        if path.name.endswith(".claim"):
+            raise PermissionError(13, "Permission denied")
+        return unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", refused)
+    db = tmp_path / "g.db"
+    out = cli("new", db, "--game", "demo", "--id", "first", code=2).output
+    assert "cannot remove the claim file" in out and "no game was created" in out
+    assert not db.exists() and leftovers(tmp_path, "g.db") == []
