@@ -6,7 +6,7 @@ beyond the scenario: every method takes the `State` it reads or changes.
 
 from __future__ import annotations
 
-from ..scenario import Canal, Scenario, UnitType
+from ..scenario import Attachment, Canal, Scenario, UnitType
 from ..state import State, Unit
 from ..words import possessive
 from .core import RulesCore
@@ -117,6 +117,24 @@ class G40Rules(RulesCore):
             if rt.archetype == "war":
                 return rt.name
         raise RuleViolation("this game has no relationship of the war kind")
+
+    def war_actions(self, power: str, target: str) -> list[Attachment]:
+        """The map's political actions of `power` that put it at war with `target`, fewest changes first: what
+        politics.declare_war plays, and what a refusal to enter a neutral's land points to."""
+        found = [a for a in self.scenario.attachments_of("political", power)
+                 if any(self._at_war_after(change, power, target) for change in a.values("relationshipChange"))]
+        return sorted(found, key=lambda a: len(a.values("relationshipChange")))
+
+    def _at_war_after(self, change: str, power: str, target: str) -> bool:
+        parts = change.split(":")
+        a, b, new = parts[0], parts[1], parts[-1]
+        return {a, b} == {power, target} and self._archetype_of(new) == "war"
+
+    def _archetype_of(self, type_name: str) -> str:
+        try:
+            return self.scenario.relationship_type(type_name).archetype
+        except KeyError:
+            return ""
 
     # -- units --------------------------------------------------------------------------------------
 
@@ -288,7 +306,6 @@ class G40Rules(RulesCore):
         """Why `power` may not enter (or fly over, `verb`) `place` of a power that is neither its ally nor its enemy
         (BG-02): a power not yet at war enters no other power's territory; one at war enters its own and its
         allies' land and attacks its enemies'. Then the declaration that would open it, if the map has one."""
-        from .politics import war_actions
         owner = self.owner(state, place) or ""
         if not self.enemies_of(state, power):
             text = (f"{power} may not {verb} {place}, which belongs to {owner}: a power that is not at war yet may "
@@ -296,7 +313,7 @@ class G40Rules(RulesCore):
         else:
             text = (f"{power} may not {verb} {place}, which belongs to {owner}: {power} and {owner} are neither "
                     "allies nor at war, and units enter only their own and allied territories or attack an enemy's")
-        if war_actions(self, power, owner):
+        if self.war_actions(power, owner):
             text += f"; to attack it, declare war first (`war {owner}`)"
         return text
 

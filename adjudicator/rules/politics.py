@@ -25,26 +25,6 @@ from .conditions import Conditions, Hold, Unsupported, check_holds, hold_status,
 # -- declarations of war ------------------------------------------------------------------------------------
 
 
-def war_actions(rules: G40Rules, power: str, target: str) -> list[Attachment]:
-    """The mover's political actions that put it at war with `target`, fewest changes first."""
-    found = [a for a in rules.scenario.attachments_of("political", power)
-             if any(_at_war_after(rules, change, power, target) for change in a.values("relationshipChange"))]
-    return sorted(found, key=lambda a: len(a.values("relationshipChange")))
-
-
-def _at_war_after(rules: G40Rules, change: str, power: str, target: str) -> bool:
-    parts = change.split(":")
-    a, b, new = parts[0], parts[1], parts[-1]
-    return {a, b} == {power, target} and _archetype_of(rules, new) == "war"
-
-
-def _archetype_of(rules: G40Rules, type_name: str) -> str:
-    try:
-        return rules.scenario.relationship_type(type_name).archetype
-    except KeyError:
-        return ""
-
-
 def declare_war(rules: G40Rules, state: State, power: str, target: str) -> dict:
     """Play `war TARGET`: the first of the mover's political actions for it whose conditions hold, with all the
     relationships it changes; refused, with what the map requires, when none holds."""
@@ -65,7 +45,7 @@ def declare_war(rules: G40Rules, state: State, power: str, target: str) -> dict:
 def _usable_action(rules: G40Rules, state: State, power: str, target: str) -> Attachment:
     """The mover's political action for this war: the first whose conditions hold (where the game decides
     declarations by its rulebook, the first at all); RuleViolation, saying what is missing, when none does."""
-    actions = war_actions(rules, power, target)
+    actions = rules.war_actions(power, target)
     if not actions:
         raise RuleViolation(f"{power} have no way to declare war on {target} in this game "
                             "(the map gives them no political action for it)", rules.declaration_rule(power))
