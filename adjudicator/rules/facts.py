@@ -1,4 +1,10 @@
-"""The G40 2nd-edition base rules as one class whose hooks a game overrides, like python-chess variants.
+"""The facts layer of the rules core (DESIGN.md "Rules core"): what a unit, place and relationship is, read from
+the map's unit attachments, territories, relationships and properties, and the questions the mechanisms put to a
+game (may these units enter, who receives a capture, what a bomber adds), which a game answers by overriding.
+
+Every mechanism (combat, movement, air, transport, bombing, scramble, convoy, economy, politics) reads the
+rules through `MapFacts`; this module imports no mechanism and no family, so none of them can reach back. The
+G40 family (g40_family.G40Rules) subclasses it with the turn driver and the hooks that play the map's politics.
 
 Rule ids in messages come from shared/rules/LEDGER.md (section BG). The class holds no state of its own
 beyond the scenario: every method takes the `State` it reads or changes.
@@ -22,15 +28,10 @@ class RuleViolation(Exception):
         self.rule = rule
 
 
-class G40Rules(RulesCore):
-    """Base rules of A&A Global 1940 2nd edition, played on any map that provides the data."""
+class MapFacts(RulesCore):
+    """What the map says of units, places and relationships, as the G40 family reads it, and the game's answers
+    to the mechanisms' questions; the family (g40_family.G40Rules) adds how a turn is played."""
 
-    name = "g40"
-    title = "G40 2nd edition base rules"
-    # Documented default order of loss (README "Casualties"): cheapest combat value in the role first.
-    default_ool_doc = "lowest value in its role (attack or defence) first, then lowest cost, then name"
-    no_income = "capital held by the enemy: no income"      # the income line of a power that cannot collect
-    takes_bids = True
     bid_units_per_place = 1         # bid units a territory or sea zone may receive (RULINGS.md "bid")
     # The most new units a power that places without factories (China) puts in one territory in a turn: the G40
     # rulebook's 3, whatever the map's placementPerTerritory says (RULINGS.md "chinese-placement"); None: the map's.
@@ -39,24 +40,6 @@ class G40Rules(RulesCore):
     def __init__(self, scenario: Scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)
         self._props: dict[str, bool] = {}
-
-    # -- the engine's interface (core.RulesCore): a turn is played phase by phase by turn.py ----------
-
-    def covered_phases(self, state: State, orders: list, ended: bool) -> list[str]:
-        from . import turn
-        return turn.covered_phases(self, state, orders, ended)
-
-    def check(self, state: State, orders: list, ended: bool) -> list:
-        from . import turn
-        return turn.check(self, state, orders, ended)
-
-    def play(self, state: State, orders: list, ended: bool, roller, hashed: bool = True) -> list:
-        from . import turn
-        return turn.play(self, state, orders, ended, roller, hashed)
-
-    def check_standing(self, power: str, orders: list) -> list:
-        from . import turn
-        return turn.check_standing(self, power, orders)
 
     def prop(self, name: str) -> bool:
         """A rule switch of the map (rules/properties.py); a game whose rulebook differs overrides this."""
@@ -464,35 +447,9 @@ class G40Rules(RulesCore):
 
     # -- hooks a game overrides ---------------------------------------------------------------------
 
-    def verbs(self):
-        """The order verbs of this game: the G40 family's; a game registers its own on top (NOTATION.md)."""
-        from ..notation import VerbRegistry
-        return VerbRegistry.g40()
-
     def game_order(self, state: State, power: str, order) -> dict:
         """Play an order of a verb the game registered itself (verbs()); returns the report event."""
         raise RuleViolation(f"`{order.name}` orders are not part of this game")
-
-    def income(self, state: State, power: str) -> tuple[int, list[dict]]:
-        """Income collected at the end of `power`'s turn, with the lines the report shows: territories, then
-        each national objective met or missed (BG-37). Reads the state only; collect_income pays."""
-        if not self.can_collect_income(state, power):
-            return 0, [{"item": self.no_income, "amount": 0}]
-        territories = self.scenario.territories_by_name()
-        total = sum(territories[t].production for t, o in state.owners.items() if o == power)
-        lines = [{"item": "territories", "amount": total}]
-        for objective in self.national_objectives(state, power):
-            lines.append({"item": "objective", "amount": objective["paid"], **objective})
-            total += objective["paid"]
-        return total, lines
-
-    def national_objectives(self, state: State, power: str) -> list[dict]:
-        """The power's national objectives, each {name, value, met, paid}, from the state at the end of its turn:
-        the map's, where its "National Objectives" switch is on. A game with its own objectives overrides this."""
-        if not self.prop("National Objectives"):
-            return []
-        from .politics import objectives
-        return objectives(self, state, power)
 
     def frontier(self, state: State, power: str) -> str:
         """The production frontier (purchase list) `power` buys from now: the map's, or one a trigger set."""
@@ -505,19 +462,6 @@ class G40Rules(RulesCore):
     def check_placement(self, state: State, power: str, place: str, units: dict[str, int]) -> None:
         """A game's own limits on placing `units` in `place`, on top of what `power` placed there this turn; the
         base game has none beyond factories and their capacity (economy.py)."""
-
-    def check_victory(self, state: State, power: str) -> list[dict]:
-        """Called at the end of every power's turn, after income; answers with the report's events (a hold begun,
-        kept or broken; the win). The base rules play the map's victory triggers, each to be held for a whole
-        round (RULINGS.md "victory"); a game whose rulebook says otherwise overrides this."""
-        from .politics import victory_check
-        return victory_check(self, state, power)
-
-    def victory_status(self, state: State) -> dict:
-        """Where the game stands toward its end, read by `status` and `submit`: {"winner": the event of the win
-        or None, "holds": events of the conditions under way}."""
-        from .politics import victory_status
-        return victory_status(self, state)
 
     def declaration_rule(self, power: str) -> str:
         """The ledger id a refused declaration of war by `power` cites; a game with its own rows overrides it."""
