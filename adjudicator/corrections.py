@@ -11,7 +11,8 @@ from __future__ import annotations
 from .errors import ILLEGAL, OrderError
 from .notation.edits import Correction
 from .rules import air
-from .rules.base import G40Rules, RuleViolation
+from .rules.facts import RuleViolation
+from .rules.g40_family import G40Rules
 from .rules.transport import board
 from .state import State, pair_key
 from .words import possessive

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from adjudicator import dice
-from adjudicator.rules.base import G40Rules
+from adjudicator.rules.g40_family import G40Rules
 from adjudicator.rules.combat import Battle, BattleOrders
 from adjudicator.state import State
 from adjudicator.triplea import load_scenario

@@ -11,27 +11,27 @@ from __future__ import annotations
 from collections import deque
 
 from ..state import State, Unit
-from .base import G40Rules
+from .facts import MapFacts
 
 FAR = 1 << 20
 
 
-def carriers_at(rules: G40Rules, state: State, power: str, place: str) -> list[Unit]:
+def carriers_at(rules: MapFacts, state: State, power: str, place: str) -> list[Unit]:
     return [u for u in state.units_at(place) if rules.ut(u).carrier_capacity and rules.friendly(state, power, u.owner)]
 
 
-def damaged_carrier(rules: G40Rules, unit: Unit) -> bool:
+def damaged_carrier(rules: MapFacts, unit: Unit) -> bool:
     """BG-14: a carrier with a hit on it neither launches nor lands aircraft."""
     return rules.ut(unit).carrier_capacity > 0 and unit.damage > 0 and rules.ut(unit).hit_points > 1
 
 
-def aircraft_at(rules: G40Rules, state: State, power: str, place: str) -> list[Unit]:
+def aircraft_at(rules: MapFacts, state: State, power: str, place: str) -> list[Unit]:
     """Friendly aircraft in a sea zone, the ones that came aboard last (highest id) last."""
     return sorted((u for u in state.units_at(place) if rules.is_air(u) and rules.friendly(state, power, u.owner)),
                   key=lambda u: u.id)
 
 
-def decks(rules: G40Rules, state: State, power: str, place: str) -> tuple[dict[int, str], int]:
+def decks(rules: MapFacts, state: State, power: str, place: str) -> tuple[dict[int, str], int]:
     """Where the friendly aircraft in a sea zone sit, as far as the rules care (BG-14), and the room left for one
     landing now: aircraft that have not flown this turn were aboard first and take the sound carriers' places, then
     the damaged carriers' ("held": they can neither take off nor fight); aircraft that flew this turn are airborne
@@ -54,26 +54,26 @@ def decks(rules: G40Rules, state: State, power: str, place: str) -> tuple[dict[i
     return seats, sound
 
 
-def carrier_room(rules: G40Rules, state: State, power: str, place: str) -> int:
+def carrier_room(rules: MapFacts, state: State, power: str, place: str) -> int:
     """Carrier places still free in a sea zone for an aircraft of `power` landing now (`decks`)."""
     return decks(rules, state, power, place)[1]
 
 
-def held_land(rules: G40Rules, state: State, power: str, place: str) -> bool:
+def held_land(rules: MapFacts, state: State, power: str, place: str) -> bool:
     """BG-06: friendly land held since the start of the turn, with no enemy in it."""
     return (not rules.is_water(place) and (rules.is_friendly_land(state, power, place)
                                             or rules.neutral_passage(state, power, place, "Landing"))
             and place not in state.conquered and not rules.hostile_units(state, power, place))
 
 
-def can_land(rules: G40Rules, state: State, power: str, place: str, extra: int = 0) -> bool:
+def can_land(rules: MapFacts, state: State, power: str, place: str, extra: int = 0) -> bool:
     """BG-06: held friendly land, or a sea zone whose friendly carriers have room for `extra` more places."""
     if rules.is_water(place):
         return carrier_room(rules, state, power, place) >= extra
     return held_land(rules, state, power, place)
 
 
-def air_distances(rules: G40Rules, state: State, power: str, start: str, limit: int,
+def air_distances(rules: MapFacts, state: State, power: str, start: str, limit: int,
                   quiet: bool = False) -> dict[str, int]:
     """Steps an aircraft of `power` needs from `start` to every place within `limit`; `quiet`: only over places
     where flying is no attack (a landing the adjudicator chooses never attacks a neutral for the player)."""
@@ -92,7 +92,7 @@ def air_distances(rules: G40Rules, state: State, power: str, start: str, limit: 
     return seen
 
 
-def landing_distance(rules: G40Rules, state: State, power: str, start: str, spots: set[str] | None = None,
+def landing_distance(rules: MapFacts, state: State, power: str, start: str, spots: set[str] | None = None,
                      at_sea: bool = True) -> int:
     """Steps from `start` to the nearest place an aircraft of `power` may land, or to one of `spots`
     (places that may become landing places later this turn); FAR if none. `at_sea`: it may land on carriers."""
@@ -104,7 +104,7 @@ def landing_distance(rules: G40Rules, state: State, power: str, start: str, spot
     return FAR
 
 
-def future_carrier_spots(rules: G40Rules, state: State, power: str) -> set[str]:
+def future_carrier_spots(rules: MapFacts, state: State, power: str) -> set[str]:
     """Sea zones where a carrier of `power` may be by the end of the turn: reachable by its own carriers that can
     still move, or next to one of its factories when it has a carrier waiting to be placed (BG-06, BG-15)."""
     from .economy import factory_capacity       # economy imports nothing of air's: kept local to stay acyclic
@@ -126,13 +126,13 @@ def future_carrier_spots(rules: G40Rules, state: State, power: str) -> set[str]:
     return spots
 
 
-def new_carrier_spot(rules: G40Rules, state: State, power: str, place: str) -> bool:
+def new_carrier_spot(rules: MapFacts, state: State, power: str, place: str) -> bool:
     """A sea zone where a carrier the power has bought may still be placed this turn."""
     return rules.is_water(place) and place in future_carrier_spots(rules, state, power) and any(
         rules.ut(n).carrier_capacity and k for n, k in state.purchases.get(power, {}).items())
 
 
-def settle(rules: G40Rules, state: State, power: str, unit: Unit, reach: int, why: str,
+def settle(rules: MapFacts, state: State, power: str, unit: Unit, reach: int, why: str,
            prefer: str | None = None) -> dict:
     """Land `unit` within `reach`: at `prefer` (where the player's order sent it) if that is a legal landing in
     reach, else at the safest legal place (RULINGS.md "default-landing"), or lose it. Returns the report event."""
@@ -163,7 +163,7 @@ def settle(rules: G40Rules, state: State, power: str, unit: Unit, reach: int, wh
     return event
 
 
-def threat(rules: G40Rules, state: State, power: str, place: str) -> int:
+def threat(rules: MapFacts, state: State, power: str, place: str) -> int:
     """How exposed a landing place is: the enemy units in it and next to it that could attack it there, those of
     powers that take turns (a neutral's army never attacks), aircraft and units of the place's own kind (land
     units on land, ships at sea; not ships beside land)."""
@@ -173,12 +173,12 @@ def threat(rules: G40Rules, state: State, power: str, place: str) -> int:
                if u.owner in movers and rules.ut(u).domain in (kind, "air"))
 
 
-def defenders(rules: G40Rules, state: State, power: str, place: str) -> int:
+def defenders(rules: MapFacts, state: State, power: str, place: str) -> int:
     """The friendly combat units already in a place, that would defend an aircraft landed there."""
     return sum(1 for u in state.units_at(place) if rules.friendly(state, power, u.owner) and rules.is_combatant(u))
 
 
-def why_unlanded(rules: G40Rules, state: State, power: str, unit: Unit) -> str:
+def why_unlanded(rules: MapFacts, state: State, power: str, unit: Unit) -> str:
     """Why an aircraft of `power` cannot stay where it is at the end of the non-combat move (BG-06), in the true
     words for its place: captured this turn, enemy units there, hostile or neutral land, or sea without room."""
     place = unit.place
@@ -196,7 +196,7 @@ def why_unlanded(rules: G40Rules, state: State, power: str, unit: Unit) -> str:
     return f"{place} is not friendly land: aircraft may not land there"
 
 
-def land_the_rest(rules: G40Rules, state: State, power: str, wishes: list[dict] = ()) -> list[dict]:
+def land_the_rest(rules: MapFacts, state: State, power: str, wishes: list[dict] = ()) -> list[dict]:
     """End of non-combat (RULINGS.md "default-landing"): the mover's aircraft with no landing place land where
     their order sent them if they can, else at the safest place their movement reaches; aircraft waiting in a
     sea zone for a new carrier stay. `wishes`: the non-combat moves not (wholly) carried out, each with its start,
@@ -216,7 +216,7 @@ def land_the_rest(rules: G40Rules, state: State, power: str, wishes: list[dict] 
     return events
 
 
-def lose_unlanded(rules: G40Rules, state: State, power: str) -> list[dict]:
+def lose_unlanded(rules: MapFacts, state: State, power: str) -> list[dict]:
     """After mobilisation: aircraft still without a landing (their new carrier was not placed) are lost."""
     lost = [u for u in sorted((u for u in state.units if u.owner == power and rules.is_air(u)), key=lambda u: -u.id)
             if not landed(rules, state, power, u)]
@@ -229,7 +229,7 @@ def lose_unlanded(rules: G40Rules, state: State, power: str) -> list[dict]:
     return events
 
 
-def grounded(rules: G40Rules, state: State, power: str, place: str) -> list[Unit]:
+def grounded(rules: MapFacts, state: State, power: str, place: str) -> list[Unit]:
     """`power`'s own aircraft held aboard damaged carriers in a sea zone (`decks`): cargo that neither takes off nor
     fights, and goes down with its carrier (BG-14)."""
     if not rules.is_water(place):
@@ -238,7 +238,7 @@ def grounded(rules: G40Rules, state: State, power: str, place: str) -> list[Unit
     return [u for u in aircraft_at(rules, state, power, place) if u.owner == power and seats.get(u.id) == "held"]
 
 
-def landed(rules: G40Rules, state: State, power: str, unit: Unit) -> bool:
+def landed(rules: MapFacts, state: State, power: str, unit: Unit) -> bool:
     """The aircraft is on held friendly land, or has a place aboard a carrier in its zone (`decks`)."""
     if not rules.is_water(unit.place):
         return held_land(rules, state, power, unit.place)

@@ -13,15 +13,15 @@ from __future__ import annotations
 from ..notation.orders import Bomb
 from ..state import State, Unit, count_types
 from . import movement
-from .base import G40Rules, RuleViolation
 from .combat import assign_hits, order_of_loss
+from .facts import MapFacts, RuleViolation
 
 
-def facility_name(rules: G40Rules, unit_type: str) -> str:
+def facility_name(rules: MapFacts, unit_type: str) -> str:
     return "factory" if rules.ut(unit_type).has("factory") else unit_type
 
 
-def target(rules: G40Rules, state: State, power: str, place: str, facility: str | None) -> Unit:
+def target(rules: MapFacts, state: State, power: str, place: str, facility: str | None) -> Unit:
     """The enemy facility a raid names: a factory by default, or the facility type given."""
     wanted = facility or "factory"
     found = [u for u in state.units_at(place) if rules.ut(u).has("can_be_damaged") and rules.at_war(state, power, u.owner)
@@ -31,7 +31,7 @@ def target(rules: G40Rules, state: State, power: str, place: str, facility: str 
     return min(found, key=lambda u: u.id)
 
 
-def bombers_for(rules: G40Rules, unit: Unit, facility_type: str) -> bool:
+def bombers_for(rules: MapFacts, unit: Unit, facility_type: str) -> bool:
     """BG-27: strategic bombers raid any facility, tactical bombers only those in their bombingTargets."""
     if not rules.ut(unit).has("strategic_bomber"):
         return False
@@ -39,7 +39,7 @@ def bombers_for(rules: G40Rules, unit: Unit, facility_type: str) -> bool:
     return not targets or facility_type in targets
 
 
-def declare_raid(rules: G40Rules, state: State, power: str, order: Bomb) -> dict:
+def declare_raid(rules: MapFacts, state: State, power: str, order: Bomb) -> dict:
     """Check and fly a raid in the combat move; the raid is fought first in the battle phase (BG-42)."""
     path = movement.check_path(rules, order.path, "a raid needs a path: where the aircraft are and the territory they bomb")
     place = path[-1]
@@ -73,7 +73,7 @@ def declare_raid(rules: G40Rules, state: State, power: str, order: Bomb) -> dict
     return event
 
 
-def resolve_raid(rules: G40Rules, state: State, power: str, battle: dict, roller) -> dict:
+def resolve_raid(rules: MapFacts, state: State, power: str, battle: dict, roller) -> dict:
     """Fight one raid: air battle, facility AA, damage. Returns the report event."""
     place, facility = battle["place"], battle["facility"]
     sides = rules.scenario.dice_sides
@@ -125,7 +125,7 @@ def resolve_raid(rules: G40Rules, state: State, power: str, battle: dict, roller
     return event
 
 
-def _volley(rules: G40Rules, roller, label: str, units: list[Unit], option: str) -> dict | None:
+def _volley(rules: MapFacts, roller, label: str, units: list[Unit], option: str) -> dict | None:
     shooters = [(u, rules.number(u, option, 0)) for u in sorted(units, key=lambda u: (u.type, u.id))]
     shooters = [(u, v) for u, v in shooters if v > 0]
     if not shooters:
@@ -136,7 +136,7 @@ def _volley(rules: G40Rules, roller, label: str, units: list[Unit], option: str)
             "hits": sum(1 for (u, v), d in zip(shooters, values) if d <= v)}
 
 
-def _bonuses(rules: G40Rules, bombers: list[Unit], escorts: int, interceptors: int) -> tuple[list[int], list[str]]:
+def _bonuses(rules: MapFacts, bombers: list[Unit], escorts: int, interceptors: int) -> tuple[list[int], list[str]]:
     """What each bomber adds to its damage die (BG-27: the map's bonus, where the map uses bonuses; a game may
     change it by the raid's fighters), and a note for each bonus that is not the map's, with what made it so."""
     if not rules.prop("Use Bombing Max Dice Sides And Bonus"):
@@ -152,7 +152,7 @@ def _bonuses(rules: G40Rules, bombers: list[Unit], escorts: int, interceptors: i
     return bonus, notes
 
 
-def _damage(rules: G40Rules, state: State, roller, base: str, goal: Unit, bombers: list[Unit], bonus: list[int]) -> dict:
+def _damage(rules: MapFacts, state: State, roller, base: str, goal: Unit, bombers: list[Unit], bonus: list[int]) -> dict:
     """BG-27, BG-28: each bomber rolls its own die plus bonus; the total is capped by what the facility can take."""
     own = rules.prop("Use Bombing Max Dice Sides And Bonus")
     sides = rules.number(bombers[0], "bombingMaxDieSides", rules.scenario.dice_sides) if own else rules.scenario.dice_sides
@@ -169,7 +169,7 @@ def _damage(rules: G40Rules, state: State, roller, base: str, goal: Unit, bomber
             "total": goal.damage, "max": rules.max_damage(goal), "operative": rules.operative(goal)}
 
 
-def _treasury_damage(rules: G40Rules, state: State, goal: Unit, rolled: int, grp: dict) -> dict:
+def _treasury_damage(rules: MapFacts, state: State, goal: Unit, rolled: int, grp: dict) -> dict:
     """Maps of the classic rules damage the owner's treasury instead, at most the territory's value a turn."""
     owner = goal.owner
     lost = min(rolled, rules.scenario.territory(goal.place).production, state.treasury.get(owner, 0))

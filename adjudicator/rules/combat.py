@@ -5,8 +5,8 @@ submarines may submerge (the defender's by standing order, the attacker's by its
 alone against armed enemies are destroyed; submarines
 whose enemy has no destroyer fire a surprise strike whose casualties are removed at once; everyone else fires
 and their casualties fire back; then attackers that the game's rules take out leave the battle
-(`G40Rules.leaves_battle`), and the attacker may retreat. Who can hit whom comes from the unit
-abilities (`G40Rules.can_hit`), so the same rounds serve a land battle, a sea battle and a mixed one.
+(`MapFacts.leaves_battle`), and the attacker may retreat. Who can hit whom comes from the unit
+abilities (`MapFacts.can_hit`), so the same rounds serve a land battle, a sea battle and a mixed one.
 
 Every die comes from the roller under a label built from the battle's facts (`battle:PLACE:rN:attacker`,
 `battle:PLACE:rN:defender:surprise`, `aa:PLACE:r1`, `bombard:PLACE`), never from a counter, so the same
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ..notation.orders import Bombard, Kamikaze, Retreat, Submerge
 from ..state import State, Unit, count_types
-from .base import G40Rules, RuleViolation
+from .facts import MapFacts, RuleViolation
 from .movement import capture
 
 MAX_ROUNDS = 100
@@ -37,7 +37,7 @@ class BattleOrders:
     held: set[int] = field(default_factory=set)          # the mover's aircraft held aboard damaged carriers: cargo
 
 
-def order_of_loss(rules: G40Rules, state: State, power: str, role: str, battle_ool: tuple[str, ...] | None) -> list[str]:
+def order_of_loss(rules: MapFacts, state: State, power: str, role: str, battle_ool: tuple[str, ...] | None) -> list[str]:
     """Unit types in the order they die: the battle's ool, then the power's standing ool, then the default."""
     listed: list[str] = []
     for source in (battle_ool or (), state.standing.get(power, {}).get("ool", ())):
@@ -52,7 +52,7 @@ def order_of_loss(rules: G40Rules, state: State, power: str, role: str, battle_o
 Hits = list[tuple[int, Callable[[Unit], bool]]]
 
 
-def assign_hits(rules: G40Rules, units: list[Unit], hits: Hits, ool: list[str], role: str) -> tuple[list[Unit], list[Unit]]:
+def assign_hits(rules: MapFacts, units: list[Unit], hits: Hits, ool: list[str], role: str) -> tuple[list[Unit], list[Unit]]:
     """Apply hits to a side: each (count, may_hit) group picks among the units it may hit, the most restricted
     group first. A unit that takes two hits soaks a hit before anything dies; then units die in `ool` order,
     transports last (BG-13, BG-21, BG-22). Returns (damaged, killed)."""
@@ -79,7 +79,7 @@ def assign_hits(rules: G40Rules, units: list[Unit], hits: Hits, ool: list[str], 
 class Battle:
     """One battle in `place`, attacked by `power`; `fight()` plays it out and returns its report event."""
 
-    def __init__(self, rules: G40Rules, state: State, power: str, place: str, roller, orders: BattleOrders):
+    def __init__(self, rules: MapFacts, state: State, power: str, place: str, roller, orders: BattleOrders):
         self.rules, self.state, self.power, self.place, self.roller = rules, state, power, place, roller
         self.orders = orders
         self.sea = rules.is_water(place)
@@ -251,7 +251,7 @@ class Battle:
             self.event["attack_submerged"] = True
 
     def _leave(self, rec: dict, rnd: int) -> None:
-        """Attackers the game takes out of the battle after this round (G40Rules.leaves_battle), by reason."""
+        """Attackers the game takes out of the battle after this round (MapFacts.leaves_battle), by reason."""
         going: dict[str, list[Unit]] = {}
         for u in self.att:
             why = self.rules.leaves_battle(u, rnd)
@@ -383,14 +383,14 @@ def _hurt(damaged: list[Unit], dead: list[Unit]) -> dict[str, int]:
     return count_types(u for u in damaged if u not in dead)
 
 
-def retreat_open(rules: G40Rules, state: State, power: str, to: str, sea: bool) -> bool:
+def retreat_open(rules: MapFacts, state: State, power: str, to: str, sea: bool) -> bool:
     """BG-23: attackers retreat to friendly land, or at sea to a zone with no enemy units."""
     if sea:
         return rules.is_water(to) and not rules.hostile_units(state, power, to)
     return rules.is_friendly_land(state, power, to) and not rules.hostile_units(state, power, to)
 
 
-def support(rules: G40Rules, side: list[Unit], role: str) -> dict[int, int]:
+def support(rules: MapFacts, side: list[Unit], role: str) -> dict[int, int]:
     """Bonus per unit id from support attachments (BG-24): each provider lifts up to `number` targets once per bonus type."""
     bonus: dict[int, int] = {}
     used_types: dict[int, set[str]] = {}
@@ -410,7 +410,7 @@ def support(rules: G40Rules, side: list[Unit], role: str) -> dict[int, int]:
     return bonus
 
 
-def resolve_battle(rules: G40Rules, state: State, power: str, place: str, roller, orders: BattleOrders) -> list[dict]:
+def resolve_battle(rules: MapFacts, state: State, power: str, place: str, roller, orders: BattleOrders) -> list[dict]:
     """Fight the battle in `place`; returns its report event (with the capture, if any, inside it)."""
     return [Battle(rules, state, power, place, roller, orders).fight()]
 
@@ -420,13 +420,13 @@ def resolve_battle(rules: G40Rules, state: State, power: str, place: str, roller
 KAMIKAZE = "kamikaze"       # the RULINGS.md entry refusals and events cite
 
 
-def kamikaze_target(rules: G40Rules, unit_type: str) -> bool:
+def kamikaze_target(rules: MapFacts, unit_type: str) -> bool:
     """A surface warship: a ship that is neither a submarine nor a transport (TripleA's targets by default)."""
     t = rules.ut(unit_type)
     return t.domain == "sea" and not rules.is_sub(unit_type) and not rules.is_transport(unit_type)
 
 
-def check_kamikaze(rules: G40Rules, power: str, order: Kamikaze) -> None:
+def check_kamikaze(rules: MapFacts, power: str, order: Kamikaze) -> None:
     """What a standing kamikaze order must be to be honoured at all; refused at submit otherwise."""
     if order.none:
         return
@@ -448,7 +448,7 @@ def check_kamikaze(rules: G40Rules, power: str, order: Kamikaze) -> None:
                             "carriers, cruisers or destroyers", KAMIKAZE)
 
 
-def _struck(rules: G40Rules, state: State, power: str, zone: str) -> bool:
+def _struck(rules: MapFacts, state: State, power: str, zone: str) -> bool:
     """Where strikes may be made this turn: the mover fights `power`'s units in `zone` or lands troops from it
     (only where the map says "Kamikaze Suicide Attacks Only Where Battles Are"; elsewhere, any zone)."""
     if not rules.prop("Kamikaze Suicide Attacks Only Where Battles Are"):
@@ -457,7 +457,7 @@ def _struck(rules: G40Rules, state: State, power: str, zone: str) -> bool:
                or (b.get("kind", "land") == "land" and zone in b.get("amphibious", [])) for b in state.battles)
 
 
-def _kamikaze_targets(rules: G40Rules, state: State, mover: str, zone: str, types: list[str]) -> list[Unit]:
+def _kamikaze_targets(rules: MapFacts, state: State, mover: str, zone: str, types: list[str]) -> list[Unit]:
     """The mover's surface warships in `zone` a strike may pick, best first: the order's types in its order (only
     those, if it lists any), else the costliest first; a damaged ship (which one hit sinks) before a sound one."""
     ships = [u for u in state.units_at(zone, mover) if kamikaze_target(rules, u.type) and u.carried_by is None]
@@ -467,7 +467,7 @@ def _kamikaze_targets(rules: G40Rules, state: State, mover: str, zone: str, type
     return sorted(ships, key=lambda u: (-(rules.ut(u).cost or 0), -u.damage, u.type, u.id))
 
 
-def kamikaze_strikes(rules: G40Rules, state: State, mover: str, roller) -> list[dict]:
+def kamikaze_strikes(rules: MapFacts, state: State, mover: str, roller) -> list[dict]:
     """As Conduct Combat begins: each enemy of the mover with a standing kamikaze order for a zone where the mover
     fights or lands from strikes there, one token and one die per target ship, hitting at the token's attack
     value; hits are taken at once (a two-hit ship is damaged, else sunk), and the mover's ships there no longer
@@ -522,7 +522,7 @@ def kamikaze_strikes(rules: G40Rules, state: State, mover: str, roller) -> list[
 
 # -- shore bombardment (BG-12) ----------------------------------------------------------------------------
 
-def order_bombardment(rules: G40Rules, state: State, power: str, order: Bombard) -> dict:
+def order_bombardment(rules: MapFacts, state: State, power: str, order: Bombard) -> dict:
     """A `bombard` order, read once every combat move is made: it names the ships of the mover in a sea zone an
     amphibious assault lands from that bombard it, moved there or not (`bombard none`: none of them does), in
     place of the default (RULINGS.md "shore-bombardment"). Named ships stay where they are for the rest of the
@@ -569,7 +569,7 @@ def order_bombardment(rules: G40Rules, state: State, power: str, order: Bombard)
             "units": count_types(chosen)}
 
 
-def bombarding(rules: G40Rules, state: State, power: str, battle: dict) -> tuple[list[Unit], list[str]]:
+def bombarding(rules: MapFacts, state: State, power: str, battle: dict) -> tuple[list[Unit], list[str]]:
     """BG-12: the ships that bombard the amphibious assault `battle`, and notes on named ships that do not. In a
     zone with a `bombard` order, the ships it named; in the others, by default, the cruisers and battleships
     moved there in the combat move. Ships that fought a sea battle do not bombard; where the map allows one ship

@@ -9,12 +9,12 @@ next to that zone; a power the map makes immune (`immuneToBlockade`, China) lose
 from __future__ import annotations
 
 from ..state import State
-from .base import G40Rules
+from .facts import MapFacts
 
 DISRUPTING = 3          # a die at or below this disrupts
 
 
-def disrupt(rules: G40Rules, state: State, power: str, roller) -> list[dict]:
+def disrupt(rules: MapFacts, state: State, power: str, roller) -> list[dict]:
     """Roll the convoy dice against `power`; returns one event per disrupted zone (none while checking)."""
     if not rules.prop("Convoy Blockades Roll Dice For Cost") or roller is None or _immune(rules, power):
         return []
@@ -43,7 +43,7 @@ def loss(events: list[dict]) -> int:
     return sum(e["loss"] for e in events if e["type"] == "convoy")
 
 
-def _immune(rules: G40Rules, power: str) -> bool:
+def _immune(rules: MapFacts, power: str) -> bool:
     try:
         options = rules.scenario.player(power).options
     except KeyError:

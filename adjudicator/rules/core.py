@@ -1,6 +1,6 @@
 """The seam between the engine and a game's rules: all that game.py, the reports and `audit` ask of a rule set.
 
-The G40 family implements it on the map's units and properties (base.G40Rules, which plays its turns through
+The G40 family implements it on the map's units and properties (g40_family.G40Rules, which plays its turns through
 turn.py); a game that shares no mechanics with it (Allies vs. Axis, a board game) implements it on its own.
 Everything else — store, dice, journal, notation core, reports, audit, delivery — is the same for both.
 """

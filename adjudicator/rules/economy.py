@@ -5,11 +5,11 @@ from __future__ import annotations
 from ..notation.orders import Buy, Place
 from ..state import State
 from ..words import possessive
-from .base import G40Rules, RuleViolation
+from .facts import MapFacts, RuleViolation
 from .politics import pay_objectives
 
 
-def buy(rules: G40Rules, state: State, mover: str, order: Buy, bid: bool = False) -> dict:
+def buy(rules: MapFacts, state: State, mover: str, order: Buy, bid: bool = False) -> dict:
     """BG-33; `buy POWER UNITS` buys for a power that purchases inside the mover's turn (UK_Pacific in the
     British turn), from that power's treasury. `bid`: paid from the mover's bid instead, which buys no facility
     (RULINGS.md "bid")."""
@@ -50,7 +50,7 @@ def buy(rules: G40Rules, state: State, mover: str, order: Buy, bid: bool = False
             "cost": total, "treasury": state.treasury[power], **({"bid_left": funds[power]} if bid else {})}
 
 
-def factory_capacity(rules: G40Rules, state: State, power: str, place: str) -> int:
+def factory_capacity(rules: MapFacts, state: State, power: str, place: str) -> int:
     """BG-35: units a territory may still receive this turn from its factories (0 if none usable)."""
     if rules.is_water(place) or state.owners.get(place) != power or place in state.conquered:
         return 0
@@ -62,13 +62,13 @@ def factory_capacity(rules: G40Rules, state: State, power: str, place: str) -> i
     return total
 
 
-def _production(rules: G40Rules, factory) -> int:
+def _production(rules: MapFacts, factory) -> int:
     """What a factory produces undamaged: the map's canProduceXUnits, else its territory's value."""
     cap = rules.ut(factory).options.get("canProduceXUnits")
     return int(cap[0]) if cap else rules.scenario.territory(factory.place).production
 
 
-def no_production(rules: G40Rules, state: State, power: str, place: str) -> tuple[str, str]:
+def no_production(rules: MapFacts, state: State, power: str, place: str) -> tuple[str, str]:
     """Why `place` produces nothing for `power` this turn, and the rule: no factory, not held since the start of
     the turn, a factory placed this turn (BG-35), or one damaged to its production (BG-28)."""
     factories = [u for u in state.units_at(place) if rules.ut(u).has("factory")]
@@ -95,7 +95,7 @@ def no_production(rules: G40Rules, state: State, power: str, place: str) -> tupl
     return f"the factory in {place} can place nothing more this turn", "BG-35"
 
 
-def place(rules: G40Rules, state: State, power: str, order: Place, placed: dict[str, int]) -> dict:
+def place(rules: MapFacts, state: State, power: str, order: Place, placed: dict[str, int]) -> dict:
     """Mobilise bought units; `placed` counts units already placed this turn per producing territory."""
     pending, wanted = _pending(state, power, order)
     where = order.place
@@ -164,7 +164,7 @@ def _pending(state: State, power: str, order: Place) -> tuple[dict[str, int], di
     return pending, wanted
 
 
-def place_bid(rules: G40Rules, state: State, power: str, order: Place, placed: dict[str, int]) -> dict:
+def place_bid(rules: MapFacts, state: State, power: str, order: Place, placed: dict[str, int]) -> dict:
     """RULINGS.md "bid": units bought with a bid go, without a factory, where the power already has a unit of its
     own (not a facility or marker): land and air units on land it controls (or a power whose units it receives, UK_Pacific's for the British),
     ships in a sea zone free of enemy units; at most `rules.bid_units_per_place` of them in one place (`placed`
@@ -219,7 +219,7 @@ def _counted(units) -> dict[str, int]:
     return out
 
 
-def _check_deck(rules: G40Rules, state: State, power: str, where: str, order: Place) -> None:
+def _check_deck(rules: MapFacts, state: State, power: str, where: str, order: Place) -> None:
     """BG-15: new fighters and tactical bombers go onto the power's own carriers in the zone: new ones (placed
     this turn or in this order) and, where the map allows, carriers already at sea; never beyond their room."""
     planes = [uc for uc in order.units if rules.ut(uc.unit).domain == "air"]
@@ -241,19 +241,19 @@ def _check_deck(rules: G40Rules, state: State, power: str, where: str, order: Pl
                             f"{where} has room for {max(room, 0)}, not {need}", "BG-15")
 
 
-def _consumed(rules: G40Rules, name: str) -> list[str]:
+def _consumed(rules: MapFacts, name: str) -> list[str]:
     """The units a placed unit replaces (the map's consumesUnits: a factory upgrade consumes a minor factory)."""
     return [f[1] for f in rules.fields(name, "consumesUnits") if len(f) == 2 and f[0].isdigit()
             for _ in range(int(f[0]))]
 
 
-def _consume(rules: G40Rules, state: State, power: str, where: str, name: str) -> None:
+def _consume(rules: MapFacts, state: State, power: str, where: str, name: str) -> None:
     for unit in _consumed(rules, name):
         gone = next(u for u in state.units_at(where, power) if u.type == unit)
         state.remove_units([gone.id])
 
 
-def _check_facility(rules: G40Rules, state: State, power: str, where: str, facilities: list[str]) -> None:
+def _check_facility(rules: MapFacts, state: State, power: str, where: str, facilities: list[str]) -> None:
     """BG-34: facilities go on land held since the start of the turn, one of each kind per territory; from the
     map's unit data, a major factory only on a territory the power owned at the start of the game
     (canOnlyPlaceInOriginalTerritories), none on the territories it lists (unitPlacementRestrictions), and an
@@ -285,7 +285,7 @@ def _check_facility(rules: G40Rules, state: State, power: str, where: str, facil
             raise RuleViolation(f"{where} already has a factory", "BG-34")
 
 
-def collect_income(rules: G40Rules, state: State, power: str, convoy_loss: int = 0) -> dict:
+def collect_income(rules: MapFacts, state: State, power: str, convoy_loss: int = 0) -> dict:
     """BG-37: the power's income, less what convoy disruption cost it this turn (never below nothing)."""
     amount, lines = rules.income(state, power)
     if convoy_loss and amount:

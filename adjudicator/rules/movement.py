@@ -12,10 +12,10 @@ from collections import Counter
 from ..notation.orders import Move
 from ..state import State, Unit, count_types
 from . import air, transport
-from .base import G40Rules, RuleViolation
+from .facts import MapFacts, RuleViolation
 
 
-def bonus_movement(rules: G40Rules, state: State, unit: Unit) -> int:
+def bonus_movement(rules: MapFacts, state: State, unit: Unit) -> int:
     """BG-31, BG-32: +N for a unit that starts its move in a territory with an operative friendly air base, or in a
     sea zone next to one with an operative friendly naval base, that gives movement to its type (`givesMovement`)."""
     if not rules.prop("Units May Give Bonus Movement"):
@@ -37,7 +37,7 @@ def bonus_movement(rules: G40Rules, state: State, unit: Unit) -> int:
     return best
 
 
-def allowances(rules: G40Rules, state: State, units: list[Unit]) -> dict[int, int]:
+def allowances(rules: MapFacts, state: State, units: list[Unit]) -> dict[int, int]:
     """Movement each unit has this turn, by id, counting the bonus of where it starts if it has not moved yet. The
     bonus is looked up once per owner, type and place: looking it up scans the place, so a move of a thousand
     infantry would otherwise scan it a thousand times."""
@@ -65,7 +65,7 @@ class Shortfall(RuleViolation):
         self.can = can
 
 
-def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, phase: str, prefer=None) -> list[Unit]:
+def pick_units(rules: MapFacts, state: State, power: str, order: Move, cost, phase: str, prefer=None) -> list[Unit]:
     """The units an order means: of the named types at the path's start, those with the most movement left.
     `cost(unit_type)` is the movement the order takes from a unit of that type; `prefer(unit)`, where given, sorts
     before that (which transport's cargo an unloading takes first). Raises Shortfall when fewer can go than it
@@ -112,7 +112,7 @@ def pick_units(rules: G40Rules, state: State, power: str, order: Move, cost, pha
     return chosen
 
 
-def _launch_room(rules: G40Rules, state: State, power: str, place: str) -> int | None:
+def _launch_room(rules: MapFacts, state: State, power: str, place: str) -> int | None:
     """BG-14: how many of the mover's aircraft at sea that have not flown may take off: all but those held aboard a
     damaged carrier (air.decks); None where nothing limits it."""
     if not rules.is_water(place):
@@ -123,7 +123,7 @@ def _launch_room(rules: G40Rules, state: State, power: str, place: str) -> int |
     return sum(1 for u in air.aircraft_at(rules, state, power, place) if u.owner == power and not u.moved) - len(held)
 
 
-def _may_move_now(rules: G40Rules, unit: Unit, phase: str) -> bool:
+def _may_move_now(rules: MapFacts, unit: Unit, phase: str) -> bool:
     t = rules.ut(unit)
     if t.movement == 0 or t.has("marker"):
         return False
@@ -137,7 +137,7 @@ def _may_move_now(rules: G40Rules, unit: Unit, phase: str) -> bool:
                                      or unit.flags.get("bombard"))
 
 
-def _why_not(rules: G40Rules, pool: list[Unit], steps: int, phase: str) -> str:
+def _why_not(rules: MapFacts, pool: list[Unit], steps: int, phase: str) -> str:
     for u in pool:
         t = rules.ut(u)
         if t.movement == 0 or t.has("marker"):
@@ -163,7 +163,7 @@ def _rule_for(reason: str) -> str:
     return "BG-03"
 
 
-def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
+def move(rules: MapFacts, state: State, power: str, order: Move) -> dict:
     """Check `order` against `state` and carry it out; returns the report event. Raises RuleViolation.
 
     One path serves every unit of the order: ships follow its sea zones, land units walk its land part, board
@@ -225,7 +225,7 @@ def move(rules: G40Rules, state: State, power: str, order: Move) -> dict:
     return event
 
 
-def check_path(rules: G40Rules, path: tuple[str, ...], too_short: str) -> list[str]:
+def check_path(rules: MapFacts, path: tuple[str, ...], too_short: str) -> list[str]:
     """A path of at least two places, each next to the one before (BG-03)."""
     if len(path) < 2:
         raise RuleViolation(too_short)
@@ -237,7 +237,7 @@ def check_path(rules: G40Rules, path: tuple[str, ...], too_short: str) -> list[s
     return list(path)
 
 
-def _declare_battles(rules: G40Rules, state: State, power: str, path: list[str], legs, land: list[Unit],
+def _declare_battles(rules: MapFacts, state: State, power: str, path: list[str], legs, land: list[Unit],
                      flying: list[Unit], ships: list[Unit], landing: str | None) -> dict:
     out: dict = {}
     dest = path[-1]
@@ -274,7 +274,7 @@ def declare(state: State, place: str, power: str, kind: str, came_from: str | No
     return battle
 
 
-def _riders(rules: G40Rules, state: State, power: str, ships: list[Unit], flying: list[Unit],
+def _riders(rules: MapFacts, state: State, power: str, ships: list[Unit], flying: list[Unit],
             steps: int) -> tuple[list[Unit], list[Unit]]:
     """BG-14: who sails with moving carriers, as (cargo, along). Cargo: an ally's aircraft aboard (the first aboard,
     by id), and the mover's own that have not flown this turn aboard a damaged carrier, which cannot take off. Along:
@@ -305,7 +305,7 @@ def _riders(rules: G40Rules, state: State, power: str, ships: list[Unit], flying
     return cargo, along
 
 
-def _left_airborne(rules: G40Rules, state: State, power: str, place: str) -> list[Unit]:
+def _left_airborne(rules: MapFacts, state: State, power: str, place: str) -> list[Unit]:
     """The mover's aircraft that a carrier sailing away left without a deck where it was: they are in the air,
     with the movement they have, and land by a move of their own or the default landing."""
     return [u for u in air.aircraft_at(rules, state, power, place)
@@ -319,7 +319,7 @@ def _arrive(unit: Unit, place: str, steps: int, phase: str) -> None:
         unit.mark(combat_moved=True)
 
 
-def _cannot_blitz(rules: G40Rules, units: list[Unit]) -> list[str]:
+def _cannot_blitz(rules: MapFacts, units: list[Unit]) -> list[str]:
     """BG-04: the units of a move that cannot blitz, once each unit that receives the ability from another
     (the map's receivesAbilityWhenWith canBlitz:armour) is paired one-to-one with such a unit moving with it."""
     givers = Counter(u.type for u in units if rules.ut(u).has("can_blitz"))
@@ -336,7 +336,7 @@ def _cannot_blitz(rules: G40Rules, units: list[Unit]) -> list[str]:
     return slow
 
 
-def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], path: list[str], phase: str) -> list[str]:
+def _check_land(rules: MapFacts, state: State, power: str, units: list[Unit], path: list[str], phase: str) -> list[str]:
     """Land paths; returns the territories blitzed on the way (BG-03, BG-04, BG-08)."""
     blitzed = []
     for place in path[1:-1]:
@@ -358,7 +358,7 @@ def _check_land(rules: G40Rules, state: State, power: str, units: list[Unit], pa
     return blitzed
 
 
-def check_air(rules: G40Rules, state: State, power: str, units: list[Unit], path: list[str], phase: str,
+def check_air(rules: MapFacts, state: State, power: str, units: list[Unit], path: list[str], phase: str,
               raid: bool = False) -> None:
     """Air paths (BG-05, BG-06): no neutral fly-over; in combat, a landing place in reach afterwards (no one-way
     flights); in non-combat, a legal landing place at the end."""
@@ -396,7 +396,7 @@ def check_air(rules: G40Rules, state: State, power: str, units: list[Unit], path
                                 f"friendly carrier with room; {dest} is neither", "BG-06")
 
 
-def _check_sea(rules: G40Rules, state: State, power: str, ships: list[Unit], path: list[str], phase: str) -> None:
+def _check_sea(rules: MapFacts, state: State, power: str, ships: list[Unit], path: list[str], phase: str) -> None:
     """Sea paths (BG-07, BG-19) and canals: ships stay at sea and pass canals only when friendly; surface
     ships stop at enemy warships, submarines only at enemy destroyers; non-combat ends among no warships."""
     for place in path[1:]:
@@ -417,7 +417,7 @@ def _check_sea(rules: G40Rules, state: State, power: str, ships: list[Unit], pat
                                 "BG-08")
 
 
-def _check_canal(rules: G40Rules, state: State, power: str, ships: list[Unit], a: str, b: str) -> None:
+def _check_canal(rules: MapFacts, state: State, power: str, ships: list[Unit], a: str, b: str) -> None:
     """A canal between `a` and `b` holds back ships, except those whose types the map excludes from it (RULINGS.md
     "submarines-at-gibraltar")."""
     for canal in rules.scenario.canals:
@@ -425,7 +425,7 @@ def _check_canal(rules: G40Rules, state: State, power: str, ships: list[Unit], a
             rules.check_canal(state, power, canal, a, b)
 
 
-def _check_crossings(rules: G40Rules, state: State, power: str, path: list[str]) -> None:
+def _check_crossings(rules: MapFacts, state: State, power: str, path: list[str]) -> None:
     """Borders of the path that the game closes to land and air units now (straits: crossing_closed)."""
     for a, b in zip(path, path[1:]):
         closed = rules.crossing_closed(state, power, a, b)
@@ -433,14 +433,14 @@ def _check_crossings(rules: G40Rules, state: State, power: str, path: list[str])
             raise closed
 
 
-def idle_combat_ships(rules: G40Rules, state: State, power: str, ship_ids: set[int]) -> set[int]:
+def idle_combat_ships(rules: MapFacts, state: State, power: str, ship_ids: set[int]) -> set[int]:
     """BG-02: of these ships moved in combat, those that neither fight nor support an amphibious assault
     (escort or bombardment) where they ended."""
     busy = {b["place"] for b in state.battles} | {z for b in state.battles for z in b.get("amphibious", [])}
     return {u.id for u in state.units if u.id in ship_ids and u.place not in busy}
 
 
-def _changes_when_captured(rules: G40Rules, state: State, unit, previous: str) -> list[dict]:
+def _changes_when_captured(rules: MapFacts, state: State, unit, previous: str) -> list[dict]:
     """BG-36, from the map's whenCapturedChangesInto (FROM:TO:KEEP_DAMAGE:TYPE:COUNT…): a captured major factory
     becomes a minor one, keeping its damage up to the new type's cap."""
     given = next((f for f in rules.fields(unit, "whenCapturedChangesInto")
@@ -458,7 +458,7 @@ def _changes_when_captured(rules: G40Rules, state: State, unit, previous: str) -
     return out
 
 
-def take_over(rules: G40Rules, state: State, power: str, place: str) -> dict:
+def take_over(rules: MapFacts, state: State, power: str, place: str) -> dict:
     """BG-41: a neutral that sides with `power` becomes its territory, and its army its units."""
     previous = state.owners[place]
     state.owners[place] = power
@@ -469,7 +469,7 @@ def take_over(rules: G40Rules, state: State, power: str, place: str) -> dict:
             "joined": count_types(joined)}
 
 
-def capture(rules: G40Rules, state: State, power: str, place: str) -> dict:
+def capture(rules: MapFacts, state: State, power: str, place: str) -> dict:
     """Change a territory's owner (BG-39, BG-40); facilities there change hands with it."""
     previous = state.owners.get(place)
     bonus = rules.capture_bonus(state, power, place, previous)     # read before the facilities change hands

@@ -18,34 +18,14 @@ from collections import Counter
 
 from ..scenario import Attachment
 from ..state import State, count_types
-from .base import G40Rules, RuleViolation
 from .conditions import Conditions, Hold, Unsupported, check_holds, hold_status, relation_is
+from .facts import MapFacts, RuleViolation
 
 
 # -- declarations of war ------------------------------------------------------------------------------------
 
 
-def war_actions(rules: G40Rules, power: str, target: str) -> list[Attachment]:
-    """The mover's political actions that put it at war with `target`, fewest changes first."""
-    found = [a for a in rules.scenario.attachments_of("political", power)
-             if any(_at_war_after(rules, change, power, target) for change in a.values("relationshipChange"))]
-    return sorted(found, key=lambda a: len(a.values("relationshipChange")))
-
-
-def _at_war_after(rules: G40Rules, change: str, power: str, target: str) -> bool:
-    parts = change.split(":")
-    a, b, new = parts[0], parts[1], parts[-1]
-    return {a, b} == {power, target} and _archetype_of(rules, new) == "war"
-
-
-def _archetype_of(rules: G40Rules, type_name: str) -> str:
-    try:
-        return rules.scenario.relationship_type(type_name).archetype
-    except KeyError:
-        return ""
-
-
-def declare_war(rules: G40Rules, state: State, power: str, target: str) -> dict:
+def declare_war(rules: MapFacts, state: State, power: str, target: str) -> dict:
     """Play `war TARGET`: the first of the mover's political actions for it whose conditions hold, with all the
     relationships it changes; refused, with what the map requires, when none holds."""
     rules.may_declare_war(state, power, target)
@@ -62,10 +42,10 @@ def declare_war(rules: G40Rules, state: State, power: str, target: str) -> dict:
     return event
 
 
-def _usable_action(rules: G40Rules, state: State, power: str, target: str) -> Attachment:
+def _usable_action(rules: MapFacts, state: State, power: str, target: str) -> Attachment:
     """The mover's political action for this war: the first whose conditions hold (where the game decides
     declarations by its rulebook, the first at all); RuleViolation, saying what is missing, when none does."""
-    actions = war_actions(rules, power, target)
+    actions = rules.war_actions(power, target)
     if not actions:
         raise RuleViolation(f"{power} have no way to declare war on {target} in this game "
                             "(the map gives them no political action for it)", rules.declaration_rule(power))
@@ -87,7 +67,7 @@ def _usable_action(rules: G40Rules, state: State, power: str, target: str) -> At
     raise RuleViolation(text, rules.declaration_rule(power))
 
 
-def apply_changes(rules: G40Rules, state: State, changes: list[str]) -> list[list[str]]:
+def apply_changes(rules: MapFacts, state: State, changes: list[str]) -> list[list[str]]:
     """Relationship changes "A:B:New" or, in triggers, "A:B:Old:New" (Old may be anyWar, anyNeutral, anyAllied,
     or a type); returns [a, b, new] for each one that changed something."""
     done = []
@@ -102,7 +82,7 @@ def apply_changes(rules: G40Rules, state: State, changes: list[str]) -> list[lis
     return done
 
 
-def explain(rules: G40Rules, state: State, names: list[str], kind: str) -> str:
+def explain(rules: MapFacts, state: State, names: list[str], kind: str) -> str:
     """The unmet part of a list of conditions, in words, for a refusal."""
     conditions = Conditions(rules)
     unmet = [n for n in names if not conditions.all_met(state, [n])]
@@ -110,7 +90,7 @@ def explain(rules: G40Rules, state: State, names: list[str], kind: str) -> str:
                                                                for n in unmet) or "not allowed"
 
 
-def describe(rules: G40Rules, name: str, depth: int = 0, unmet: tuple | None = None) -> str:
+def describe(rules: MapFacts, name: str, depth: int = 0, unmet: tuple | None = None) -> str:
     """A condition in words, from its options (the map's names are code, not prose). Given `unmet` (a state and
     its Conditions) for a condition that does not hold, an "and" of parts names only the parts that do not hold:
     a refusal says what is missing, not what is already so."""
@@ -165,7 +145,7 @@ def _words(name: str) -> str:
 # -- triggers -----------------------------------------------------------------------------------------------
 
 
-def run_triggers(rules: G40Rules, state: State, step: str, moment: str) -> list[dict]:
+def run_triggers(rules: MapFacts, state: State, step: str, moment: str) -> list[dict]:
     """Play the triggers the map fires `moment` ("before" or "after") the step named `step`."""
     events = []
     conditions = Conditions(rules)        # what it counts holds until a trigger fires and changes the state
@@ -210,7 +190,7 @@ def _effects(trigger: Attachment) -> bool:
                 or trigger.values("frontier") or trigger.values("removeUnits") or trigger.values("placement"))
 
 
-def run_frontier_triggers(rules: G40Rules, state: State, power: str) -> list[dict]:
+def run_frontier_triggers(rules: MapFacts, state: State, power: str) -> list[dict]:
     """Triggers without a step that change `power`'s purchase list fire as its purchase begins, as in TripleA
     (China's artillery while the Burma Road is open)."""
     events = []
@@ -230,7 +210,7 @@ def _available(state: State, attachment: Attachment) -> bool:
     return not uses or state.spent.get(f"{attachment.attach_to}:{attachment.name}", 0) < int(uses)
 
 
-def _trigger_met(rules: G40Rules, state: State, trigger: Attachment, conditions: Conditions | None = None) -> bool:
+def _trigger_met(rules: MapFacts, state: State, trigger: Attachment, conditions: Conditions | None = None) -> bool:
     """Whether a trigger's conditions hold; one resting on a part we cannot evaluate is Unsupported unless it
     holds without it. `conditions`: an evaluator of this state the caller keeps for several triggers."""
     names = trigger.names("conditions", "trigger")
@@ -245,7 +225,7 @@ def _trigger_met(rules: G40Rules, state: State, trigger: Attachment, conditions:
     return invert
 
 
-def fire(rules: G40Rules, state: State, trigger: Attachment) -> list[dict]:
+def fire(rules: MapFacts, state: State, trigger: Attachment) -> list[dict]:
     events = []
     key = f"{trigger.attach_to}:{trigger.name}"
     changes = apply_changes(rules, state, trigger.values("relationshipChange"))
@@ -291,7 +271,7 @@ def _remove_units(state: State, value: str, count: str, players: list[str], trig
              "reason": _words(trigger.name)}]
 
 
-def _place_units(rules: G40Rules, state: State, value: str, count: str, players: list[str],
+def _place_units(rules: MapFacts, state: State, value: str, count: str, players: list[str],
                  trigger: Attachment) -> list[dict]:
     """placement "Place:type:type" (count of each, default 1) for the trigger's first player: the US war
     production's major factories, which replace the minor ones the same trigger removes."""
@@ -306,7 +286,7 @@ def _place_units(rules: G40Rules, state: State, value: str, count: str, players:
 # -- national objectives ------------------------------------------------------------------------------------
 
 
-def objectives(rules: G40Rules, state: State, power: str) -> list[dict]:
+def objectives(rules: MapFacts, state: State, power: str) -> list[dict]:
     """Every national objective of `power` in the map, met or missed now: the objective attachments (with
     objectiveValue) and the PU triggers without a step that TripleA pays at the end of the turn."""
     found = []
@@ -367,14 +347,14 @@ def pay_objectives(state: State, met: list[dict]) -> None:
 VICTORY = "victory"        # the RULINGS.md entry the victory events cite
 
 
-def victory_triggers(rules: G40Rules) -> list[Attachment]:
+def victory_triggers(rules: MapFacts) -> list[Attachment]:
     """The map's triggers that end the game (those with a `victory` option), where "Triggered Victory" is on."""
     if not rules.prop("Triggered Victory"):
         return []
     return [t for t in rules.scenario.attachments_of("trigger") if t.value("victory")]
 
 
-def _side(rules: G40Rules, trigger: Attachment) -> str:
+def _side(rules: MapFacts, trigger: Attachment) -> str:
     """The alliance most of the powers a victory trigger crowns belong to (its `players`: the Allies' list names
     the Dutch, an alliance of their own); its message where they share none."""
     counts = Counter(a for p in trigger.names("players") or [trigger.attach_to] for a in rules.scenario.player(p).alliances)
@@ -382,7 +362,7 @@ def _side(rules: G40Rules, trigger: Attachment) -> str:
     return best[0][0] if best else _words(trigger.value("victory"))
 
 
-def goal_words(rules: G40Rules, name: str, depth: int = 0) -> str:
+def goal_words(rules: MapFacts, name: str, depth: int = 0) -> str:
     """A victory condition in words: ownership tests as "8 of A, B, …" (or "all of …"), the rest as `describe`."""
     cond = rules.scenario.condition(name)
     if cond is None:
@@ -403,7 +383,7 @@ def goal_words(rules: G40Rules, name: str, depth: int = 0) -> str:
     return " and ".join(parts)
 
 
-def victory_holds(rules: G40Rules, state: State):
+def victory_holds(rules: MapFacts, state: State):
     """The map's victory triggers as holds of a whole round (conditions.check_holds), and the report's words for
     their events. A trigger resting on a condition we cannot evaluate is never met."""
     conditions = Conditions(rules)
@@ -425,12 +405,12 @@ def victory_holds(rules: G40Rules, state: State):
     return holds, event
 
 
-def victory_check(rules: G40Rules, state: State, power: str) -> list[dict]:
+def victory_check(rules: MapFacts, state: State, power: str) -> list[dict]:
     """At the end of every power's turn: a victory trigger met starts a hold, kept a whole round it wins."""
     holds, event = victory_holds(rules, state)
     return check_holds(state, power, rules.scenario.turn_players(), holds, event) if holds else []
 
 
-def victory_status(rules: G40Rules, state: State) -> dict:
+def victory_status(rules: MapFacts, state: State) -> dict:
     holds, event = victory_holds(rules, state)
     return hold_status(state, holds, event)

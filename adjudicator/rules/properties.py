@@ -2,7 +2,7 @@
 
 A map switches rules with `<property name=… value=…>`; the engine reads these names and nothing else, with
 TripleA's own default where a map leaves one out, so that a map of another edition plays by its own switches
-rather than by ours. A game whose rulebook says otherwise overrides `G40Rules.prop` for that name (and writes
+rather than by ours. A game whose rulebook says otherwise overrides `MapFacts.prop` (facts.py) for that name (and writes
 a RULINGS.md entry): where map data and rulebook disagree, the rulebook wins. Every other name a map may set
 is fixed or cosmetic for the family, and `new` refuses a map that sets one the family does not play
 (adjudicator/families.py, which reads HONOURED as its honoured column).

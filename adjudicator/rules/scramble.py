@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from ..state import State, Unit, count_types
 from . import air
-from .base import G40Rules, RuleViolation
+from .facts import MapFacts, RuleViolation
 
 
-def check_order(rules: G40Rules, place: str, sea_zone: str) -> None:
+def check_order(rules: MapFacts, place: str, sea_zone: str) -> None:
     """What a standing scramble order must be to be honoured at all; refused at submit otherwise."""
     if not rules.prop("Scramble Rules In Effect"):
         raise RuleViolation("this game is played without scrambling (the map's \"Scramble Rules In Effect\")", "BG-30")
@@ -28,13 +28,13 @@ def check_order(rules: G40Rules, place: str, sea_zone: str) -> None:
         raise RuleViolation(f"aircraft scramble only from islands; {place} is not one", "BG-30")
 
 
-def bases(rules: G40Rules, state: State, power: str, place: str) -> list[Unit]:
+def bases(rules: MapFacts, state: State, power: str, place: str) -> list[Unit]:
     """Operative air bases of `power` or its allies in `place` (BG-28: 3 or more damage stops one)."""
     return [u for u in state.units_at(place) if rules.ut(u).has("air_base") and rules.operative(u)
             and rules.friendly(state, power, u.owner)]
 
 
-def scramble(rules: G40Rules, state: State, mover: str, zone: str, assaults: list[str] | None = None) -> list[dict]:
+def scramble(rules: MapFacts, state: State, mover: str, zone: str, assaults: list[str] | None = None) -> list[dict]:
     """Before the sea battle in `zone`, or before troops land from `zone` on the territories `assaults` where it
     holds no enemy: every enemy of the mover whose standing order says so scrambles. Against a landing, where
     the map's "Scramble To Any Amphibious Assault" is off, only aircraft based in an assaulted territory rise
@@ -55,7 +55,7 @@ def scramble(rules: G40Rules, state: State, mover: str, zone: str, assaults: lis
     return events
 
 
-def _rise(rules: G40Rules, state: State, mover: str, power: str, order: dict, zone: str) -> dict | None:
+def _rise(rules: MapFacts, state: State, mover: str, power: str, order: dict, zone: str) -> dict | None:
     place = order["place"]
     why = f"standing order `scramble {place} > {zone}" + (f" max {order['max']}`" if order.get("max") is not None else "`")
     if state.owners.get(place) is None or not rules.friendly(state, power, state.owners[place]):
@@ -81,7 +81,7 @@ def _rise(rules: G40Rules, state: State, mover: str, power: str, order: dict, zo
     return {"type": "scramble", "power": power, "from": place, "to": zone, "units": count_types(going), "why": why}
 
 
-def _can_fight(rules: G40Rules, state: State, mover: str, zone: str, aircraft: list[Unit]) -> bool:
+def _can_fight(rules: MapFacts, state: State, mover: str, zone: str, aircraft: list[Unit]) -> bool:
     """RULINGS.md "scramble-lone-submarine": a standing order scrambles aircraft only into a battle where they
     could hit an attacker; against submarines alone, with no destroyer of the defence there, they cannot (BG-18)."""
     attackers = [u for u in state.units_at(zone, mover) if rules.is_combatant(u)]
@@ -89,7 +89,7 @@ def _can_fight(rules: G40Rules, state: State, mover: str, zone: str, aircraft: l
     return not attackers or any(rules.can_hit(a, t, destroyer) for a in aircraft for t in attackers)
 
 
-def _base_stands(rules: G40Rules, state: State, power: str, home: str) -> bool:
+def _base_stands(rules: MapFacts, state: State, power: str, home: str) -> bool:
     """Scrambled aircraft go home unless it was captured (RULINGS.md "scramble-from-an-attacked-territory"):
     enemy aircraft still over it after an air attack took nothing and leave in their non-combat move."""
     if air.held_land(rules, state, power, home):
@@ -98,7 +98,7 @@ def _base_stands(rules: G40Rules, state: State, power: str, home: str) -> bool:
             and all(rules.is_air(u) for u in rules.hostile_units(state, power, home)))
 
 
-def return_to_base(rules: G40Rules, state: State) -> list[dict]:
+def return_to_base(rules: MapFacts, state: State) -> list[dict]:
     """After the battles, scrambled aircraft fly home; if home was lost, to the nearest landing within their
     scramble distance (1), or they are lost."""
     events = []

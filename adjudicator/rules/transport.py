@@ -15,7 +15,7 @@ from collections import Counter
 from ..scenario import UnitType
 from ..state import State, Unit, count_types
 from ..words import possessive
-from .base import G40Rules, RuleViolation
+from .facts import MapFacts, RuleViolation
 
 
 class Legs:
@@ -24,7 +24,7 @@ class Legs:
     Aircraft fly any path, a space per move (BG-05); the split binds land units and ships, so a path they could
     not take is kept as `crossing` and raised only for an order that moves them (`check_crossing`)."""
 
-    def __init__(self, rules: G40Rules, path: list[str]):
+    def __init__(self, rules: MapFacts, path: list[str]):
         self.rules = rules
         self.path = path
         water = [rules.is_water(p) for p in path]
@@ -219,7 +219,7 @@ class Legs:
         return self.ashore if phase == "combat_move" else None
 
 
-def board(rules: G40Rules, state: State, power: str, zone: str, cargo: list[Unit]) -> None:
+def board(rules: MapFacts, state: State, power: str, zone: str, cargo: list[Unit]) -> None:
     """Put land units of `power` already in the sea zone `zone` aboard its transports there, first with room
     first, as a move that ends there boards them (BG-09): for host corrections and set positions, which place
     units without moving them. Raises RuleViolation when there is no room."""
@@ -227,7 +227,7 @@ def board(rules: G40Rules, state: State, power: str, zone: str, cargo: list[Unit
         next(u for u in cargo if u.id == uid).carried_by = boat.id
 
 
-def land_assault_troops(rules: G40Rules, state: State, power: str) -> list[dict]:
+def land_assault_troops(rules: MapFacts, state: State, power: str) -> list[dict]:
     """BG-11: after the sea battles, troops waiting aboard for an amphibious assault come ashore, unless enemy
     warships still hold their zone; then the landing is called off and they stay aboard."""
     events = []

@@ -4,6 +4,10 @@ The same code does both. `check` plays the orders on a trial of the state (State
 every attack wins, so that non-combat moves into a territory attacked this turn can be accepted; `play` plays them
 for real, and an order that the battles made impossible (its units all died, the territory held) is reported void,
 not applied; a move that some of its units survived to make is carried out for them (RULINGS.md "partial-orders").
+
+This is the G40 family's turn driver (DESIGN.md "Rules core"): it runs the mechanisms in the family's order and
+only the family (g40_family.G40Rules) imports it. The rules it is handed are the family's, named here by their
+facts class (MapFacts), since importing the family back would close an import circle.
 """
 
 from __future__ import annotations
@@ -18,11 +22,11 @@ from ..notation.orders import (
 from ..scenario import PHASES
 from ..state import State, count_types
 from . import air, bombing, convoy, movement, politics, scramble, transport
-from .base import G40Rules, RuleViolation
 from .combat import (
     Battle, BattleOrders, bombarding, check_kamikaze, kamikaze_strikes, order_bombardment, retreat_open,
 )
 from .economy import buy, collect_income, place, place_bid
+from .facts import MapFacts, RuleViolation
 
 BID_PHASES = ("purchase", "place", "end_turn")     # a bid turn (round 0): its buys, its placements, its end
 
@@ -35,7 +39,7 @@ class StepResult:
     state_hash: str = ""
 
 
-def covered_phases(rules: G40Rules, state: State, orders: list[Order], ended: bool) -> list[str]:
+def covered_phases(rules: MapFacts, state: State, orders: list[Order], ended: bool) -> list[str]:
     """Phases of the mover's turn that a submission covers, from the cursor (NOTATION.md)."""
     if state.bidding:           # a bid is submitted whole: its buys and placements, ended or not
         return list(BID_PHASES[BID_PHASES.index(state.phase):]) if state.phase in BID_PHASES else []
@@ -52,7 +56,7 @@ def covered_phases(rules: G40Rules, state: State, orders: list[Order], ended: bo
     return [p for p in todo if p in covered]
 
 
-def check(rules: G40Rules, state: State, orders: list[Order], ended: bool) -> list[OrderError]:
+def check(rules: MapFacts, state: State, orders: list[Order], ended: bool) -> list[OrderError]:
     """Every rules error of a turn submission, played on a trial of `state` without dice. The end of the turn takes
     no orders and so finds no error: the trial stops before it."""
     errors: list[OrderError] = []
@@ -77,7 +81,7 @@ def _not_in_bid(orders: list[Order]) -> list[OrderError]:
             for o in orders if not isinstance(o, (Buy, Place, End))]
 
 
-def play(rules: G40Rules, state: State, orders: list[Order], ended: bool, roller,
+def play(rules: MapFacts, state: State, orders: list[Order], ended: bool, roller,
          hashed: bool = True) -> list[StepResult]:
     """Play the covered phases on `state` for real; returns one StepResult per phase played (RulesCore.play)."""
     steps = []
@@ -88,7 +92,7 @@ def play(rules: G40Rules, state: State, orders: list[Order], ended: bool, roller
     return steps
 
 
-def _play_phase(rules: G40Rules, state: State, phase: str, orders: list[Order], roller, errors) -> list[dict]:
+def _play_phase(rules: MapFacts, state: State, phase: str, orders: list[Order], roller, errors) -> list[dict]:
     power = state.power
     mine = [o for o in orders if o.phase == phase]
     # bombard orders name assaults and the ships that support them: read once every move is made
@@ -156,7 +160,7 @@ def _refused(order: Order, exc: RuleViolation, events: list[dict], errors: list[
         errors.append(_illegal(order, exc.message, exc.rule))
 
 
-def _bid_phase(rules: G40Rules, state: State, phase: str, mine: list[Order], errors) -> list[dict]:
+def _bid_phase(rules: MapFacts, state: State, phase: str, mine: list[Order], errors) -> list[dict]:
     """A phase of a bid turn (RULINGS.md "bid"): buys paid from the bid, placements by the bid's limits, or its end.
     No triggers, repairs or objectives: the game starts with round 1."""
     if phase == "end_turn":
@@ -177,7 +181,7 @@ def _bid_phase(rules: G40Rules, state: State, phase: str, mine: list[Order], err
     return events
 
 
-def _end_bid(rules: G40Rules, state: State) -> list[dict]:
+def _end_bid(rules: MapFacts, state: State) -> list[dict]:
     """The end of a power's bid: what is left of the bid goes to its treasury; the cursor passes to the next power
     with a bid, in turn order, or to round 1."""
     power = state.power
@@ -204,7 +208,7 @@ def _end_bid(rules: G40Rules, state: State) -> list[dict]:
     return events
 
 
-def triggers(rules: G40Rules, state: State, power: str, phase: str, moment: str) -> list[dict]:
+def triggers(rules: MapFacts, state: State, power: str, phase: str, moment: str) -> list[dict]:
     """The map's triggers fired before or after the steps of this phase (where its "Use Triggers" is on)."""
     if not rules.prop("Use Triggers"):
         return []
@@ -216,7 +220,7 @@ def triggers(rules: G40Rules, state: State, power: str, phase: str, moment: str)
     return events
 
 
-def start_of_turn(rules: G40Rules, state: State, power: str) -> list[dict]:
+def start_of_turn(rules: MapFacts, state: State, power: str) -> list[dict]:
     """BG-21: the power's damaged battleships and carriers are repaired, where an operative naval base serves
     their sea zone if the map requires one."""
     if not rules.prop("Units Repair Hits Start Turn"):
@@ -234,7 +238,7 @@ def start_of_turn(rules: G40Rules, state: State, power: str) -> list[dict]:
     return events
 
 
-def _repairing_base(rules: G40Rules, state: State, unit) -> str | None:
+def _repairing_base(rules: MapFacts, state: State, unit) -> str | None:
     """The territory of an operative friendly naval base that repairs this unit type next to its sea zone."""
     for land in sorted(rules.scenario.neighbours(unit.place)):
         for b in state.units_at(land):
@@ -244,7 +248,7 @@ def _repairing_base(rules: G40Rules, state: State, unit) -> str | None:
     return None
 
 
-def _carry_out(rules: G40Rules, state: State, power: str, order: Order, placed: dict[str, int], partly: bool) -> dict:
+def _carry_out(rules: MapFacts, state: State, power: str, order: Order, placed: dict[str, int], partly: bool) -> dict:
     """Apply one order. At adjudicate (`partly`), a move that names more units than can go (some died in a battle
     since submit, or cannot make the move now) is carried out with those that can, and its event says what could
     not go and why (RULINGS.md "partial-orders"). A path or destination the battles made illegal still voids the
@@ -293,7 +297,7 @@ def _wish(order: Order, left: dict[str, int]) -> list[dict]:
     return [{"from": order.path[0], "to": order.path[-1], "units": dict(left)}]
 
 
-def _apply(rules: G40Rules, state: State, power: str, order: Order, placed: dict[str, int]) -> dict:
+def _apply(rules: MapFacts, state: State, power: str, order: Order, placed: dict[str, int]) -> dict:
     if isinstance(order, Buy):
         return buy(rules, state, power, order)
     if isinstance(order, Repair):
@@ -315,7 +319,7 @@ def _apply(rules: G40Rules, state: State, power: str, order: Order, placed: dict
     raise RuleViolation(f"`{order.verb}` orders are not part of this game's {order.phase.replace('_', ' ')} phase")
 
 
-def repair(rules: G40Rules, state: State, mover: str, order: Repair) -> dict:
+def repair(rules: MapFacts, state: State, mover: str, order: Repair) -> dict:
     """BG-29: each PU removes one damage point from a facility of the mover, or of a power that buys inside the
     mover's turn (UK_Pacific's, in the British turn), paid by the facility's owner."""
     payers = {mover} | {p for p, phase in rules.scenario.guests_of(mover) if phase == "purchase"}
@@ -340,7 +344,7 @@ def _battle_rule(order: Order) -> str:
     return "BG-17" if isinstance(order, Submerge) else "BG-23" if isinstance(order, Retreat) else "BG-22"
 
 
-def _check_battle_orders(rules: G40Rules, state: State, orders: list[Order], errors: list[OrderError]) -> None:
+def _check_battle_orders(rules: MapFacts, state: State, orders: list[Order], errors: list[OrderError]) -> None:
     """Retreats and battle orders of loss must name a battle of this turn; retreats go next door, to friendly
     land (at sea: a zone free of enemies) from which attackers came (BG-23)."""
     battles = {b["place"]: b for b in state.battles if b.get("kind") != "raid"}
@@ -376,7 +380,7 @@ def _check_battle_orders(rules: G40Rules, state: State, orders: list[Order], err
                                       f"came from ({', '.join(sorted(came))}); not {o.to}", "BG-23"))
 
 
-def _submerge_problem(rules: G40Rules, state: State, battle: dict, place: str) -> str | None:
+def _submerge_problem(rules: MapFacts, state: State, battle: dict, place: str) -> str | None:
     """Why `submerge PLACE` cannot be carried out: the game's submarines never submerge, PLACE is a land battle,
     or none of the mover's attacking units there can submerge (RULINGS.md "attacking-submarines-submerge")."""
     if not rules.prop("Submersible Subs"):
@@ -389,7 +393,7 @@ def _submerge_problem(rules: G40Rules, state: State, battle: dict, place: str) -
     return None
 
 
-def _check_idle_ships(rules: G40Rules, state: State, moved: dict[int, Order], errors: list[OrderError]) -> None:
+def _check_idle_ships(rules: MapFacts, state: State, moved: dict[int, Order], errors: list[OrderError]) -> None:
     """BG-02: in combat move, ships go only where they fight, carry troops, or support an amphibious assault."""
     idle = movement.idle_combat_ships(rules, state, state.power, set(moved))
     reported = set()
@@ -403,7 +407,7 @@ def _check_idle_ships(rules: G40Rules, state: State, moved: dict[int, Order], er
                                "move there with ncm in the non-combat phase", "BG-02"))
 
 
-def _check_unarmed_attacks(rules: G40Rules, state: State, orders: list[Order], errors: list[OrderError]) -> None:
+def _check_unarmed_attacks(rules: MapFacts, state: State, orders: list[Order], errors: list[OrderError]) -> None:
     """BG-13: transports may not attack a sea zone without at least one other unit (one with an attack value)."""
     for battle in state.battles:
         place = battle["place"]
@@ -418,7 +422,7 @@ def _check_unarmed_attacks(rules: G40Rules, state: State, orders: list[Order], e
                                    "there too), or the transports go round", "BG-13"))
 
 
-def _check_boarded_troops(rules: G40Rules, state: State, orders: list[Order], errors: list[OrderError]) -> None:
+def _check_boarded_troops(rules: MapFacts, state: State, orders: list[Order], errors: list[OrderError]) -> None:
     """BG-10: land units that board a transport in the combat move must land from it in an amphibious assault of
     that move (those aboard from an earlier turn may stay aboard)."""
     reported = set()
@@ -437,7 +441,7 @@ def _check_boarded_troops(rules: G40Rules, state: State, orders: list[Order], er
                                "move", "BG-10"))
 
 
-def _check_carrier_landings(rules: G40Rules, state: State, flown: dict[int, Order], errors: list[OrderError]) -> None:
+def _check_carrier_landings(rules: MapFacts, state: State, flown: dict[int, Order], errors: list[OrderError]) -> None:
     """BG-06: aircraft flown to a sea zone for a carrier that was to come there must find room aboard by the end
     of the non-combat move (or wait where a carrier bought this turn may be placed)."""
     reported = set()
@@ -452,7 +456,7 @@ def _check_carrier_landings(rules: G40Rules, state: State, flown: dict[int, Orde
                                "for it: move a carrier there, or land it elsewhere", "BG-06"))
 
 
-def _battles(rules: G40Rules, state: State, orders: list[Order], roller) -> list[dict]:
+def _battles(rules: MapFacts, state: State, orders: list[Order], roller) -> list[dict]:
     """Kamikaze strikes first, declared before any battle (RULINGS.md "kamikaze"); then BG-42: raids, then the sea
     battles (so that those covering a landing come before it), then the troops land, then the land battles, amphibious assaults first (RULINGS.md "battle-order")."""
     power = state.power
@@ -470,7 +474,7 @@ def _battles(rules: G40Rules, state: State, orders: list[Order], roller) -> list
     return events
 
 
-def _battle(rules: G40Rules, state: State, orders: list[Order], roller, battle: dict) -> list[dict]:
+def _battle(rules: MapFacts, state: State, orders: list[Order], roller, battle: dict) -> list[dict]:
     power, place, kind = state.power, battle["place"], battle.get("kind", "land")
     if roller is None:
         return _presume_victory(rules, state, place, kind)
@@ -501,7 +505,7 @@ def _battle(rules: G40Rules, state: State, orders: list[Order], roller, battle: 
     return events
 
 
-def _scramble_at_landings(rules: G40Rules, state: State, orders: list[Order], roller) -> list[dict]:
+def _scramble_at_landings(rules: MapFacts, state: State, orders: list[Order], roller) -> list[dict]:
     """BG-30: troops about to land from a sea zone that saw no sea battle: the defenders' standing scramble
     orders into that zone fire, and the aircraft that rise fight the mover's units there in a sea battle before
     the landing; while any of them is left there, the troops stay aboard (RULINGS.md "scramble")."""
@@ -535,7 +539,7 @@ def _scramble_at_landings(rules: G40Rules, state: State, orders: list[Order], ro
     return events
 
 
-def _air_after_sea_battle(rules: G40Rules, state: State, power: str, place: str, held: list) -> list[dict]:
+def _air_after_sea_battle(rules: MapFacts, state: State, power: str, place: str, held: list) -> list[dict]:
     """After a sea battle, aircraft of other powers left with no carrier room: the defenders' fly to a landing
     within 1 space (RULINGS.md "carrier-lost"); an ally's riding on the mover's sunk carrier go down with it, and so
     do the mover's own that were `held` aboard a damaged carrier that sank."""
@@ -557,7 +561,7 @@ def _air_after_sea_battle(rules: G40Rules, state: State, power: str, place: str,
     return events
 
 
-def _presume_victory(rules: G40Rules, state: State, place: str, kind: str) -> list[dict]:
+def _presume_victory(rules: MapFacts, state: State, place: str, kind: str) -> list[dict]:
     """For checking only: the attack wins, so later orders that rely on it can be accepted."""
     power = state.power
     if kind == "raid":
@@ -571,13 +575,13 @@ def _presume_victory(rules: G40Rules, state: State, place: str, kind: str) -> li
     return []
 
 
-def _advance_phase(rules: G40Rules, state: State, done: str) -> None:
+def _advance_phase(rules: MapFacts, state: State, done: str) -> None:
     phases = rules.scenario.phases_of(state.power)
     later = [p for p in phases if PHASES.index(p) > PHASES.index(done)]
     state.phase = later[0] if later else "end_turn"
 
 
-def _end_turn(rules: G40Rules, state: State, roller) -> list[dict]:
+def _end_turn(rules: MapFacts, state: State, roller) -> list[dict]:
     """Aircraft still without a landing are lost; convoy disruption (BG-38); BG-37 income; the game's victory
     conditions, on the position the turn leaves; then the cursor passes to the next power."""
     power = state.power
@@ -610,7 +614,7 @@ def _end_turn(rules: G40Rules, state: State, roller) -> list[dict]:
     return events
 
 
-def check_standing(rules: G40Rules, power: str, orders: list[Order]) -> list[OrderError]:
+def check_standing(rules: MapFacts, power: str, orders: list[Order]) -> list[OrderError]:
     """Standing orders the engine could not honour are refused, never filed and ignored."""
     errors = []
     for o in orders:

@@ -7,7 +7,7 @@ shuffle done one step at a time (Fisher–Yates), and every step can be recomput
 
 from __future__ import annotations
 
-from adjudicator.rules.base import RuleViolation
+from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State
 
 from . import army

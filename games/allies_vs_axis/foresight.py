@@ -9,7 +9,7 @@ or not played, once the token has landed.
 
 from __future__ import annotations
 
-from adjudicator.rules.base import RuleViolation
+from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State
 
 from . import army, cards, turn

@@ -10,7 +10,7 @@ and so is every order left when imprisonment ends the turn early.
 
 from __future__ import annotations
 
-from adjudicator.rules.base import RuleViolation
+from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.turn import StepResult
 from adjudicator.state import State
 

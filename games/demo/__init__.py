@@ -5,7 +5,7 @@ It plays with the unchanged G40 base rules; its data is `scenario.json` beside t
 
 from importlib.resources import files
 
-from adjudicator.rules.base import G40Rules
+from adjudicator.rules.g40_family import G40Rules
 from adjudicator.scenario import Scenario
 
 

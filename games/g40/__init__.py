@@ -2,7 +2,7 @@
 
 A map whose properties the family does not play (adjudicator/families.py) is refused at `new`."""
 
-from adjudicator.rules.base import G40Rules
+from adjudicator.rules.g40_family import G40Rules
 
 RULES = G40Rules
 NEEDS_MAP = True

@@ -9,7 +9,8 @@ import re
 
 from adjudicator.errors import ILLEGAL, OrderError
 from adjudicator.notation.orders import Kamikaze
-from adjudicator.rules.base import G40Rules, RuleViolation
+from adjudicator.rules.facts import RuleViolation
+from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State, Unit
 from adjudicator.words import possessive
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from adjudicator.rules.base import G40Rules
+from adjudicator.rules.g40_family import G40Rules
 from adjudicator.scenario import Scenario, UnitType
 from adjudicator.state import Unit
 

@@ -8,7 +8,8 @@ gates are checked here instead, from the state and the attack records of neutral
 
 from __future__ import annotations
 
-from adjudicator.rules.base import G40Rules, RuleViolation
+from adjudicator.rules.facts import RuleViolation
+from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
 from . import france, neutrals

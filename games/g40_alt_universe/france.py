@@ -11,7 +11,7 @@ Neutral League consequences are kept in `state.spent`: "france:level" (1 when ab
 
 from __future__ import annotations
 
-from adjudicator.rules.base import G40Rules
+from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
 from . import neutrals

@@ -9,7 +9,7 @@ ourselves in `state.spent`: "attack:PLACE:POWER" = the power-turn of that power'
 
 from __future__ import annotations
 
-from adjudicator.rules.base import G40Rules
+from adjudicator.rules.g40_family import G40Rules
 from adjudicator.rules.politics import apply_changes
 from adjudicator.state import State
 

@@ -25,7 +25,8 @@ on as the map computes it, and France's income rule (AltUniverseRules.income) do
 
 from __future__ import annotations
 
-from adjudicator.rules.base import G40Rules, RuleViolation
+from adjudicator.rules.facts import RuleViolation
+from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
 from . import neutrals

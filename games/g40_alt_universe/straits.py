@@ -11,7 +11,8 @@ war, and the alliances it brings, change nothing about the straits until the nex
 
 from __future__ import annotations
 
-from adjudicator.rules.base import G40Rules, RuleViolation
+from adjudicator.rules.facts import RuleViolation
+from adjudicator.rules.g40_family import G40Rules
 from adjudicator.scenario import Canal, RelationshipType
 from adjudicator.state import State, Unit
 

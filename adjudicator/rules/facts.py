@@ -1,4 +1,10 @@
-"""The G40 2nd-edition base rules as one class whose hooks a game overrides, like python-chess variants.
+"""The facts layer of the rules core (DESIGN.md "Rules core"): what a unit, place and relationship is, read from
+the map's unit attachments, territories, relationships and properties, and the questions the mechanisms put to a
+game (may these units enter, who receives a capture, what a bomber adds), which a game answers by overriding.
+
+Every mechanism (combat, movement, air, transport, bombing, scramble, convoy, economy, politics) reads the
+rules through `MapFacts`; this module imports no mechanism and no family, so none of them can reach back. The
+G40 family (g40_family.G40Rules) subclasses it with the turn driver and the hooks that play the map's politics.
 
 Rule ids in messages come from shared/rules/LEDGER.md (section BG). The class holds no state of its own
 beyond the scenario: every method takes the `State` it reads or changes.
@@ -6,7 +12,7 @@ beyond the scenario: every method takes the `State` it reads or changes.
 
 from __future__ import annotations
 
-from ..scenario import Canal, Scenario, UnitType
+from ..scenario import Attachment, Canal, Scenario, UnitType
 from ..state import State, Unit
 from ..words import possessive
 from .core import RulesCore
@@ -22,15 +28,10 @@ class RuleViolation(Exception):
         self.rule = rule
 
 
-class G40Rules(RulesCore):
-    """Base rules of A&A Global 1940 2nd edition, played on any map that provides the data."""
+class MapFacts(RulesCore):
+    """What the map says of units, places and relationships, as the G40 family reads it, and the game's answers
+    to the mechanisms' questions; the family (g40_family.G40Rules) adds how a turn is played."""
 
-    name = "g40"
-    title = "G40 2nd edition base rules"
-    # Documented default order of loss (README "Casualties"): cheapest combat value in the role first.
-    default_ool_doc = "lowest value in its role (attack or defence) first, then lowest cost, then name"
-    no_income = "capital held by the enemy: no income"      # the income line of a power that cannot collect
-    takes_bids = True
     bid_units_per_place = 1         # bid units a territory or sea zone may receive (RULINGS.md "bid")
     # The most new units a power that places without factories (China) puts in one territory in a turn: the G40
     # rulebook's 3, whatever the map's placementPerTerritory says (RULINGS.md "chinese-placement"); None: the map's.
@@ -39,24 +40,6 @@ class G40Rules(RulesCore):
     def __init__(self, scenario: Scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)
         self._props: dict[str, bool] = {}
-
-    # -- the engine's interface (core.RulesCore): a turn is played phase by phase by turn.py ----------
-
-    def covered_phases(self, state: State, orders: list, ended: bool) -> list[str]:
-        from . import turn
-        return turn.covered_phases(self, state, orders, ended)
-
-    def check(self, state: State, orders: list, ended: bool) -> list:
-        from . import turn
-        return turn.check(self, state, orders, ended)
-
-    def play(self, state: State, orders: list, ended: bool, roller, hashed: bool = True) -> list:
-        from . import turn
-        return turn.play(self, state, orders, ended, roller, hashed)
-
-    def check_standing(self, power: str, orders: list) -> list:
-        from . import turn
-        return turn.check_standing(self, power, orders)
 
     def prop(self, name: str) -> bool:
         """A rule switch of the map (rules/properties.py); a game whose rulebook differs overrides this."""
@@ -117,6 +100,24 @@ class G40Rules(RulesCore):
             if rt.archetype == "war":
                 return rt.name
         raise RuleViolation("this game has no relationship of the war kind")
+
+    def war_actions(self, power: str, target: str) -> list[Attachment]:
+        """The map's political actions of `power` that put it at war with `target`, fewest changes first: what
+        politics.declare_war plays, and what a refusal to enter a neutral's land points to."""
+        found = [a for a in self.scenario.attachments_of("political", power)
+                 if any(self._at_war_after(change, power, target) for change in a.values("relationshipChange"))]
+        return sorted(found, key=lambda a: len(a.values("relationshipChange")))
+
+    def _at_war_after(self, change: str, power: str, target: str) -> bool:
+        parts = change.split(":")
+        a, b, new = parts[0], parts[1], parts[-1]
+        return {a, b} == {power, target} and self._archetype_of(new) == "war"
+
+    def _archetype_of(self, type_name: str) -> str:
+        try:
+            return self.scenario.relationship_type(type_name).archetype
+        except KeyError:
+            return ""
 
     # -- units --------------------------------------------------------------------------------------
 
@@ -288,7 +289,6 @@ class G40Rules(RulesCore):
         """Why `power` may not enter (or fly over, `verb`) `place` of a power that is neither its ally nor its enemy
         (BG-02): a power not yet at war enters no other power's territory; one at war enters its own and its
         allies' land and attacks its enemies'. Then the declaration that would open it, if the map has one."""
-        from .politics import war_actions
         owner = self.owner(state, place) or ""
         if not self.enemies_of(state, power):
             text = (f"{power} may not {verb} {place}, which belongs to {owner}: a power that is not at war yet may "
@@ -296,7 +296,7 @@ class G40Rules(RulesCore):
         else:
             text = (f"{power} may not {verb} {place}, which belongs to {owner}: {power} and {owner} are neither "
                     "allies nor at war, and units enter only their own and allied territories or attack an enemy's")
-        if war_actions(self, power, owner):
+        if self.war_actions(power, owner):
             text += f"; to attack it, declare war first (`war {owner}`)"
         return text
 
@@ -447,35 +447,9 @@ class G40Rules(RulesCore):
 
     # -- hooks a game overrides ---------------------------------------------------------------------
 
-    def verbs(self):
-        """The order verbs of this game: the G40 family's; a game registers its own on top (NOTATION.md)."""
-        from ..notation import VerbRegistry
-        return VerbRegistry.g40()
-
     def game_order(self, state: State, power: str, order) -> dict:
         """Play an order of a verb the game registered itself (verbs()); returns the report event."""
         raise RuleViolation(f"`{order.name}` orders are not part of this game")
-
-    def income(self, state: State, power: str) -> tuple[int, list[dict]]:
-        """Income collected at the end of `power`'s turn, with the lines the report shows: territories, then
-        each national objective met or missed (BG-37). Reads the state only; collect_income pays."""
-        if not self.can_collect_income(state, power):
-            return 0, [{"item": self.no_income, "amount": 0}]
-        territories = self.scenario.territories_by_name()
-        total = sum(territories[t].production for t, o in state.owners.items() if o == power)
-        lines = [{"item": "territories", "amount": total}]
-        for objective in self.national_objectives(state, power):
-            lines.append({"item": "objective", "amount": objective["paid"], **objective})
-            total += objective["paid"]
-        return total, lines
-
-    def national_objectives(self, state: State, power: str) -> list[dict]:
-        """The power's national objectives, each {name, value, met, paid}, from the state at the end of its turn:
-        the map's, where its "National Objectives" switch is on. A game with its own objectives overrides this."""
-        if not self.prop("National Objectives"):
-            return []
-        from .politics import objectives
-        return objectives(self, state, power)
 
     def frontier(self, state: State, power: str) -> str:
         """The production frontier (purchase list) `power` buys from now: the map's, or one a trigger set."""
@@ -488,19 +462,6 @@ class G40Rules(RulesCore):
     def check_placement(self, state: State, power: str, place: str, units: dict[str, int]) -> None:
         """A game's own limits on placing `units` in `place`, on top of what `power` placed there this turn; the
         base game has none beyond factories and their capacity (economy.py)."""
-
-    def check_victory(self, state: State, power: str) -> list[dict]:
-        """Called at the end of every power's turn, after income; answers with the report's events (a hold begun,
-        kept or broken; the win). The base rules play the map's victory triggers, each to be held for a whole
-        round (RULINGS.md "victory"); a game whose rulebook says otherwise overrides this."""
-        from .politics import victory_check
-        return victory_check(self, state, power)
-
-    def victory_status(self, state: State) -> dict:
-        """Where the game stands toward its end, read by `status` and `submit`: {"winner": the event of the win
-        or None, "holds": events of the conditions under way}."""
-        from .politics import victory_status
-        return victory_status(self, state)
 
     def declaration_rule(self, power: str) -> str:
         """The ledger id a refused declaration of war by `power` cites; a game with its own rows overrides it."""
