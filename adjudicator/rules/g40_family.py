@@ -20,8 +20,6 @@ class G40Rules(MapFacts):
 
     name = "g40"
     title = "G40 2nd edition base rules"
-    # Documented default order of loss (README "Casualties"): cheapest combat value in the role first.
-    default_ool_doc = "lowest value in its role (attack or defence) first, then lowest cost, then name"
     no_income = "capital held by the enemy: no income"      # the income line of a power that cannot collect
     takes_bids = True
 
