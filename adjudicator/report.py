@@ -22,6 +22,9 @@ from .store.schema import now
 from .words import capitalised, possessive
 
 FORMATS = ("markdown", "bbcode", "text")
+# The lines the built-in templates set the dice block between, per format (tests/test_reports.py holds the templates
+# to them): a salt is accepted only if `verify` reads it back from each (salts.read_back).
+DICE_FENCES = {"markdown": ("```", "```"), "bbcode": ("[code]", "[/code]"), "text": ("", "")}
 PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purchase": "Purchase", "politics": "Politics",
                 "combat_move": "Combat move", "battle": "Battles", "noncombat_move": "Non-combat move",
                 "place": "Mobilize new units", "end_turn": "End of turn", "spin": "Spin", "actions": "Actions"}

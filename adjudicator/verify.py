@@ -142,11 +142,11 @@ def read_blocks(text: str) -> list[Block]:
         elif blocks and line:
             if cut:
                 line, cut = f"{cut} {line}", ""
-            head = _HEADER.fullmatch(line)
-            if head and not head.group(2).strip() and not blocks[-1].groups:
+            head = _header(blocks[-1], line)
+            if head and not head.group(2).strip():
                 cut = line                  # `anchor:` wrapped before its value
                 continue
-            if _wrapped(line):
+            if not head and _wrapped(line):     # a header is never a group: `salts: a | d6 | b` holds three salts
                 cut = line
                 continue
             _read_line(blocks[-1], line, number)
@@ -165,9 +165,15 @@ def _wrapped(line: str) -> bool:
     return len(fields) == 3 and _SIDES.fullmatch(fields[1].strip()) is not None
 
 
-def _read_line(block: Block, line: str, number: int) -> None:
+def _header(block: Block, line: str) -> re.Match | None:
+    """The line as a header of the block, or None: headers come before the groups, each once."""
     head = _HEADER.fullmatch(line)
-    if head and not block.groups and head.group(1).casefold() not in block.seen:
+    return head if head and not block.groups and head.group(1).casefold() not in block.seen else None
+
+
+def _read_line(block: Block, line: str, number: int) -> None:
+    head = _header(block, line)
+    if head:
         _read_header(block, head.group(1).casefold(), head.group(2).strip(), number)
         return
     fields = [f.strip() for f in line.split("|", 3)]
