@@ -28,8 +28,6 @@ from .store import db
 if TYPE_CHECKING:
     from .game import Loaded
 
-MAX_SALT = 200     # characters: a salt is printed on one line of every report's dice block
-
 
 def salt_errors(s: Session, g: Loaded, power: str, salts: list[Salt]) -> list[OrderError]:
     """Strict dice (DESIGN.md §7): one salt per opponent per power-turn, accepted once the mover's orders are
@@ -70,8 +68,8 @@ def _salt_text_problem(text: str) -> str | None:
         return "a salt may not contain '|': the report separates salts with it"
     if not text.isprintable():
         return "a salt may hold printable characters only"
-    if len(text) > MAX_SALT:
-        return f"a salt may be at most {MAX_SALT} characters long"
+    if len(text) > dice.MAX_SALT:
+        return f"a salt may be at most {dice.MAX_SALT} characters long"
     read = read_back(text)
     if read is not None:
         return (f"`verify` would read this salt back from a report as {read!r}, and the report of this turn would "

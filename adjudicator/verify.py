@@ -7,9 +7,11 @@ from a forum changed: Markdown with or without its code fence (NodeBB's raw post
 (`<pre><code>`, `<br>`, `&amp;`), BBCode, plain text, quoted once or several times (`> `, `[quote]`), with
 CRLF line ends, no-break spaces or zero-width characters. Reading is tolerant of all of that; checking is exact.
 Anyone can paste anything, so the work is bounded too: numbers are a few ASCII digits, a turn beyond every chain
-is refused unwalked, and all the hashing from seeds to anchors in one paste is at most MAX_HASHES.
+is refused unwalked, and all the hashing from seeds to anchors in one paste is at most MAX_HASHES. Every header is
+as long as a real game's can be (a game id as keys.check_game_id takes it, a salt as `submit` takes it, a hash 64
+hex digits), each dice key is made once per revealed seed, and each die costs the same whatever the game id.
 
-Only the standard library and adjudicator.dice / adjudicator.errors are imported here: a player's check
+Only the standard library and adjudicator.dice / .keys / .errors are imported here: a player's check
 starts in a fraction of a second, without the store, the rules or the templates.
 """
 
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 
 from . import dice
 from .errors import MAX_SHOWN, AdjudicatorError
+from .keys import MAX_GAME_ID
 
 START = "adjudicator dice"
 MAX_TURN = dice.CHAIN_LENGTH    # `new` makes every chain this long: no real game has a later power-turn
@@ -35,6 +38,9 @@ MAX_GROUPS = 20_000             # dice groups in one paste: a G40 turn rolls a f
 # this bounds what a paste of forged blocks can make verify do (about 0.3 s).
 MAX_HASHES = 256 * MAX_TURN
 MAX_DIGITS = 9                  # a number in a dice block: turns, dice, sides and counts are far shorter
+# The longest value of a header, and of each `|`-separated item of `salts:` and `binds:`: what a real game prints.
+# Longer is refused with a problem, before any hashing (a 2 MB game id once cost a hash of it per 32 dice bytes).
+_LONGEST = {"game": MAX_GAME_ID, "anchor": 64, "seed": 64, "orders": 64, "binds": 64, "salts": dice.MAX_SALT}
 
 # Every pattern here runs in time linear in the line: no unbounded repeat is followed by something that can
 # fail far away (a tag's attributes stop at the next '<' or '[', trailing markers are matched on the reversed line).
@@ -202,6 +208,16 @@ def _shown(text: str, most: int = 80) -> str:
 
 def _read_header(block: Block, name: str, value: str, number: int) -> None:
     block.seen.add(name)
+    items = value.split("|") if name in ("salts", "binds") else [value]
+    longest = _LONGEST.get(name)
+    if longest is not None and any(len(item.strip()) > longest for item in items):
+        what = {"game": "the game id", "salts": "a salt", "binds": "a hash in `binds:`"}.get(name, f"the {name}")
+        size = max(len(item.strip()) for item in items)
+        block.problems.append(f"line {number}: {what} is {size:,} characters long; a real game's has at most {longest} "
+                              f"(`{name}:` {_shown(value)})")
+        if name == "game":
+            block.game = _shown(value, MAX_GAME_ID)
+        return
     if name == "game":
         block.game = value
     elif name == "turn":
@@ -226,11 +242,11 @@ def _read_header(block: Block, name: str, value: str, number: int) -> None:
         else:
             block.problems.append(f"line {number}: `holds:` should read `N groups, M dice`, not {_shown(value)}")
     elif name == "binds":
-        block.binds = [s.strip().lower() for s in value.split("|")]
+        block.binds = [s.strip().lower() for s in items]
     elif name == "orders":
         block.orders = value.lower()
     else:
-        block.salts = [s.strip() for s in value.split("|")]
+        block.salts = [s.strip() for s in items]
 
 
 def _check_complete(block: Block) -> None:
@@ -282,6 +298,7 @@ def check(text: str, anchor: str | None = None) -> list[Block]:
                           "(paste the whole post, or the part from `adjudicator dice` to the last dice line)")
     revealed = {(b.game, b.turn, b.anchor): b for b in blocks if b.seed and not b.problems}
     chains = _Chains()
+    keys: dict[int, bytes | str] = {}       # the dice key of each revealed block's seed and salts (or what is wrong)
     # latest turns first: the walk from a game's last revealed seed proves every earlier one on the way
     for block in sorted(revealed.values(), key=lambda b: -b.turn):
         chains.leads(block.seed, block.turn, block.anchor)
@@ -293,7 +310,7 @@ def check(text: str, anchor: str | None = None) -> list[Block]:
             block.status = "mismatch" if block.problems else "unrevealed"
             continue
         block.seed_from = None if source is block else source.line
-        _check_block(block, source.seed, source.salts, chains)
+        _check_block(block, source, chains, keys)
         block.status = "mismatch" if block.problems or not all(g.ok for g in block.groups) else "match"
     return blocks
 
@@ -337,15 +354,27 @@ class _Chains:
         return True
 
 
-def _check_block(block: Block, seed_hex: str, salts: list[str], chains: _Chains) -> None:
+def _check_block(block: Block, source: Block, chains: _Chains, keys: dict[int, bytes | str]) -> None:
+    """Check the block with the seed and salts of `source` (itself, or the block revealing its turn's seed); the
+    key is made once per source, as a paste may hold thousands of blocks that one seed checks."""
     if block.problems:
         return
+    seed_hex = source.seed
     try:
         seed = dice.unhex(seed_hex, "the seed")
         dice.unhex(block.anchor, "the anchor")
-        key = dice.turn_key(seed, salts)
     except ValueError as exc:
         block.problems.append(str(exc))
+        return
+    key = keys.get(source.line)
+    if key is None:
+        try:
+            key = dice.turn_key(seed, source.salts)
+        except ValueError as exc:
+            key = str(exc)
+        keys[source.line] = key
+    if isinstance(key, str):
+        block.problems.append(key)
         return
     if not chains.leads(seed_hex, block.turn, block.anchor):
         block.problems.append(f"the seed does not lead to the anchor: hashing it {block.turn} time(s) does not give {block.anchor}")
