@@ -281,9 +281,14 @@ def _check_binds(block: Block) -> None:
 
 # -- checking -----------------------------------------------------------------------------------
 
-def check(text: str, anchor: str | None = None) -> list[Block]:
+def check(text: str, anchor: str | None = None, orders: str | None = None) -> list[Block]:
     """Read and check every dice block of `text`. A block whose own seed is not revealed yet is checked with the
     seed another block of the same game and turn reveals (a mid-turn report pasted with the final one).
+
+    `orders` (`--orders`, strict dice): the sha256 `submit` printed to the mover for the orders, or to a salter for
+    the orders their salt binds. `audit` checks that the journal agrees with itself, which a host who rewrites the
+    orders and every binding together keeps; only the sha256 a player was told can show that, so each block must
+    say its salts bind it.
 
     Raises VerifyError when there is no block at all or the text is over a limit; otherwise each block's
     `status` says how it fared.
@@ -306,6 +311,12 @@ def check(text: str, anchor: str | None = None) -> list[Block]:
         source = block if block.seed else revealed.get((block.game, block.turn, block.anchor))
         if anchor is not None and block.anchor != anchor.strip().lower():
             block.problems.append(f"its anchor {block.anchor} is not the game's anchor {anchor.strip().lower()}")
+        if orders is not None and (block.orders != orders.strip().lower() or not block.binds):
+            block.problems.append(f"its salts do not bind the orders with sha256 {orders.strip().lower()} given with "
+                                  f"--orders: " + (f"they bind {_shown(block.orders)}. Those are not the orders "
+                                  "`submit` told you of: the host changed them" if block.orders and block.binds else
+                                  "it names no orders its salts bind (a game without strict dice, a turn not salted or "
+                                  "not over yet, or a report of another turn)"))
         if source is None:
             block.status = "mismatch" if block.problems else "unrevealed"
             continue
@@ -388,10 +399,10 @@ def _check_block(block: Block, source: Block, chains: _Chains, keys: dict[int, b
 
 # -- what the player reads ----------------------------------------------------------------------
 
-def summary(blocks: list[Block], anchor: str | None = None) -> tuple[int, list[str]]:
+def summary(blocks: list[Block], anchor: str | None = None, orders: str | None = None) -> tuple[int, list[str]]:
     """Exit code and lines to print: 0 all checked dice match, 1 something does not, 2 nothing could be checked.
     With the game's `anchor` given (`--anchor`), every block was already held to it, so the closing line says so
-    instead of asking the reader to compare it by eye.
+    instead of asking the reader to compare it by eye; so with `orders` (`--orders`).
 
     Of the blocks that do not check out, the first MAX_SHOWN lines are printed and the rest counted: a paste gone
     wrong can hold thousands of broken blocks. A block that checks out takes one line."""
@@ -412,6 +423,8 @@ def summary(blocks: list[Block], anchor: str | None = None) -> tuple[int, list[s
         return 1, lines
     if all(b.status == "unrevealed" for b in blocks):
         return 2, lines
+    if orders is not None:
+        lines.append(f"Every block's salts bind the orders given with --orders ({orders}).")
     if anchor is not None:
         lines.append(f"Every block carries the anchor given with --anchor ({anchor}).")
         return 0, lines

@@ -69,6 +69,9 @@ def test_nothing_is_rolled_until_the_salts_are_in_and_the_key_folds_them_in_orde
     post = tmp_path / "post.md"
     post.write_text(report, encoding="utf-8")
     assert f"salted by 2 salt(s) bound to the orders with sha256 {locked}; " in cli("verify", post).output
+    assert (f"Every block's salts bind the orders given with --orders ({locked})."
+            in cli("verify", post, "--orders", locked.upper()).output)
+    assert "--orders must be 32 bytes" in cli("verify", post, "--orders", "abcd", code=2).output
     post.write_text(report.replace("salts: red sky at night | 42 é", "salts: 42 é | red sky at night"), encoding="utf-8")
     assert "DOES NOT CHECK OUT" in cli("verify", post, code=1).output
     other = dice.sha256_hex("other orders")
@@ -239,7 +242,7 @@ def test_the_salts_key_the_dice_in_turn_order_whatever_order_they_came_in(cli, s
     assert "OK:" in cli("audit", strict_db).output
 
 
-def test_orders_swapped_after_the_salts_are_refused_and_fail_the_audit(cli, strict_db):
+def test_orders_swapped_after_the_salts_are_refused_and_a_full_rewrite_shows_to_the_players(cli, strict_db, tmp_path):
     locked = cli.json("submit", strict_db, "--power", "Germans", input=GERMANS)["sha256"]
     salt(cli, strict_db, "Russians", "red sky")
     salt(cli, strict_db, "Italians", "blue sea")
@@ -257,6 +260,14 @@ def test_orders_swapped_after_the_salts_are_refused_and_fail_the_audit(cli, stri
     sql(strict_db, "update step set events = replace(events, ?, ?)", locked, new)
     report = cli("adjudicate", strict_db).output
     assert f"binds: {new} | {new}\norders: {new}" in report and locked not in report
+    # `audit` checks that the journal agrees with itself, and this one does: what shows the rewrite is the sha256
+    # `submit` told the mover and the salters, which `verify --orders` holds the report to
+    assert "OK:" in cli("audit", strict_db).output
+    post = tmp_path / "post.md"
+    post.write_text(report, encoding="utf-8")
+    out = cli("verify", post, "--orders", locked, code=1).output
+    assert (f"its salts do not bind the orders with sha256 {locked} given with --orders: they bind '{new}'. Those are "
+            "not the orders `submit` told you of: the host changed them") in out
 
 
 def test_salts_the_host_rearranged_change_no_die_and_fail_the_audit(cli, strict_db, tmp_path):
