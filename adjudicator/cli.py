@@ -499,6 +499,7 @@ def _progress(what: str):
 @app.command()
 def verify(report_file: str = typer.Argument(..., help="The report as posted or mailed (Markdown, HTML, BBCode or text, quoted or not), or - for standard input."),
            anchor: Optional[str] = typer.Option(None, "--anchor", help="The game's anchor as published at its start: every dice block must carry it."),
+           orders: Optional[str] = typer.Option(None, "--orders", help="Strict dice: the sha256 `submit` printed for the orders (to the mover, or to a salter as what their salt binds): every dice block's salts must bind it."),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Check a report's dice from its text alone: the seed against the anchor, every die recomputed.
 
@@ -508,10 +509,11 @@ def verify(report_file: str = typer.Argument(..., help="The report as posted or 
         from .verify import MAX_BYTES, check, summary
         text = read(report_file, "report", MAX_BYTES)
         expected = _anchor(anchor)
-        blocks = check(text, expected)
+        bound = _anchor(orders, "--orders")
+        blocks = check(text, expected, bound)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
-    code, lines = summary(blocks, expected)
+    code, lines = summary(blocks, expected, bound)
     if as_json:
         _print_json({"ok": code == 0, "exit": code, "blocks": [b.to_dict() for b in blocks]})
     else:
@@ -520,13 +522,13 @@ def verify(report_file: str = typer.Argument(..., help="The report as posted or 
     raise typer.Exit(code)
 
 
-def _anchor(given: Optional[str]) -> Optional[str]:
-    """An `--anchor` as 64 lowercase hex digits, or an error saying what is wrong with it."""
+def _anchor(given: Optional[str], option: str = "--anchor") -> Optional[str]:
+    """An `--anchor` (or another hash option) as 64 lowercase hex digits, or an error saying what is wrong with it."""
     if given is None:
         return None
     from .dice import unhex
     try:
-        return unhex(given.strip(), "--anchor").hex()
+        return unhex(given.strip(), option).hex()
     except ValueError as exc:
         raise AdjudicatorError(str(exc)) from None
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 CHAIN_LENGTH = 4096
 SEED_BYTES = 32
 MAX_SIDES = 256  # one byte per draw; more sides would need a different, non-normative byte rule
+MAX_SALT = 200   # characters of one strict-dice salt (salts.py refuses longer ones; verify reads no longer one)
 
 # A game's dice mode, fixed at `new` and part of its setup hash. Strict dice (§7) bind each salt to the sha256 of the
 # orders it salts and key the dice with the salts in turn order. Games created before that store `strict`: their
@@ -189,8 +190,13 @@ def _digests(key: bytes, game_id: str, turn: int, label: str) -> Iterator[bytes]
 
 
 def _blocks(key: bytes, prefix: str) -> Iterator[bytes]:
+    """The HMAC of prefix + block number, block 0, 1, 2 …: the state after the key and the prefix is computed once
+    and copied for each block, so a block costs the hash of its number only, however long the game id is."""
+    start = hmac.new(key, prefix.encode("utf-8"), "sha256")
     for block in itertools.count():
-        yield hmac.digest(key, (prefix + str(block)).encode("utf-8"), "sha256")
+        mac = start.copy()
+        mac.update(str(block).encode("ascii"))
+        yield mac.digest()
 
 
 def dice_from_bytes(data: Iterable[int], sides: int, count: int) -> list[int]:

@@ -44,7 +44,8 @@ from adjudicator.dice import CHAIN_LENGTH, chain_seed, hexb, new_secret, unhex
 from adjudicator.errors import ConfigError
 
 FORMAT = "adjudicator-key 1"
-GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+MAX_GAME_ID = 64       # characters: every game that rolls has a key file named by its id (verify reads no longer one)
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,%d}" % (MAX_GAME_ID - 1))
 FOLDER_MODE = 0o700
 FILE_MODE = 0o600
 

@@ -22,6 +22,9 @@ from .store.schema import now
 from .words import capitalised, possessive
 
 FORMATS = ("markdown", "bbcode", "text")
+# The lines the built-in templates set the dice block between, per format (tests/test_reports.py holds the templates
+# to them): a salt is accepted only if `verify` reads it back from each (salts.read_back).
+DICE_FENCES = {"markdown": ("```", "```"), "bbcode": ("[code]", "[/code]"), "text": ("", "")}
 PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purchase": "Purchase", "politics": "Politics",
                 "combat_move": "Combat move", "battle": "Battles", "noncombat_move": "Non-combat move",
                 "place": "Mobilize new units", "end_turn": "End of turn", "spin": "Spin", "actions": "Actions"}
@@ -462,9 +465,18 @@ def _standings(snapshot: dict | None, scenario_powers: list[str]) -> dict:
     return {"table": table, "victory": lines, "board": snapshot.get("board", [])}
 
 
+def turn_ordered(scenario) -> list[str]:
+    """The scenario's powers in the order the standings list them: those taking no turns by name, then the others
+    in turn order, as reports have always listed them (ORDER BY the power table's turn_order, -1 for no turns, in
+    the table's key order). From the setup, which `audit` replays and the setup hash covers, not from the table's
+    copy of the order, which a hand may edit unseen by `audit`."""
+    turns = scenario.turn_players()
+    return sorted((p.name for p in scenario.players), key=lambda p: (turns.index(p) if p in turns else -1, p))
+
+
 def turn_context(session: Session, turn_index: int | None, game=None, snapshot: dict | None = None) -> dict:
     """`game`: the game's row, and `snapshot`: the turn's, when the caller has them."""
-    from .game import powers_in_order, setup_of             # game imports this module
+    from .game import setup_of                              # game imports this module
     game = game or db.the_game(session)
     setup = setup_of(session, game)
     # the journal's turns only ever go on: the first and the last adjudicated are its first and last steps' turns
@@ -507,7 +519,7 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
         phases.insert(0, {"phase": "orders", "title": "Orders as understood", "code": True, "battles": [], "state_hash": "",
                           "lines": understood})
     snapshot = snapshot or db.load_snapshot(session, game, turn_index)
-    powers = [p.name for p in powers_in_order(session, game)]
+    powers = turn_ordered(setup.scenario)
     awaiting = None
     if snapshot and snapshot["turn_index"] == turn_index and snapshot["round"] == 0:
         awaiting = f"Next: the bid of the {snapshot['power']}, before round 1."

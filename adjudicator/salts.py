@@ -14,20 +14,19 @@ the dice mode `strict` were played before both (dice.STRICT_MODES), and keep the
 
 from __future__ import annotations
 
+import html
 import json
 from typing import TYPE_CHECKING
 
 from sqlmodel import Session
 
-from . import dice
+from . import dice, report, verify
 from .errors import ILLEGAL, ConfigError, NothingToDo, OrderError, StoreError
 from .notation.orders import Salt
 from .store import db
 
 if TYPE_CHECKING:
     from .game import Loaded
-
-MAX_SALT = 200     # characters: a salt is printed on one line of every report's dice block
 
 
 def salt_errors(s: Session, g: Loaded, power: str, salts: list[Salt]) -> list[OrderError]:
@@ -69,8 +68,35 @@ def _salt_text_problem(text: str) -> str | None:
         return "a salt may not contain '|': the report separates salts with it"
     if not text.isprintable():
         return "a salt may hold printable characters only"
-    if len(text) > MAX_SALT:
-        return f"a salt may be at most {MAX_SALT} characters long"
+    if len(text) > dice.MAX_SALT:
+        return f"a salt may be at most {dice.MAX_SALT} characters long"
+    read = read_back(text)
+    if read is not None:
+        return (f"`verify` would read this salt back from a report as {read!r}, and the report of this turn would "
+                "not check out: forums and mail take off what looks like markup (HTML tags such as <br>, entities "
+                "such as &amp;, code fences such as ``` or ~~~ at its end). Choose a salt without them")
+    return None
+
+
+def read_back(text: str) -> str | None:
+    """What `verify` reads instead of the salt `text` from a report, or None when it reads the salt byte for byte.
+
+    A salt verify changes makes an honest report fail to check out, and its players blame the host. So the salt is
+    printed as reports print it (report.dice_block: alone on the `salts:` line, and between two others), in each
+    format's setting (report.DICE_FENCES), and read back with verify's own reading: as posted, with HTML elsewhere in
+    the post (a report's prose quotes every salt, and any tag there makes verify read the whole text as HTML), and as
+    NodeBB renders it (escaped in `<pre><code>`). Whatever verify's reading undoes, a salt may not hold.
+    """
+    h = "0" * 64
+    for salts in ([text], ["x", text, "x"]):
+        block = report.dice_block({"game": {"id": "g", "anchor": h}, "turn": {"index": 1}, "seed": h, "salts": salts,
+                                   "salted": {"binds": [h] * len(salts), "orders": h}, "dice": []})
+        for opening, closing in report.DICE_FENCES.values():
+            post = f"{opening}\n{block}\n{closing}"
+            for form in (post, f"<p>words</p>\n{post}", f"<pre><code>{html.escape(post)}</code></pre>"):
+                read = [b.salts for b in verify.read_blocks(form)]
+                if read != [salts]:
+                    return " | ".join(read[0]) if len(read) == 1 else "no salts"
     return None
 
 

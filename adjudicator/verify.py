@@ -7,9 +7,11 @@ from a forum changed: Markdown with or without its code fence (NodeBB's raw post
 (`<pre><code>`, `<br>`, `&amp;`), BBCode, plain text, quoted once or several times (`> `, `[quote]`), with
 CRLF line ends, no-break spaces or zero-width characters. Reading is tolerant of all of that; checking is exact.
 Anyone can paste anything, so the work is bounded too: numbers are a few ASCII digits, a turn beyond every chain
-is refused unwalked, and all the hashing from seeds to anchors in one paste is at most MAX_HASHES.
+is refused unwalked, and all the hashing from seeds to anchors in one paste is at most MAX_HASHES. Every header is
+as long as a real game's can be (a game id as keys.check_game_id takes it, a salt as `submit` takes it, a hash 64
+hex digits), each dice key is made once per revealed seed, and each die costs the same whatever the game id.
 
-Only the standard library and adjudicator.dice / adjudicator.errors are imported here: a player's check
+Only the standard library and adjudicator.dice / .keys / .errors are imported here: a player's check
 starts in a fraction of a second, without the store, the rules or the templates.
 """
 
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 
 from . import dice
 from .errors import MAX_SHOWN, AdjudicatorError
+from .keys import MAX_GAME_ID
 
 START = "adjudicator dice"
 MAX_TURN = dice.CHAIN_LENGTH    # `new` makes every chain this long: no real game has a later power-turn
@@ -35,6 +38,9 @@ MAX_GROUPS = 20_000             # dice groups in one paste: a G40 turn rolls a f
 # this bounds what a paste of forged blocks can make verify do (about 0.3 s).
 MAX_HASHES = 256 * MAX_TURN
 MAX_DIGITS = 9                  # a number in a dice block: turns, dice, sides and counts are far shorter
+# The longest value of a header, and of each `|`-separated item of `salts:` and `binds:`: what a real game prints.
+# Longer is refused with a problem, before any hashing (a 2 MB game id once cost a hash of it per 32 dice bytes).
+_LONGEST = {"game": MAX_GAME_ID, "anchor": 64, "seed": 64, "orders": 64, "binds": 64, "salts": dice.MAX_SALT}
 
 # Every pattern here runs in time linear in the line: no unbounded repeat is followed by something that can
 # fail far away (a tag's attributes stop at the next '<' or '[', trailing markers are matched on the reversed line).
@@ -142,11 +148,11 @@ def read_blocks(text: str) -> list[Block]:
         elif blocks and line:
             if cut:
                 line, cut = f"{cut} {line}", ""
-            head = _HEADER.fullmatch(line)
-            if head and not head.group(2).strip() and not blocks[-1].groups:
+            head = _header(blocks[-1], line)
+            if head and not head.group(2).strip():
                 cut = line                  # `anchor:` wrapped before its value
                 continue
-            if _wrapped(line):
+            if not head and _wrapped(line):     # a header is never a group: `salts: a | d6 | b` holds three salts
                 cut = line
                 continue
             _read_line(blocks[-1], line, number)
@@ -165,9 +171,15 @@ def _wrapped(line: str) -> bool:
     return len(fields) == 3 and _SIDES.fullmatch(fields[1].strip()) is not None
 
 
-def _read_line(block: Block, line: str, number: int) -> None:
+def _header(block: Block, line: str) -> re.Match | None:
+    """The line as a header of the block, or None: headers come before the groups, each once."""
     head = _HEADER.fullmatch(line)
-    if head and not block.groups and head.group(1).casefold() not in block.seen:
+    return head if head and not block.groups and head.group(1).casefold() not in block.seen else None
+
+
+def _read_line(block: Block, line: str, number: int) -> None:
+    head = _header(block, line)
+    if head:
         _read_header(block, head.group(1).casefold(), head.group(2).strip(), number)
         return
     fields = [f.strip() for f in line.split("|", 3)]
@@ -196,6 +208,16 @@ def _shown(text: str, most: int = 80) -> str:
 
 def _read_header(block: Block, name: str, value: str, number: int) -> None:
     block.seen.add(name)
+    items = value.split("|") if name in ("salts", "binds") else [value]
+    longest = _LONGEST.get(name)
+    if longest is not None and any(len(item.strip()) > longest for item in items):
+        what = {"game": "the game id", "salts": "a salt", "binds": "a hash in `binds:`"}.get(name, f"the {name}")
+        size = max(len(item.strip()) for item in items)
+        block.problems.append(f"line {number}: {what} is {size:,} characters long; a real game's has at most {longest} "
+                              f"(`{name}:` {_shown(value)})")
+        if name == "game":
+            block.game = _shown(value, MAX_GAME_ID)
+        return
     if name == "game":
         block.game = value
     elif name == "turn":
@@ -220,11 +242,11 @@ def _read_header(block: Block, name: str, value: str, number: int) -> None:
         else:
             block.problems.append(f"line {number}: `holds:` should read `N groups, M dice`, not {_shown(value)}")
     elif name == "binds":
-        block.binds = [s.strip().lower() for s in value.split("|")]
+        block.binds = [s.strip().lower() for s in items]
     elif name == "orders":
         block.orders = value.lower()
     else:
-        block.salts = [s.strip() for s in value.split("|")]
+        block.salts = [s.strip() for s in items]
 
 
 def _check_complete(block: Block) -> None:
@@ -259,9 +281,14 @@ def _check_binds(block: Block) -> None:
 
 # -- checking -----------------------------------------------------------------------------------
 
-def check(text: str, anchor: str | None = None) -> list[Block]:
+def check(text: str, anchor: str | None = None, orders: str | None = None) -> list[Block]:
     """Read and check every dice block of `text`. A block whose own seed is not revealed yet is checked with the
     seed another block of the same game and turn reveals (a mid-turn report pasted with the final one).
+
+    `orders` (`--orders`, strict dice): the sha256 `submit` printed to the mover for the orders, or to a salter for
+    the orders their salt binds. `audit` checks that the journal agrees with itself, which a host who rewrites the
+    orders and every binding together keeps; only the sha256 a player was told can show that, so each block must
+    say its salts bind it.
 
     Raises VerifyError when there is no block at all or the text is over a limit; otherwise each block's
     `status` says how it fared.
@@ -276,6 +303,7 @@ def check(text: str, anchor: str | None = None) -> list[Block]:
                           "(paste the whole post, or the part from `adjudicator dice` to the last dice line)")
     revealed = {(b.game, b.turn, b.anchor): b for b in blocks if b.seed and not b.problems}
     chains = _Chains()
+    keys: dict[int, bytes | str] = {}       # the dice key of each revealed block's seed and salts (or what is wrong)
     # latest turns first: the walk from a game's last revealed seed proves every earlier one on the way
     for block in sorted(revealed.values(), key=lambda b: -b.turn):
         chains.leads(block.seed, block.turn, block.anchor)
@@ -283,11 +311,17 @@ def check(text: str, anchor: str | None = None) -> list[Block]:
         source = block if block.seed else revealed.get((block.game, block.turn, block.anchor))
         if anchor is not None and block.anchor != anchor.strip().lower():
             block.problems.append(f"its anchor {block.anchor} is not the game's anchor {anchor.strip().lower()}")
+        if orders is not None and (block.orders != orders.strip().lower() or not block.binds):
+            block.problems.append(f"its salts do not bind the orders with sha256 {orders.strip().lower()} given with "
+                                  f"--orders: " + (f"they bind {_shown(block.orders)}. Those are not the orders "
+                                  "`submit` told you of: the host changed them" if block.orders and block.binds else
+                                  "it names no orders its salts bind (a game without strict dice, a turn not salted or "
+                                  "not over yet, or a report of another turn)"))
         if source is None:
             block.status = "mismatch" if block.problems else "unrevealed"
             continue
         block.seed_from = None if source is block else source.line
-        _check_block(block, source.seed, source.salts, chains)
+        _check_block(block, source, chains, keys)
         block.status = "mismatch" if block.problems or not all(g.ok for g in block.groups) else "match"
     return blocks
 
@@ -331,15 +365,27 @@ class _Chains:
         return True
 
 
-def _check_block(block: Block, seed_hex: str, salts: list[str], chains: _Chains) -> None:
+def _check_block(block: Block, source: Block, chains: _Chains, keys: dict[int, bytes | str]) -> None:
+    """Check the block with the seed and salts of `source` (itself, or the block revealing its turn's seed); the
+    key is made once per source, as a paste may hold thousands of blocks that one seed checks."""
     if block.problems:
         return
+    seed_hex = source.seed
     try:
         seed = dice.unhex(seed_hex, "the seed")
         dice.unhex(block.anchor, "the anchor")
-        key = dice.turn_key(seed, salts)
     except ValueError as exc:
         block.problems.append(str(exc))
+        return
+    key = keys.get(source.line)
+    if key is None:
+        try:
+            key = dice.turn_key(seed, source.salts)
+        except ValueError as exc:
+            key = str(exc)
+        keys[source.line] = key
+    if isinstance(key, str):
+        block.problems.append(key)
         return
     if not chains.leads(seed_hex, block.turn, block.anchor):
         block.problems.append(f"the seed does not lead to the anchor: hashing it {block.turn} time(s) does not give {block.anchor}")
@@ -353,10 +399,10 @@ def _check_block(block: Block, seed_hex: str, salts: list[str], chains: _Chains)
 
 # -- what the player reads ----------------------------------------------------------------------
 
-def summary(blocks: list[Block], anchor: str | None = None) -> tuple[int, list[str]]:
+def summary(blocks: list[Block], anchor: str | None = None, orders: str | None = None) -> tuple[int, list[str]]:
     """Exit code and lines to print: 0 all checked dice match, 1 something does not, 2 nothing could be checked.
     With the game's `anchor` given (`--anchor`), every block was already held to it, so the closing line says so
-    instead of asking the reader to compare it by eye.
+    instead of asking the reader to compare it by eye; so with `orders` (`--orders`).
 
     Of the blocks that do not check out, the first MAX_SHOWN lines are printed and the rest counted: a paste gone
     wrong can hold thousands of broken blocks. A block that checks out takes one line."""
@@ -377,6 +423,8 @@ def summary(blocks: list[Block], anchor: str | None = None) -> tuple[int, list[s
         return 1, lines
     if all(b.status == "unrevealed" for b in blocks):
         return 2, lines
+    if orders is not None:
+        lines.append(f"Every block's salts bind the orders given with --orders ({orders}).")
     if anchor is not None:
         lines.append(f"Every block carries the anchor given with --anchor ({anchor}).")
         return 0, lines

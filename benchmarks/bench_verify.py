@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from adjudicator import dice
 from adjudicator.errors import AdjudicatorError
+from adjudicator.keys import MAX_GAME_ID
 from adjudicator.verify import MAX_BYTES, MAX_GROUPS, MAX_HASHES, MAX_TURN, check, summary
 
 ANCHOR = "ab" * 32
@@ -60,6 +61,28 @@ def dice_filled(sides: int, groups: int, before: str = "") -> str:
     return head + "\n".join(f"battle:{k} | d{sides} | {values} | u" for k in range(groups)) + "\n"
 
 
+def long_game_id(length: int) -> str:
+    """A game id of `length` characters on a chain of its own, then one group of d6 filling the paste: every 32 bytes
+    of dice once hashed the whole id again (a 2 MB id: 38 s)."""
+    secret = bytes.fromhex(dice.sha256_hex(b"long id"))
+    anchor = dice.walk(secret, 1)[-1].hex()
+    head = block("g" * length, 1, anchor, secret.hex())
+    count = (MAX_BYTES - len(head.encode()) - 64) // 2
+    return head + real_group(secret.hex(), "g" * length, 1, "L", 6, count) + "\n"
+
+
+def salted_turn_repeated(salts_line: str) -> str:
+    """One revealed block of turn 1 with the `salts:` line given, then blocks of the same game, turn and anchor
+    without a seed, each checked with the revealed one's seed and salts (its key once made each time: 21.7 s)."""
+    secret = bytes.fromhex(dice.sha256_hex(b"salted"))
+    anchor = dice.walk(secret, 1)[-1].hex()
+    head = block("g", 1, anchor, secret.hex(), [salts_line, "x | d6 | 1 | u"])
+    repeated = filled(lambda k: f"adjudicator dice\ngame: g\nturn: 1\nanchor: {anchor}\ny{k} | d6 | 1 | u\n")
+    rest = repeated[:MAX_BYTES - len(head.encode())]
+    rest = rest[:rest.rindex("adjudicator dice")]
+    return head + "\n".join(rest.split("\n")[:4 * (MAX_GROUPS - 1)]) + "\n"
+
+
 def real_group(seed: str, game: str, turn: int, label: str, sides: int, count: int) -> str:
     values = dice.roll(bytes.fromhex(seed), game, turn, label, sides, count)
     return f"{label} | d{sides} | {' '.join(map(str, values))} | u"
@@ -85,6 +108,10 @@ INPUTS: dict[str, Callable[[], str]] = {
     f"{MAX_GROUPS:,} groups of d129": lambda: dice_filled(129, MAX_GROUPS),
     "both: 256 games, then one group of d129": lambda: dice_filled(129, 1, many_anchors_checking_out()),
     "one block repeated": lambda: filled(lambda k, chain=real_chain(0): block("g", MAX_TURN, *chain, ["x | d6 | 1 | i"])),
+    "a 2 MB game id, then a million dice": lambda: long_game_id(2_000_000),
+    f"a {MAX_GAME_ID}-character game id, a group filling the paste": lambda: long_game_id(MAX_GAME_ID),
+    "a salt of 2 MB, then its turn's blocks": lambda: salted_turn_repeated("salts: " + "s" * 2_000_000),
+    "2 MB of short salts, then its turn's blocks": lambda: salted_turn_repeated("salts: " + " | ".join(["s"] * 400_000)),
     "turn lines of 1,000 digits": lambda: filled(lambda k: block("g", int("9" * 1000), ANCHOR, ANCHOR)),
     "Arabic-Indic and superscript digits": lambda: filled(lambda k: block("g", 1, ANCHOR, ANCHOR,
                                                                           ["x | d٦ | ١ ² | inf", "y | d6 | ① | inf"])),

@@ -185,6 +185,19 @@ def test_a_lost_or_cut_dice_line_is_an_error_and_a_wrapped_one_still_checks(cli,
     assert [b.status for b in verify.check(reflowed)] == ["match"]
 
 
+def test_the_standings_are_in_the_setups_turn_order_whatever_the_power_table_says(cli, golden_game):
+    """`audit` replays the turn order from the setup, not from the power table's copy of it: a hand edit of that
+    copy must not reorder what a report shows (it once did, with `audit` still OK)."""
+    before = reports(cli, golden_game, "markdown")
+    with sqlite3.connect(golden_game) as con:
+        con.execute("update power set turn_order = 5 where name = 'Germans'")
+        con.execute("update power set turn_order = -7 where name = 'Italians'")
+    assert reports(cli, golden_game, "markdown") == before
+    rows = [line.split("|")[1].strip() for line in before[2].splitlines() if re.match(r"\| (Germans|Russians|Italians) ", line)]
+    assert rows == ["Germans", "Russians", "Italians"]
+    assert "OK:" in cli("audit", golden_game).output
+
+
 def test_a_bad_format_is_refused_before_anything_is_adjudicated(cli, tmp_path):
     db = tmp_path / "f.db"
     cli("new", db, "--game", "demo", "--seed", TEST_SEED, "--id", "f")

@@ -69,6 +69,9 @@ def test_nothing_is_rolled_until_the_salts_are_in_and_the_key_folds_them_in_orde
     post = tmp_path / "post.md"
     post.write_text(report, encoding="utf-8")
     assert f"salted by 2 salt(s) bound to the orders with sha256 {locked}; " in cli("verify", post).output
+    assert (f"Every block's salts bind the orders given with --orders ({locked})."
+            in cli("verify", post, "--orders", locked.upper()).output)
+    assert "--orders must be 32 bytes" in cli("verify", post, "--orders", "abcd", code=2).output
     post.write_text(report.replace("salts: red sky at night | 42 é", "salts: 42 é | red sky at night"), encoding="utf-8")
     assert "DOES NOT CHECK OUT" in cli("verify", post, code=1).output
     other = dice.sha256_hex("other orders")
@@ -140,6 +143,78 @@ def test_salts_that_a_report_could_not_carry_are_refused(cli, strict_db):
                                                 code=1).output
 
 
+# Salts the notation accepts but `verify` read otherwise (HTML tags split or dropped, a code fence at the end of the
+# line taken off): an honest report then failed to check out. Each position: alone, first or last of the line.
+UNREADABLE_SALTS = {"abc~~~": "abc", "abc```": "abc", "a<br>b": "a", "a <p> b": "a", "&amp;": "&", "x <b>y</b>": "x y"}
+
+
+@pytest.mark.parametrize("text, read", UNREADABLE_SALTS.items())
+def test_a_salt_verify_would_read_otherwise_is_refused(cli, strict_db, text, read):
+    cli("submit", strict_db, "--power", "Germans", input="end\n")
+    out = salt(cli, strict_db, "Russians", text, code=1)
+    assert f"`verify` would read this salt back from a report as {read!r}" in out and "Choose a salt" in out
+    assert cli.json("status", strict_db)["awaiting"] == "salts from Russians, Italians"
+
+
+def test_salts_that_look_like_markup_but_read_back_verify_in_every_format(cli, strict_db, tmp_path):
+    """`d6` between two salts once made verify read the `salts:` line as a wrapped dice line; `<3`, `&` and code
+    markers inside a salt are read back as they are."""
+    from adjudicator import report, salts, verify
+    from test_reports import _markdown
+    assert salts.read_back("d6") is None
+    block = report.dice_block({"game": {"id": "g", "anchor": "a"}, "turn": {"index": 1}, "seed": "b",
+                               "salts": ["x", "d6", "y"], "dice": []})
+    assert [b.salts for b in verify.read_blocks(block)] == [["x", "d6", "y"]]
+    cli("submit", strict_db, "--power", "Germans", input=GERMANS)
+    salt(cli, strict_db, "Russians", "d6 <3 AT&T ~~~ x")
+    salt(cli, strict_db, "Italians", "y ``` z <3")
+    cli("adjudicate", strict_db)
+    for fmt in report.FORMATS:
+        text = cli("report", strict_db, "--format", fmt).stdout
+        posted = [text] + ([_markdown().render(text)] if fmt == "markdown" else [])    # as NodeBB shows it
+        for k, form in enumerate(posted):
+            (tmp_path / f"{fmt}{k}").write_text(form, encoding="utf-8")
+            assert "2 salt(s) bound" in cli("verify", tmp_path / f"{fmt}{k}").output
+
+
+def test_every_salt_accepted_reads_back_from_every_report_format(cli, strict_db):
+    """Whatever a player writes after `salt`, if it is accepted, verify reads it back from the reports byte for
+    byte: printed by the real templates, in the first or the last place, as posted and as NodeBB renders it."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from adjudicator import report, salts, verify
+    from adjudicator.notation.text import clean_text
+    from test_reports import _markdown
+    cli("submit", strict_db, "--power", "Germans", input=GERMANS)
+    salt(cli, strict_db, "Russians", "SALTA")
+    salt(cli, strict_db, "Italians", "SALTB")
+    cli("adjudicate", strict_db)
+    texts = [cli("report", strict_db, "--format", fmt).stdout for fmt in report.FORMATS]
+    markup = st.sampled_from(["<br>", "<p>", "</p>", "<b>", "<", ">", "```", "~~~", "&amp;", "&lt;", "&", "[code]",
+                              "[/code]", "[quote]", "[/quote]", "d6", "|", " ", "`", "\u00a0", "\u200b"])
+    pieces = st.one_of(markup, st.characters(codec="utf-8", exclude_categories=["Cs"]))
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(pieces, min_size=1, max_size=12).map("".join))
+    def accepted_salts_read_back(raw: str) -> None:
+        lines = clean_text(f"salt {raw}")
+        if len(lines) != 1 or not lines[0].text.startswith("salt "):
+            return
+        text = lines[0].text[len("salt "):]
+        if salts._salt_text_problem(text) is not None:
+            return
+        for text_a, text_b in ((text, "SALTB"), ("SALTA", text), (text, text)):
+            for fmt, report_text in zip(report.FORMATS, texts):
+                forms = [report_text.replace("SALTA", text_a).replace("SALTB", text_b)]
+                if fmt == "markdown":
+                    forms.append(_markdown().render(forms[0]))        # as NodeBB shows it
+                for form in forms:
+                    assert [b.salts for b in verify.read_blocks(form)] == [[text_a, text_b]], (text, form)
+
+    accepted_salts_read_back()
+
+
 def test_normal_games_take_no_salts_and_no_fallback(cli, demo_db):
     cli("submit", demo_db, "--power", "Germans", input="end\n")
     assert "--dice strict" in salt(cli, demo_db, "Russians", "x", code=1)
@@ -167,7 +242,7 @@ def test_the_salts_key_the_dice_in_turn_order_whatever_order_they_came_in(cli, s
     assert "OK:" in cli("audit", strict_db).output
 
 
-def test_orders_swapped_after_the_salts_are_refused_and_fail_the_audit(cli, strict_db):
+def test_orders_swapped_after_the_salts_are_refused_and_a_full_rewrite_shows_to_the_players(cli, strict_db, tmp_path):
     locked = cli.json("submit", strict_db, "--power", "Germans", input=GERMANS)["sha256"]
     salt(cli, strict_db, "Russians", "red sky")
     salt(cli, strict_db, "Italians", "blue sea")
@@ -185,6 +260,14 @@ def test_orders_swapped_after_the_salts_are_refused_and_fail_the_audit(cli, stri
     sql(strict_db, "update step set events = replace(events, ?, ?)", locked, new)
     report = cli("adjudicate", strict_db).output
     assert f"binds: {new} | {new}\norders: {new}" in report and locked not in report
+    # `audit` checks that the journal agrees with itself, and this one does: what shows the rewrite is the sha256
+    # `submit` told the mover and the salters, which `verify --orders` holds the report to
+    assert "OK:" in cli("audit", strict_db).output
+    post = tmp_path / "post.md"
+    post.write_text(report, encoding="utf-8")
+    out = cli("verify", post, "--orders", locked, code=1).output
+    assert (f"its salts do not bind the orders with sha256 {locked} given with --orders: they bind '{new}'. Those are "
+            "not the orders `submit` told you of: the host changed them") in out
 
 
 def test_salts_the_host_rearranged_change_no_die_and_fail_the_audit(cli, strict_db, tmp_path):

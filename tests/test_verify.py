@@ -208,6 +208,65 @@ def test_a_whole_games_reports_cost_one_walk_and_forged_seeds_a_bounded_number(c
     assert "Paste the reports of fewer games at a time" in out
 
 
+@pytest.mark.parametrize("header, problem", [
+    ("game: " + "g" * 2_000_000, "the game id is 2,000,000 characters long; a real game's has at most 64"),
+    ("game: " + "g" * 65, "the game id is 65 characters long; a real game's has at most 64"),
+    ("salts: a | " + "s" * 201, "a salt is 201 characters long; a real game's has at most 200"),
+    ("anchor: " + "ab" * 1000, "the anchor is 2,000 characters long; a real game's has at most 64"),
+    ("binds: " + "ab" * 33, "a hash in `binds:` is 66 characters long; a real game's has at most 64"),
+])
+def test_a_header_longer_than_a_real_games_is_a_problem_before_any_hashing(cli, tmp_path, monkeypatch, header, problem):
+    """A 2 MB game id once made each 32 bytes of dice hash it again (38 s for a paste of a million dice): a header
+    is as long as a real game's can be (a game id as keys.check_game_id takes it, a salt as `submit` does)."""
+    from adjudicator import verify as verifying
+    seeds = chain(1)
+    lines = dice_block(1, seeds[1], seeds[0], "battle:A | d6 | " + " ".join(["1"] * 100_000) + " | inf").split("\n")
+    name = header.split(":")[0]
+    at = next((k for k, line in enumerate(lines) if line.startswith(f"{name}:")), 5)     # or after `seed:`
+    lines[at:at + (lines[at].startswith(f"{name}:"))] = [header]
+    monkeypatch.setattr(verifying.dice, "roll", lambda *a: pytest.fail("a die was computed"))
+    out = verify(cli, tmp_path, "\n".join(lines), code=1)
+    assert "DOES NOT CHECK OUT" in out and problem in out and len(out) < 1000, out
+
+
+def test_a_game_id_as_long_as_a_real_games_checks_out(cli, tmp_path):
+    game = "g" * 64
+    seeds = chain(1)
+    values = dice.roll(bytes.fromhex(seeds[1]), game, 1, "battle:A", 6, 3)
+    text = dice_block(1, seeds[1], seeds[0], f"battle:A | d6 | {' '.join(map(str, values))} | inf", game=game)
+    assert "all match" in verify(cli, tmp_path, text)
+
+
+def test_the_dice_key_of_a_revealed_seed_is_made_once_for_all_the_blocks_it_checks(cli, tmp_path, monkeypatch):
+    """A revealed block with a long line of salts, and thousands of blocks of its turn without a seed: each is
+    checked with the revealed seed and salts, whose key once was made again for each (21.7 s)."""
+    from adjudicator import verify as verifying
+    seeds = chain(1)
+    salts = ["s"] * 50_000
+    key = dice.turn_key(bytes.fromhex(seeds[1]), salts)
+    rolled = dice.roll(key, "g", 1, "battle:A", 6, 3)
+    line = f"battle:A | d6 | {' '.join(map(str, rolled))} | inf"
+    text = dice_block(1, seeds[1], seeds[0], "salts: " + " | ".join(salts), line)
+    text += "".join(f"adjudicator dice\ngame: g\nturn: 1\nanchor: {seeds[0]}\n{line}\n" for _ in range(2000))
+    made, real = [], dice.turn_key
+    monkeypatch.setattr(verifying.dice, "turn_key", lambda *a: made.append(a) or real(*a))
+    assert verify(cli, tmp_path, text).count("all match") == 2001 and len(made) == 1
+
+
+def test_a_long_game_id_costs_one_hash_of_it_per_group(monkeypatch):
+    """The HMAC state after the key and the game id is made once per group and copied for each 32 bytes of dice;
+    the dice are those of DESIGN.md (HMAC of "{game_id}|{turn}|{label}|{block}")."""
+    import hashlib
+    import hmac
+    game, key = "g" * 64, bytes(range(32))
+    expected = [b % 6 + 1 for block in range(40) for b in hmac.new(key, f"{game}|7|battle:A|{block}".encode(),
+                                                                    hashlib.sha256).digest() if b < 252][:1000]
+    made = []
+    real = hmac.new
+    monkeypatch.setattr(dice.hmac, "new", lambda *a, **k: made.append(a) or real(*a, **k))
+    assert dice.roll(key, game, 7, "battle:A", 6, 1000) == expected and len(made) == 1
+
+
 def test_verify_json_and_stdin(cli, reports):
     out = cli.json("verify", "-", input=reports["bbcode", 2])
     assert out["ok"] and out["exit"] == 0
