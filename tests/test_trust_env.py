@@ -210,7 +210,8 @@ def test_a_dotenv_cannot_send_the_environments_mail_password_to_a_server_it_name
     monkeypatch.delenv("ADJUDICATOR_SMTP_HOST", raising=False)
     (tmp_path / ".env").write_text("ADJUDICATOR_SMTP_HOST=127.0.0.1\nADJUDICATOR_SMTP_PORT=9\n")
     out = cli("mail", played, code=2).stderr
-    assert "ADJUDICATOR_SMTP_HOST comes from the settings file" in out and "ADJUDICATOR_SMTP_PASSWORD" in out
+    assert "ADJUDICATOR_SMTP_HOST and ADJUDICATOR_SMTP_PORT come from the settings file" in out, out
+    assert "ADJUDICATOR_SMTP_PASSWORD" in out
     assert "hunter2" not in out
 
 
@@ -286,3 +287,49 @@ def test_a_template_that_runs_too_long_is_stopped(cli, played, tmp_path, monkeyp
     out = cli("report", played, "--format", "text", code=2).stderr
     assert "the template report.text.j2 in ADJUDICATOR_TEMPLATES" in out and "longer than 0.5 seconds" in out, out
     assert cli("report", played, "--format", "markdown").stdout.startswith("## Demo")     # built-in, untouched
+
+
+# -- every setting of a secret's destination (red team of issue 27) -------------------------------------------------
+
+@pytest.mark.parametrize("given", ["ADJUDICATOR_SMTP_PORT", "ADJUDICATOR_SMTP_SECURITY",
+                                   "ADJUDICATOR_SMTP_PORT and ADJUDICATOR_SMTP_SECURITY"])
+def test_a_dotenv_cannot_move_the_environments_mail_login_to_another_port_or_to_clear_text(cli, played, tmp_path,
+                                                                                         monkeypatch, given):
+    monkeypatch.setenv("ADJUDICATOR_SMTP_HOST", "localhost")
+    monkeypatch.setenv("ADJUDICATOR_SMTP_USER", "host@example.org")
+    monkeypatch.setenv("ADJUDICATOR_SMTP_PASSWORD", "hunter2")
+    for key in ("ADJUDICATOR_SMTP_PORT", "ADJUDICATOR_SMTP_SECURITY"):
+        monkeypatch.delenv(key, raising=False)
+    values = {"ADJUDICATOR_SMTP_PORT": "2526", "ADJUDICATOR_SMTP_SECURITY": "none"}
+    (tmp_path / ".env").write_text("".join(f"{key}={values[key]}\n" for key in given.split(" and ")))
+    out = cli("mail", played, code=2).stderr
+    assert f"{given} {'come' if ' and ' in given else 'comes'} from the settings file" in out, out
+    assert "ADJUDICATOR_SMTP_USER, ADJUDICATOR_SMTP_PASSWORD from the environment" in out and "hunter2" not in out
+
+
+@pytest.mark.parametrize("secret", ["PGPASSWORD", "PGPASSFILE", "PGSERVICE", "a service file in the URL"])
+def test_a_dotenv_cannot_send_the_environments_database_password_to_a_server_it_names(cli, tmp_path, monkeypatch,
+                                                                                       secret):
+    import socket
+    for key in ("PGPASSWORD", "PGPASSFILE", "PGSERVICE", "PGSERVICEFILE", "PGSYSCONFDIR", "PGSSLKEY", "PGSSLCERT"):
+        monkeypatch.delenv(key, raising=False)
+    theirs = socket.socket()
+    theirs.bind(("127.0.0.1", 0))
+    theirs.listen()
+    theirs.setblocking(False)
+    url = f"postgresql://host@127.0.0.1:{theirs.getsockname()[1]}/league"
+    if secret == "a service file in the URL":
+        url += "?service=league"
+        said = "names service=, which has libpq read a file of this computer's secrets"
+    else:
+        monkeypatch.setenv(secret, "S3cretPW")
+        said = f"ADJUDICATOR_DB comes from the settings file {tmp_path / '.env'}, but {secret} from the environment"
+    (tmp_path / ".env").write_text(f"ADJUDICATOR_DB={url}\n")
+    try:
+        for command in (("status",), ("games",), ("submit", "orders.txt", "--power", "Germans")):
+            out = cli(*command, code=2).stderr
+            assert said in out and "S3cretPW" not in out, out
+        with pytest.raises(BlockingIOError):
+            theirs.accept()                                   # no connection was even tried
+    finally:
+        theirs.close()

@@ -21,7 +21,7 @@ import re
 from sqlmodel import Session, select
 
 from .. import report
-from ..config import check_destination
+from ..config import FORUM, check_destination
 from ..errors import AdjudicatorError, ConfigError, DeliveryError, StoreError
 from ..store import db
 from ..store.journal import Delivery, Step
@@ -65,7 +65,7 @@ def forum_settings(engine) -> tuple[str, str, int]:
     `adjudicate --post` plays anything."""
     from .nodebb import PASSWORD_VAR, TOKEN_VAR, URL_VAR
     url, token = os.environ.get(URL_VAR, "").strip(), os.environ.get(TOKEN_VAR, "").strip()
-    check_destination(URL_VAR, (TOKEN_VAR, PASSWORD_VAR))
+    check_destination(FORUM, (TOKEN_VAR, PASSWORD_VAR))
     if not url:
         raise ConfigError(f"{URL_VAR} is not set: give the forum's address, e.g. "
                           "https://www.axisandallies.org/forums (in the environment or .env)")
