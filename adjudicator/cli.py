@@ -140,9 +140,10 @@ def _db_and_file(first: Optional[str], second: Optional[str], what: str, command
     default = _default_db()
     if default and not _is_database(first):
         if first != "-" and not Path(first).is_file():
+            from .store.db import shown
             raise AdjudicatorError(f"no {what} file at {first}, and it is not a game database either: with "
-                                   f"ADJUDICATOR_DB set ({default}), a single argument is the {what} file; to use "
-                                   f"another game, name it before the file (`adjudicator {command} GAME.db FILE`)")
+                                   f"ADJUDICATOR_DB set ({shown(default)}), a single argument is the {what} file; "
+                                   f"to use another game, name it before the file (`adjudicator {command} GAME.db FILE`)")
         return default, first
     if first == "-":
         raise AdjudicatorError(f"no game database given: name it before the {what} (`adjudicator {command} GAME.db "

@@ -23,6 +23,7 @@ from sqlmodel import Session, select
 from .. import report
 from ..config import FORUM, check_destination
 from ..errors import AdjudicatorError, ConfigError, DeliveryError, StoreError
+from ..redact import redact, url_secrets
 from ..store import db
 from ..store.journal import Delivery, Step
 from ..store.models import GameSetting, Power
@@ -49,10 +50,12 @@ def set_topic(engine, topic: str) -> int:
 
 
 def topic_id(topic: str) -> int:
-    """A topic id, also read from a topic's address as the forum shows it (…/topic/1234/some-title)."""
+    """A topic id, also read from a topic's address as the forum shows it (…/topic/1234/some-title); one that is
+    not is refused without the address's login, which a host may have copied along with it."""
     found = re.search(r"(?:^|/topic/)([0-9]{1,16})(?:$|[/?#])", topic.strip())
     if not found or not 0 < int(found.group(1)) < 2**53:
-        raise ConfigError(f"a topic is given by its number or its address (…/topic/1234/…), not {topic!r}")
+        raise ConfigError(f"a topic is given by its number or its address (…/topic/1234/…), not "
+                          f"{redact(topic, url_secrets(topic))!r}")
     return int(found.group(1))
 
 
