@@ -28,7 +28,10 @@ PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purc
                 "combat_move": "Combat move", "battle": "Battles", "noncombat_move": "Non-combat move",
                 "place": "Mobilize new units", "end_turn": "End of turn", "spin": "Spin", "actions": "Actions"}
 BID_TITLES = {"purchase": "Bid purchase", "place": "Bid placement", "end_turn": "End of the bid"}   # round 0's steps
-SANDBOXED_CACHE = "__adjudicator_sandboxed_%s.cache"     # the bytecode cache's files (see _bytecode_cache)
+# The bytecode cache's files (see _bytecode_cache): named anew whenever the compiled code changes for safety, as
+# Jinja keys them by the template's file and text alone: "bounded", since code compiled before the size bounds
+# (SIZE_LIMIT) would be taken from the cache without them.
+SANDBOXED_CACHE = "__adjudicator_bounded_%s.cache"
 # The version of the built-in templates, kept with every stored report (schema 5): `audit` compares a report of this
 # version whole, and one of an earlier version (0: written before schema 5 kept it) by its dice block and hashes,
 # as it cannot render the templates of then. Raise it with any change of the built-in templates' text.
@@ -116,9 +119,11 @@ def _refused(template: str, folder: Path, why: str) -> ConfigError:
 def _bounded_environment():
     """Jinja's immutable sandbox, with values bounded by SIZE_LIMIT: the sandbox stops a template from reaching
     Python's internals, not from asking for `'x' * 4000000000` or `[1] * 10**9`, which would take the host's
-    memory before any check. Products, powers and %-formats are checked before they are computed; calls (filters
-    and methods) are refused a number argument beyond the limit (`center(10**9)`) and a result beyond it."""
+    memory before any check. Products, powers and %-formats are checked before they are computed; sums, joins
+    (`~`), calls of filters and methods are refused a result beyond it (at most twice the limit is ever made), and
+    calls a number argument beyond it (`center(10**9)`)."""
     import math
+    from jinja2.compiler import CodeGenerator
     from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
     def too_big(what: str) -> SecurityError:
@@ -136,8 +141,19 @@ def _bounded_environment():
 
     format_width = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
 
+    class BoundedCode(CodeGenerator):
+        def visit_Concat(self, node, frame) -> None:
+            """`a ~ b`, which Jinja joins without the sandbox: doubled in a loop it would take the host's memory."""
+            self.write("environment.sized(")
+            super().visit_Concat(node, frame)
+            self.write(")")
+
     class Bounded(ImmutableSandboxedEnvironment):
         intercepted_binops = frozenset(["*", "**", "%", "+"])
+        code_generator_class = BoundedCode
+
+        def sized(self, value):
+            return sized(value)
 
         def call_binop(self, context, operator, left, right):
             if operator == "*":

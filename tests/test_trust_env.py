@@ -266,6 +266,10 @@ BOMBS = {
     "a wide filter": ("{{ 'x'|center(10**9) }}", "larger than the limit"),
     "a wide method": ("{{ 'x'.ljust(10**9) }}", "larger than the limit"),
     "doubling by filters": ("{{ ('x' * 9000000)|replace('x', 'xx') }}", "larger than the limit"),
+    "doubling by joins": ("{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}"
+                          "{% endfor %}{{ ns.s|length }}", "larger than the limit"),
+    "doubling by sums": ("{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}"
+                         "{% endfor %}{{ ns.s|length }}", "larger than the limit"),
     "a long report": ("{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}", "beyond the limit"),
 }
 
