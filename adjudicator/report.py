@@ -44,6 +44,7 @@ TEMPLATE_VERSION = 1
 TEMPLATE_FILE_LIMIT = 1_000_000      # bytes of one template file
 SIZE_LIMIT = 10_000_000              # items or characters of any value a template makes, and of the rendered report
 TIME_LIMIT = 10.0                    # seconds to render a report through a host's template (POSIX, main thread)
+MEMORY_LIMIT = 1 << 30               # bytes a render through a host's template may add to the process (Linux)
 
 
 @lru_cache(maxsize=4)
@@ -738,7 +739,7 @@ def render_context(ctx: dict, fmt: str, templates_dir: Path | None = None) -> st
         template = env.get_template(name)
         if templates_dir is None:
             return template.render(**ctx)
-        with _time_limit(TIME_LIMIT):
+        with _time_limit(TIME_LIMIT), _memory_limit(MEMORY_LIMIT):
             text = template.render(**ctx)
         if len(text) > SIZE_LIMIT:
             raise SecurityError(f"the report it made is {len(text):,} characters, beyond the limit of {SIZE_LIMIT:,}")
@@ -777,6 +778,29 @@ def _host_template_used(templates_dir: Path, name: str, exc: Exception) -> bool:
             return True
         tb = tb.tb_next
     return False
+
+
+@contextmanager
+def _memory_limit(extra: int):
+    """The process's address space held to what it has plus `extra` while a host's template renders: the checks of
+    values (SIZE_LIMIT) cannot foresee every filter's product (a long text's lines each indented by a million
+    spaces); past this, an allocation fails with a MemoryError, which names the template like any failure. Linux
+    only (the size now is read from /proc); elsewhere the value checks alone bound it."""
+    try:
+        import resource
+        with open("/proc/self/statm") as fh:
+            now = int(fh.read().split()[0]) * resource.getpagesize()
+        previous = resource.getrlimit(resource.RLIMIT_AS)
+        hard = previous[1]
+        limit = now + extra if hard == resource.RLIM_INFINITY else min(now + extra, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ImportError, OSError, ValueError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, previous)
 
 
 class _TooSlow(BaseException):

@@ -270,6 +270,7 @@ BOMBS = {
                           "{% endfor %}{{ ns.s|length }}", "larger than the limit"),
     "doubling by sums": ("{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}"
                          "{% endfor %}{{ ns.s|length }}", "larger than the limit"),
+    "a product no check foresees": ("{{ ('x\\n' * 5000000)|indent(5000000) }}", "MemoryError"),
     "a long report": ("{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}", "beyond the limit"),
 }
 
