@@ -271,6 +271,8 @@ BOMBS = {
     "doubling by sums": ("{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}"
                          "{% endfor %}{{ ns.s|length }}", "larger than the limit"),
     "a product no check foresees": ("{{ ('x\\n' * 5000000)|indent(5000000) }}", "MemoryError"),
+    "a recursion": ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "failed: RecursionError"),
+    "a wide str.format": ("{{ '{:>900000000}'.format('x') }}", "larger than the limit"),
     "a long report": ("{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}", "beyond the limit"),
 }
 
