@@ -102,10 +102,19 @@ def _db(db: Optional[str]) -> str:
             raise AdjudicatorError("the game database given is an empty name: give a path or a database URL, or "
                                    "leave it out to use ADJUDICATOR_DB")
         return db
-    found = _settings().database
+    found = _default_db()
     if not found:
         raise AdjudicatorError("no game database given: name one (e.g. `adjudicator status game.db`) or set "
                                "ADJUDICATOR_DB (in the environment or a .env file in this folder)")
+    return found
+
+
+def _default_db() -> str | None:
+    """ADJUDICATOR_DB, checked: one a .env names gets none of the host's database secrets (config.check_database)."""
+    from .config import check_database
+    found = _settings().database
+    if found:
+        check_database(found)
     return found
 
 
@@ -128,12 +137,13 @@ def _db_and_file(first: Optional[str], second: Optional[str], what: str, command
         return _db(first), second
     if first is None:
         return _db(None), "-"
-    default = _settings().database
+    default = _default_db()
     if default and not _is_database(first):
         if first != "-" and not Path(first).is_file():
+            from .store.db import shown
             raise AdjudicatorError(f"no {what} file at {first}, and it is not a game database either: with "
-                                   f"ADJUDICATOR_DB set ({default}), a single argument is the {what} file; to use "
-                                   f"another game, name it before the file (`adjudicator {command} GAME.db FILE`)")
+                                   f"ADJUDICATOR_DB set ({shown(default)}), a single argument is the {what} file; "
+                                   f"to use another game, name it before the file (`adjudicator {command} GAME.db FILE`)")
         return default, first
     if first == "-":
         raise AdjudicatorError(f"no game database given: name it before the {what} (`adjudicator {command} GAME.db "
@@ -657,7 +667,7 @@ def games(db: Optional[str] = typer.Argument(None, help="A game database (defaul
     Given no database (and no ADJUDICATOR_DB), list the games one can create: names, rule versions, options."""
     try:
         from . import league
-        name = db or _settings().database
+        name = db or _default_db()
         out = league.list_games(name) if name else league.game_names()
     except AdjudicatorError as exc:
         _fail(exc, as_json)

@@ -102,16 +102,55 @@ def _anchor_paths(folder: Path, keys: list[str]) -> None:
         os.environ[key] = os.pathsep.join(anchored)
 
 
-def check_destination(address: str, secrets: tuple[str, ...]) -> None:
-    """A secret set in the real environment goes only to a server named there too: the working folder may be a
-    game folder someone mailed, whose .env could name their own forum or mail server to collect the host's token."""
-    if address not in _loaded or os.environ.get(address) != _loaded[address]:
+# The settings that together say where a secret goes: the forum's address; the mail server's name, port and security
+# (a .env that kept the host's server but set port 2526 and security none would have the login sent in clear to
+# another program on it); the league's database server.
+FORUM = ("ADJUDICATOR_NODEBB_URL",)
+MAIL = ("ADJUDICATOR_SMTP_HOST", "ADJUDICATOR_SMTP_PORT", "ADJUDICATOR_SMTP_SECURITY")
+DATABASE = ("ADJUDICATOR_DB",)
+# libpq's environment that authenticates a connection: a password, or the files that hold one (a password file, a
+# service file and its folder, whose service may carry a password) or a client certificate and key
+LIBPQ_SECRETS = ("PGPASSWORD", "PGPASSFILE", "PGSERVICE", "PGSERVICEFILE", "PGSYSCONFDIR", "PGSSLKEY", "PGSSLCERT")
+# parameters of a database URL that make libpq read the host's own files of such secrets
+_LIBPQ_FILE_PARAMS = ("service", "servicefile", "passfile", "sslkey", "sslcert")
+
+
+def _from_file(key: str) -> bool:
+    return key in _loaded and os.environ.get(key) == _loaded[key]
+
+
+def check_destination(keys: tuple[str, ...], secrets: tuple[str, ...]) -> None:
+    """A secret set in the real environment goes only to a server named there too, every setting of its address:
+    the working folder may be a game folder someone mailed, whose .env could name their own forum, mail server
+    (or only another port of the host's) or database server to collect the host's token or password."""
+    given = [key for key in keys if _from_file(key)]
+    if not given:
         return
-    kept = [key for key in secrets if os.environ.get(key) and _loaded.get(key) != os.environ[key]]
+    kept = [key for key in secrets if os.environ.get(key) and not _from_file(key)]
     if kept:
-        raise ConfigError(f"{address} comes from the settings file {dotenv_file()}, but {', '.join(kept)} from the "
-                          f"environment: a secret of the environment is sent only to a server the environment "
-                          f"names. Set {address} in the environment too (or the secret in that file) if you trust it")
+        raise ConfigError(f"{' and '.join(given)} {'comes' if len(given) == 1 else 'come'} from the settings file "
+                          f"{dotenv_file()}, but {', '.join(kept)} from the environment: a secret of the environment "
+                          f"is sent only to a server the environment names. Set {' and '.join(given)} in the "
+                          f"environment too if you trust {'it' if len(given) == 1 else 'them'}"
+                          + (" (or the secret in that file)" if all(k.startswith(PREFIX) for k in kept) else ""))
+
+
+def check_database(db: str) -> None:
+    """ADJUDICATOR_DB from a .env naming a database server gets none of the host's libpq secrets: libpq sends
+    PGPASSWORD (or a password of a service or password file) to whatever server the URL names. A DB given on the
+    command line, or ADJUDICATOR_DB set in the environment, is the host's own choice and is not checked."""
+    if "://" not in db or db.split("://", 1)[0].lower() == "sqlite" or not _from_file("ADJUDICATOR_DB"):
+        return
+    check_destination(DATABASE, LIBPQ_SECRETS)
+    from urllib.parse import parse_qs, urlsplit
+    try:
+        params = parse_qs(urlsplit(db).query, keep_blank_values=True)
+    except ValueError:
+        return                                  # not a URL a driver takes: refused when it is opened
+    if named := [p for p in _LIBPQ_FILE_PARAMS if p in {k.lower() for k in params}]:
+        raise ConfigError(f"ADJUDICATOR_DB comes from the settings file {dotenv_file()} and names {', '.join(named)}"
+                          f"=, which has libpq read a file of this computer's secrets and use them with the server the "
+                          f"file names. Set ADJUDICATOR_DB in the environment if you trust it")
 
 
 def not_honoured(settings: Settings) -> str | None:

@@ -8,6 +8,8 @@ same in every format, so that `verify` can read it back from any of them.
 from __future__ import annotations
 
 import json
+import re
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,11 +31,23 @@ PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purc
                 "combat_move": "Combat move", "battle": "Battles", "noncombat_move": "Non-combat move",
                 "place": "Mobilize new units", "end_turn": "End of turn", "spin": "Spin", "actions": "Actions"}
 BID_TITLES = {"purchase": "Bid purchase", "place": "Bid placement", "end_turn": "End of the bid"}   # round 0's steps
-SANDBOXED_CACHE = "__adjudicator_sandboxed_%s.cache"     # the bytecode cache's files (see _bytecode_cache)
+# The bytecode cache's files (see _bytecode_cache): named anew whenever the compiled code changes for safety, as
+# Jinja keys them by the template's file and text alone: "bounded", since code compiled before the size bounds
+# (SIZE_LIMIT) would be taken from the cache without them.
+SANDBOXED_CACHE = "__adjudicator_bounded_%s.cache"
 # The version of the built-in templates, kept with every stored report (schema 5): `audit` compares a report of this
 # version whole, and one of an earlier version (0: written before schema 5 kept it) by its dice block and hashes,
 # as it cannot render the templates of then. Raise it with any change of the built-in templates' text.
 TEMPLATE_VERSION = 1
+
+
+# Bounds on a host's templates (ADJUDICATOR_TEMPLATES), which may come from a game folder someone mailed: a template
+# lays out a report, so none needs more than these; one that does is refused (exit 2) instead of taking the host's
+# memory or time. The built-in templates stay far inside them.
+TEMPLATE_FILE_LIMIT = 1_000_000      # bytes of one template file
+SIZE_LIMIT = 10_000_000              # items or characters of any value a template makes, and of the rendered report
+TIME_LIMIT = 10.0                    # seconds to render a report through a host's template (POSIX, main thread)
+MEMORY_LIMIT = 1 << 30               # bytes a render through a host's template may add to the process (Linux)
 
 
 @lru_cache(maxsize=4)
@@ -41,15 +55,157 @@ def environment(templates_dir: Path | None = None):
     """One per templates folder and process: compiling the templates costs more than rendering a report, and
     Jinja reloads a template whose file a host changed. Sandboxed, and immutable, because a host's templates
     come from a folder that a setting, maybe from a .env file mailed around with a game, names: a template
-    lays out the report's context and may reach nothing else (no Python internals, no changing the context).
+    lays out the report's context and may reach nothing else (no Python internals, no changing the context, no
+    file outside the folder, no value beyond SIZE_LIMIT).
     Jinja2 is imported here, so that `status` and `submit`, which render nothing, start without it."""
     from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
-    loaders = [FileSystemLoader(str(templates_dir))] if templates_dir else []
+    loaders = [_host_loader(templates_dir)] if templates_dir else []
     loaders.append(FileSystemLoader(str(files("adjudicator.templates"))))
-    return ImmutableSandboxedEnvironment(loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True,
-                                         lstrip_blocks=True, keep_trailing_newline=True,
-                                         bytecode_cache=_bytecode_cache())
+    return _bounded_environment()(loader=ChoiceLoader(loaders), undefined=StrictUndefined, trim_blocks=True,
+                                  lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=_bytecode_cache())
+
+
+def _host_loader(folder: Path):
+    """The loader of a host's templates: only a regular file really inside the folder, of at most
+    TEMPLATE_FILE_LIMIT bytes. A tar, zip or git checkout of a mailed game folder keeps symbolic links, and Jinja's
+    own loader follows them: a link to /proc/self/environ or to the dice keys would print the host's secrets."""
+    import os
+    import stat
+    from jinja2 import BaseLoader, TemplateNotFound
+    from jinja2.loaders import split_template_path
+
+    class HostLoader(BaseLoader):
+        def get_source(self, environment, template):
+            pieces = split_template_path(template)          # refuses ".." itself
+            path = folder
+            for piece in pieces:
+                path = path / piece
+                try:
+                    mode = os.lstat(path).st_mode
+                except OSError:
+                    raise TemplateNotFound(template) from None      # not the host's: the built-in one, if any
+                if stat.S_ISLNK(mode):
+                    raise _refused(template, folder, "is a symbolic link (or lies under one)")
+            try:
+                fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            except OSError as exc:
+                raise _refused(template, folder, f"cannot be read ({exc.strerror})") from None
+            with os.fdopen(fd, "rb") as fh:
+                info = os.fstat(fh.fileno())
+                if not stat.S_ISREG(info.st_mode):
+                    raise _refused(template, folder, "is not a regular file (a pipe, device or folder)")
+                data = fh.read(TEMPLATE_FILE_LIMIT + 1)
+            if len(data) > TEMPLATE_FILE_LIMIT:
+                raise _refused(template, folder, f"is longer than {TEMPLATE_FILE_LIMIT:,} bytes")
+            try:
+                source = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise _refused(template, folder, "is not UTF-8 text") from None
+            mtime = info.st_mtime
+            return source, str(path), lambda: _mtime(path) == mtime
+
+    return HostLoader()
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
+
+
+def _refused(template: str, folder: Path, why: str) -> ConfigError:
+    return ConfigError(f"the template {template} in ADJUDICATOR_TEMPLATES ({folder}) {why}: a template is a regular "
+                       f"text file inside that folder; correct or remove it")
+
+
+@lru_cache(maxsize=1)
+def _bounded_environment():
+    """Jinja's immutable sandbox, with values bounded by SIZE_LIMIT: the sandbox stops a template from reaching
+    Python's internals, not from asking for `'x' * 4000000000` or `[1] * 10**9`, which would take the host's
+    memory before any check. Products, powers and %-formats are checked before they are computed; sums, joins
+    (`~`), calls of filters and methods are refused a result beyond it (at most twice the limit is ever made), and
+    calls a number argument beyond it (`center(10**9)`)."""
+    import math
+    from jinja2.compiler import CodeGenerator
+    from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+
+    def too_big(what: str) -> SecurityError:
+        return SecurityError(f"{what} would be larger than the limit of {SIZE_LIMIT:,}")
+
+    def sized(value):
+        if isinstance(value, (str, bytes, list, tuple, dict, set, frozenset)) and len(value) > SIZE_LIMIT:
+            raise too_big(f"a value of {len(value):,} items or characters")
+        if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * SIZE_LIMIT:
+            raise too_big("a number")
+        return value
+
+    def is_int(value) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    format_width = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+
+    class BoundedCode(CodeGenerator):
+        def visit_Concat(self, node, frame) -> None:
+            """`a ~ b`, which Jinja joins without the sandbox: doubled in a loop it would take the host's memory."""
+            self.write("environment.sized(")
+            super().visit_Concat(node, frame)
+            self.write(")")
+
+    class Bounded(ImmutableSandboxedEnvironment):
+        intercepted_binops = frozenset(["*", "**", "%", "+"])
+        code_generator_class = BoundedCode
+
+        def sized(self, value):
+            return sized(value)
+
+        def call_binop(self, context, operator, left, right):
+            if operator == "*":
+                for seq, times in ((left, right), (right, left)):
+                    if hasattr(seq, "__len__") and is_int(times) and len(seq) * max(times, 0) > SIZE_LIMIT:
+                        raise too_big("a repetition")
+                if is_int(left) and is_int(right) and left.bit_length() + right.bit_length() > 4 * SIZE_LIMIT:
+                    raise too_big("a product")
+            elif operator == "**" and is_int(left) and is_int(right) and abs(left) > 1 and right > 0:
+                if right * math.log2(abs(left)) > 4 * SIZE_LIMIT:
+                    raise too_big("a power")
+            elif operator == "%" and isinstance(left, str):
+                for width in format_width.finditer(left):
+                    if "*" in width.groups() or any(w and int(w) > SIZE_LIMIT for w in width.groups()):
+                        raise too_big("a %-format's width")
+            elif operator == "+" and hasattr(left, "__len__") and hasattr(right, "__len__"):
+                if len(left) + len(right) > SIZE_LIMIT:
+                    raise too_big("a sum")
+            return sized(super().call_binop(context, operator, left, right))
+
+        def call(__self, __context, __obj, *args, **kwargs):      # noqa: N805 (Jinja's own signature)
+            for value in (*args, *kwargs.values()):
+                if is_int(value) and abs(value) > SIZE_LIMIT:
+                    raise too_big(f"the number {value:,} given to a call")
+            return sized(super().call(__context, __obj, *args, **kwargs))
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.filters = {name: _checked_filter(f, sized, too_big) for name, f in self.filters.items()}
+
+    return Bounded
+
+
+def _checked_filter(f, sized, too_big):
+    """A filter whose number arguments and result are held to SIZE_LIMIT (Jinja calls filters directly, not
+    through the sandbox's `call`); Jinja's markers (pass_context…) are kept, as it reads them off the function."""
+    from functools import wraps
+
+    @wraps(f)
+    def checked(*args, **kwargs):
+        for value in (*args, *kwargs.values()):
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > SIZE_LIMIT:
+                raise too_big(f"the number {value:,} given to a filter")
+        return sized(f(*args, **kwargs))
+
+    if hasattr(f, "jinja_pass_arg"):
+        checked.jinja_pass_arg = f.jinja_pass_arg
+    return checked
 
 
 def _bytecode_cache():
@@ -585,19 +741,105 @@ def render(session: Session, turn_index: int | None, fmt: str, templates_dir: Pa
 
 
 def render_context(ctx: dict, fmt: str, templates_dir: Path | None = None) -> str:
-    """A host's template that fails, or tries what the sandbox forbids, is the host's to fix (exit 2); a built-in
-    one that fails is a bug."""
-    from jinja2 import TemplateError
+    """A host's template that fails in any way, tries what the sandbox forbids, or goes beyond the bounds (its
+    values or the report beyond SIZE_LIMIT, its rendering beyond TIME_LIMIT seconds) is the host's to fix (exit
+    2, naming it); a built-in one that fails is a bug."""
     from jinja2.sandbox import SecurityError
     name = f"report.{fmt}.j2"
+    env = environment(templates_dir)
     try:
-        return environment(templates_dir).get_template(name).render(**ctx)
-    except TemplateError as exc:
-        if templates_dir is None or not (templates_dir / name).is_file():
+        template = env.get_template(name)
+        if templates_dir is None:
+            return template.render(**ctx)
+        with _time_limit(TIME_LIMIT), _memory_limit(MEMORY_LIMIT):
+            text = template.render(**ctx)
+        if len(text) > SIZE_LIMIT:
+            raise SecurityError(f"the report it made is {len(text):,} characters, beyond the limit of {SIZE_LIMIT:,}")
+        return text
+    except AdjudicatorError:
+        raise
+    except (Exception, _TooSlow) as exc:    # noqa: BLE001 — a host's template may raise anything; a built-in one not
+        if templates_dir is None or not _host_template_used(templates_dir, name, exc):
             raise
-        what = "tried an unsafe operation" if isinstance(exc, SecurityError) else "failed"
-        raise ConfigError(f"the template {name} in ADJUDICATOR_TEMPLATES ({templates_dir}) {what}: {exc}. A "
+        if isinstance(exc, SecurityError):
+            what = "tried an unsafe operation"
+        elif isinstance(exc, _TooSlow):
+            what = f"took longer than {TIME_LIMIT:g} seconds to render"
+        else:
+            what = "failed"
+        why = str(exc) if isinstance(exc, _TooSlow) else f"{type(exc).__name__}: {exc}" if \
+            not _is_template_error(exc) else str(exc)
+        raise ConfigError(f"the template {name} in ADJUDICATOR_TEMPLATES ({templates_dir}) {what}: {why[:300]}. A "
                           f"template may only lay out the report's values; correct or remove it") from None
+
+
+def _is_template_error(exc: Exception) -> bool:
+    from jinja2 import TemplateError
+    return isinstance(exc, TemplateError)
+
+
+def _host_template_used(templates_dir: Path, name: str, exc: Exception) -> bool:
+    """Whether the failure is the host's: their folder holds the report's template (which may include others), or
+    the traceback passes through a template of their folder."""
+    if (templates_dir / name).is_file():
+        return True
+    folder = str(templates_dir)
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.startswith(folder):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+@contextmanager
+def _memory_limit(extra: int):
+    """The process's address space held to what it has plus `extra` while a host's template renders: the checks of
+    values (SIZE_LIMIT) cannot foresee every filter's product (a long text's lines each indented by a million
+    spaces); past this, an allocation fails with a MemoryError, which names the template like any failure. Linux
+    only (the size now is read from /proc); elsewhere the value checks alone bound it."""
+    try:
+        import resource
+        with open("/proc/self/statm") as fh:
+            now = int(fh.read().split()[0]) * resource.getpagesize()
+        previous = resource.getrlimit(resource.RLIMIT_AS)
+        hard = previous[1]
+        limit = now + extra if hard == resource.RLIM_INFINITY else min(now + extra, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ImportError, OSError, ValueError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, previous)
+
+
+class _TooSlow(BaseException):
+    """A host's template ran out of its TIME_LIMIT: not an Exception, which Jinja or a filter might catch."""
+
+
+@contextmanager
+def _time_limit(seconds: float):
+    """Stops a host's template after `seconds` (a loop over ranges of 100,000, nested, runs for hours): a timer
+    signal, so on POSIX in the main thread only; elsewhere the template runs unbounded in time (its values are
+    still bounded in size)."""
+    import signal
+    import threading
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(_signum, _frame):
+        raise _TooSlow(f"stopped after {seconds:g} seconds")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def length(text: str) -> int:

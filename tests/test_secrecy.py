@@ -191,3 +191,41 @@ def test_the_map_pictures_link_in_a_post_carries_no_userinfo_of_the_forums_addre
         with NodeBB(address, TOKEN, "host", "pw-host") as client:
             link = client.upload("map.png", b"\x89PNG\r\n\x1a\n")
     assert link.startswith(f"{forum.url}/assets/uploads/files/") and "@" not in link, link
+
+
+# -- secrets in database URLs, settings and topic addresses (red team of issue 27) ---------------------------------
+
+LEAKS = ("S3cretPW", "S3c", "retPW")          # the password, and each half of one with an unencoded '@' in it
+DB_URLS = {
+    "sslpassword": "postgresql://u@127.0.0.1:1/league?sslpassword=S3cretPW",
+    "password parameter": "postgresql://u@127.0.0.1:1/league?password=S3cretPW&sslmode=disable",
+    "an '@' in the password": "postgresql://u:S3c@retPW@127.0.0.1:1/league",
+    "sslkey and a password": "postgresql://u:S3cretPW@127.0.0.1:1/league?sslkey=S3cretPW-key.pem",
+}
+
+
+@pytest.mark.parametrize("url", DB_URLS)
+@pytest.mark.parametrize("command", ["new", "games", "games --json", "status", "copy", "copy back", "settings",
+                                     "settings --json"])
+def test_a_database_urls_secrets_are_never_printed(cli, played_demo, tmp_path, url, command):
+    url = DB_URLS[url]
+    args = {"new": ("new", url, "--game", "demo", "--id", "leak"), "games": ("games", url),
+            "games --json": ("games", url, "--json"), "status": ("status", url),
+            "copy": ("copy", url, tmp_path / "copy.db"), "copy back": ("copy", played_demo / "game.db", url),
+            "settings": ("settings",), "settings --json": ("settings", "--json")}[command]
+    if command.startswith("settings"):
+        (tmp_path / ".env").write_text(f"ADJUDICATOR_DB={url}\n")
+    r = cli(*args, code=None)
+    assert r.exit_code in (0, 1, 2, 4) and "internal error" not in r.output, r.output
+    assert "***" in r.output and not [s for s in LEAKS if s in r.output], r.output
+
+
+@pytest.mark.parametrize("topic", ["https://bob:S3cretPW@forum.example/topic/abc/x",
+                                   "https://bob:S3c@retPW@forum.example/topic/abc/x",
+                                   "https://forum.example/topic/abc/x?token=S3cretPW"])
+def test_a_topic_address_that_is_refused_is_printed_without_its_login(cli, played_demo, tmp_path, topic):
+    for args in (("new", tmp_path / "new.db", "--game", "demo", "--topic", topic),
+                 ("post", played_demo / "game.db", "--topic", topic, "--no-picture")):
+        out = cli(*args, code=2).stderr
+        assert "a topic is given by its number or its address" in out and "***" in out, out
+        assert not [s for s in LEAKS if s in out], out

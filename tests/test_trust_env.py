@@ -210,5 +210,133 @@ def test_a_dotenv_cannot_send_the_environments_mail_password_to_a_server_it_name
     monkeypatch.delenv("ADJUDICATOR_SMTP_HOST", raising=False)
     (tmp_path / ".env").write_text("ADJUDICATOR_SMTP_HOST=127.0.0.1\nADJUDICATOR_SMTP_PORT=9\n")
     out = cli("mail", played, code=2).stderr
-    assert "ADJUDICATOR_SMTP_HOST comes from the settings file" in out and "ADJUDICATOR_SMTP_PASSWORD" in out
+    assert "ADJUDICATOR_SMTP_HOST and ADJUDICATOR_SMTP_PORT come from the settings file" in out, out
+    assert "ADJUDICATOR_SMTP_PASSWORD" in out
     assert "hunter2" not in out
+
+
+# -- what a host's template may read, and how much it may make (red team of issue 27) -------------------------------
+
+def _leaky(folder: Path, target: Path | str) -> Path:
+    """A templates folder of a mailed game: a link to a file of the host's, which the report template includes."""
+    folder.mkdir(exist_ok=True)
+    os.symlink(target, folder / "e.j2")
+    (folder / "report.text.j2").write_text('{% include "report.markdown.j2" %}{% include "e.j2" %}\n')
+    return folder
+
+
+@pytest.mark.parametrize("target", ["/proc/self/environ", "the key file", "a link inside"])
+def test_a_template_that_is_a_symbolic_link_is_refused(cli, played, tmp_path, monkeypatch, target):
+    monkeypatch.setenv("ADJUDICATOR_NODEBB_TOKEN", "tok-of-the-host")
+    if target == "the key file":
+        target = next(p for p in (tmp_path / "keys").rglob("*") if p.is_file())
+    elif target == "a link inside":
+        (tmp_path / "t7").mkdir()
+        (tmp_path / "t7" / "inside.txt").write_text("tok-of-the-host\n")
+        target = "inside.txt"
+    if target == "/proc/self/environ" and not Path(target).exists():
+        pytest.skip("no /proc here")
+    (tmp_path / ".env").write_text("ADJUDICATOR_TEMPLATES=t7\n")
+    _leaky(tmp_path / "t7", target)
+    r = cli("report", played, "--format", "text", code=2)
+    assert "the template e.j2 in ADJUDICATOR_TEMPLATES" in r.stderr and "symbolic link" in r.stderr, r.output
+    assert "tok-of-the-host" not in r.output and "Traceback" not in r.output
+
+
+def test_a_template_that_is_no_regular_file_or_too_long_is_refused(cli, played, tmp_path, monkeypatch):
+    folder = templates(tmp_path / "mine", '{% include "pipe.j2" %}\n')
+    os.mkfifo(folder / "pipe.j2")                          # opening it for reading would wait for a writer forever
+    monkeypatch.setenv("ADJUDICATOR_TEMPLATES", str(folder))
+    out = cli("report", played, "--format", "text", code=2).stderr
+    assert "the template pipe.j2 in ADJUDICATOR_TEMPLATES" in out and "not a regular file" in out, out
+    from adjudicator import report
+    templates(folder, "x" * (report.TEMPLATE_FILE_LIMIT + 1))
+    out = cli("report", played, "--format", "text", code=2).stderr
+    assert "the template report.text.j2" in out and "longer than" in out, out
+
+
+BOMBS = {
+    "a division by zero": ("{{ 1/0 }}", "failed: ZeroDivisionError"),
+    "a range beyond the sandbox's": ("{{ range(200000)|list }}", "failed: OverflowError"),
+    "a huge range": ("{{ range(10**9)|list }}", "larger than the limit"),
+    "a long string": ("{{ 'x' * 4000000000 }}", "larger than the limit"),
+    "a long list": ("{{ [1] * 10**9 }}", "larger than the limit"),
+    "a huge power": ("{{ 7 ** (10 ** 12) }}", "larger than the limit"),
+    "a wide format": ("{{ '%*s' % (10**9, 'x') }}", "larger than the limit"),
+    "a wide filter": ("{{ 'x'|center(10**9) }}", "larger than the limit"),
+    "a wide method": ("{{ 'x'.ljust(10**9) }}", "larger than the limit"),
+    "doubling by filters": ("{{ ('x' * 9000000)|replace('x', 'xx') }}", "larger than the limit"),
+    "doubling by joins": ("{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}"
+                          "{% endfor %}{{ ns.s|length }}", "larger than the limit"),
+    "doubling by sums": ("{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}"
+                         "{% endfor %}{{ ns.s|length }}", "larger than the limit"),
+    "a product no check foresees": ("{{ ('x\\n' * 5000000)|indent(5000000) }}", "MemoryError"),
+    "a recursion": ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "failed: RecursionError"),
+    "a wide str.format": ("{{ '{:>900000000}'.format('x') }}", "larger than the limit"),
+    "a long report": ("{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}", "beyond the limit"),
+}
+
+
+@pytest.mark.parametrize("bomb", BOMBS)
+def test_a_template_that_fails_or_asks_too_much_is_named_not_an_internal_error(cli, played, tmp_path, monkeypatch,
+                                                                                bomb):
+    text, said = BOMBS[bomb]
+    monkeypatch.setenv("ADJUDICATOR_TEMPLATES", str(templates(tmp_path / "mine", text)))
+    out = cli("report", played, "--format", "text", code=2).stderr
+    assert "the template report.text.j2 in ADJUDICATOR_TEMPLATES" in out and said in out, out
+
+
+def test_a_template_that_runs_too_long_is_stopped(cli, played, tmp_path, monkeypatch):
+    from adjudicator import report
+    monkeypatch.setattr(report, "TIME_LIMIT", 0.5)
+    loops = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}done"
+    monkeypatch.setenv("ADJUDICATOR_TEMPLATES", str(templates(tmp_path / "mine", loops)))
+    out = cli("report", played, "--format", "text", code=2).stderr
+    assert "the template report.text.j2 in ADJUDICATOR_TEMPLATES" in out and "longer than 0.5 seconds" in out, out
+    assert cli("report", played, "--format", "markdown").stdout.startswith("## Demo")     # built-in, untouched
+
+
+# -- every setting of a secret's destination (red team of issue 27) -------------------------------------------------
+
+@pytest.mark.parametrize("given", ["ADJUDICATOR_SMTP_PORT", "ADJUDICATOR_SMTP_SECURITY",
+                                   "ADJUDICATOR_SMTP_PORT and ADJUDICATOR_SMTP_SECURITY"])
+def test_a_dotenv_cannot_move_the_environments_mail_login_to_another_port_or_to_clear_text(cli, played, tmp_path,
+                                                                                         monkeypatch, given):
+    monkeypatch.setenv("ADJUDICATOR_SMTP_HOST", "localhost")
+    monkeypatch.setenv("ADJUDICATOR_SMTP_USER", "host@example.org")
+    monkeypatch.setenv("ADJUDICATOR_SMTP_PASSWORD", "hunter2")
+    for key in ("ADJUDICATOR_SMTP_PORT", "ADJUDICATOR_SMTP_SECURITY"):
+        monkeypatch.delenv(key, raising=False)
+    values = {"ADJUDICATOR_SMTP_PORT": "2526", "ADJUDICATOR_SMTP_SECURITY": "none"}
+    (tmp_path / ".env").write_text("".join(f"{key}={values[key]}\n" for key in given.split(" and ")))
+    out = cli("mail", played, code=2).stderr
+    assert f"{given} {'come' if ' and ' in given else 'comes'} from the settings file" in out, out
+    assert "ADJUDICATOR_SMTP_USER, ADJUDICATOR_SMTP_PASSWORD from the environment" in out and "hunter2" not in out
+
+
+@pytest.mark.parametrize("secret", ["PGPASSWORD", "PGPASSFILE", "PGSERVICE", "a service file in the URL"])
+def test_a_dotenv_cannot_send_the_environments_database_password_to_a_server_it_names(cli, tmp_path, monkeypatch,
+                                                                                       secret):
+    import socket
+    for key in ("PGPASSWORD", "PGPASSFILE", "PGSERVICE", "PGSERVICEFILE", "PGSYSCONFDIR", "PGSSLKEY", "PGSSLCERT"):
+        monkeypatch.delenv(key, raising=False)
+    theirs = socket.socket()
+    theirs.bind(("127.0.0.1", 0))
+    theirs.listen()
+    theirs.setblocking(False)
+    url = f"postgresql://host@127.0.0.1:{theirs.getsockname()[1]}/league"
+    if secret == "a service file in the URL":
+        url += "?service=league"
+        said = "names service=, which has libpq read a file of this computer's secrets"
+    else:
+        monkeypatch.setenv(secret, "S3cretPW")
+        said = f"ADJUDICATOR_DB comes from the settings file {tmp_path / '.env'}, but {secret} from the environment"
+    (tmp_path / ".env").write_text(f"ADJUDICATOR_DB={url}\n")
+    try:
+        for command in (("status",), ("games",), ("submit", "orders.txt", "--power", "Germans")):
+            out = cli(*command, code=2).stderr
+            assert said in out and "S3cretPW" not in out, out
+        with pytest.raises(BlockingIOError):
+            theirs.accept()                                   # no connection was even tried
+    finally:
+        theirs.close()

@@ -21,8 +21,9 @@ import re
 from sqlmodel import Session, select
 
 from .. import report
-from ..config import check_destination
+from ..config import FORUM, check_destination
 from ..errors import AdjudicatorError, ConfigError, DeliveryError, StoreError
+from ..redact import redact, url_secrets
 from ..store import db
 from ..store.journal import Delivery, Step
 from ..store.models import GameSetting, Power
@@ -49,10 +50,12 @@ def set_topic(engine, topic: str) -> int:
 
 
 def topic_id(topic: str) -> int:
-    """A topic id, also read from a topic's address as the forum shows it (…/topic/1234/some-title)."""
+    """A topic id, also read from a topic's address as the forum shows it (…/topic/1234/some-title); one that is
+    not is refused without the address's login, which a host may have copied along with it."""
     found = re.search(r"(?:^|/topic/)([0-9]{1,16})(?:$|[/?#])", topic.strip())
     if not found or not 0 < int(found.group(1)) < 2**53:
-        raise ConfigError(f"a topic is given by its number or its address (…/topic/1234/…), not {topic!r}")
+        raise ConfigError(f"a topic is given by its number or its address (…/topic/1234/…), not "
+                          f"{redact(topic, url_secrets(topic))!r}")
     return int(found.group(1))
 
 
@@ -65,7 +68,7 @@ def forum_settings(engine) -> tuple[str, str, int]:
     `adjudicate --post` plays anything."""
     from .nodebb import PASSWORD_VAR, TOKEN_VAR, URL_VAR
     url, token = os.environ.get(URL_VAR, "").strip(), os.environ.get(TOKEN_VAR, "").strip()
-    check_destination(URL_VAR, (TOKEN_VAR, PASSWORD_VAR))
+    check_destination(FORUM, (TOKEN_VAR, PASSWORD_VAR))
     if not url:
         raise ConfigError(f"{URL_VAR} is not set: give the forum's address, e.g. "
                           "https://www.axisandallies.org/forums (in the environment or .env)")

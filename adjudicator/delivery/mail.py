@@ -19,7 +19,7 @@ from email import policy
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 
-from ..config import check_destination
+from ..config import MAIL, check_destination
 from ..errors import ConfigError, DeliveryError
 from ..redact import redact
 
@@ -43,7 +43,7 @@ def smtp_settings(env: Mapping[str, str] = os.environ) -> SmtpSettings:
     database that is shared or posted."""
     host = env.get("ADJUDICATOR_SMTP_HOST", "").strip()
     if env is os.environ:
-        check_destination("ADJUDICATOR_SMTP_HOST", ("ADJUDICATOR_SMTP_USER", "ADJUDICATOR_SMTP_PASSWORD"))
+        check_destination(MAIL, ("ADJUDICATOR_SMTP_USER", "ADJUDICATOR_SMTP_PASSWORD"))
     if not host:
         raise ConfigError("ADJUDICATOR_SMTP_HOST is not set: give the name of the mail server, e.g. smtp.gmail.com")
     security = env.get("ADJUDICATOR_SMTP_SECURITY", "").strip().lower() or "starttls"

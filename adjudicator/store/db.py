@@ -40,6 +40,7 @@ from sqlmodel import Session, create_engine
 
 from ..dice import CHAIN_LENGTH, DICE_MODES
 from ..errors import ConfigError, StoreError
+from ..redact import redact, url_secrets
 from ..scenario import Scenario
 from ..state import State, Unit, pair_key
 from . import shapes
@@ -77,30 +78,32 @@ def is_file_db(db: str) -> bool:
 
 
 def shown(db: str) -> str:
-    """`DB` as messages print it: a URL without its password."""
+    """`DB` as messages print it: a URL without its password and secret parameters (?password=, ?sslpassword=,
+    ?sslkey=), by the one redaction of all printed secrets (redact.py)."""
     if "://" not in db:
         return db
-    try:
-        url = make_url(db)
-    except (ArgumentError, ValueError):
-        return db.split("://", 1)[0] + "://…"
-    if url.password is None and "password" not in url.query:
-        return db
-    if "password" in url.query:
-        url = url.update_query_dict({"password": "***"})
-    return url.render_as_string(hide_password=True)
+    text = redact(db, [], keep_user=True)
+    password = _password(db)                    # as the driver reads it: it may hold a '/' the redaction stops at
+    return text.replace(f":{password}@", ":***@") if password else text
 
 
 def _secretless(text: str, db: str) -> str:
-    """A driver's message with the URL's password taken out, should the driver ever repeat it."""
+    """A driver's message with the URL's secrets taken out, should the driver ever repeat them."""
+    return redact(text, _secrets(db)) if "://" in db else text
+
+
+def _secrets(db: str) -> list[str]:
+    """The URL's password and secret parameters, as written and as SQLAlchemy reads them (the user is a name)."""
+    found = url_secrets(db, user=False)
+    return found + [password] if (password := _password(db)) else found
+
+
+def _password(db: str) -> str | None:
     try:
-        url = make_url(db) if "://" in db else None
+        password = make_url(db).password
     except (ArgumentError, ValueError):
-        return text
-    for secret in (url.password, url.query.get("password")) if url else ():
-        if isinstance(secret, str) and secret:
-            text = text.replace(secret, "***")
-    return text
+        return None
+    return password if isinstance(password, str) and password else None
 
 
 def for_game(engine, game_id: str):
