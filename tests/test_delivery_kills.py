@@ -157,3 +157,43 @@ def test_a_part_sent_by_a_killed_run_is_found_on_any_page_as_the_forum_rewrote_i
         assert con.execute("select ref from delivery").fetchall() == [(str(mine["pid"]),)]
     pages = [r["query"].get("page") for r in forum.requests if r["path"].endswith(f"/api/topic/{TOPIC}")]
     assert pages == ["1", "2", "3"]
+
+
+def test_a_mark_a_player_salted_into_an_earlier_post_does_not_pass_for_the_part(cli, tmp_path, forum):
+    """The red team's attack on issue 27's marks: a player salts (strict dice) the words of turn 2's mark, turn 1's
+    post prints the salt, and the forum answers turn 2's reply with a 502 (a proxy that failed before NodeBB
+    stored it). Looking for the part, `post` must not take turn 1's post for it: a mark is the post's last line,
+    and holds the state hash after the report's last step, which nobody has before the report is made. Turn 2 is
+    posted once; and so is it when the account's own post holds the whole real mark somewhere else than at its
+    end (a quote of it, or a salt that guessed it)."""
+    forum.post_delay = 0
+    db = tmp_path / "sg.db"
+    cli("new", db, "--game", "demo", "--seed", TEST_SEED, "--id", "sg", "--dice", "strict", "--topic", TOPIC)
+    cli("submit", db, "--power", "Germans", "-", input=SCRIPT["Germans"])
+    turn2 = 18                                # the last step of turn 2, which its report covers (checked below)
+    forged = f"Delivery mark: game sg, turn 2, report {turn2}, part 1 of 1."
+    for power, text in (("Russians", forged), ("Italians", "any")):
+        cli("submit", db, "--power", power, "-", input=f"salt {text}\n")
+    cli("adjudicate", db, "--post")
+    (first,) = forum.posts
+    assert forged in first["raw"]
+    cli("submit", db, "--power", "Russians", "-", input=SCRIPT["Russians"])
+    for power in ("Germans", "Italians"):
+        cli("submit", db, "--power", power, "-", input="salt any\n")
+    cli("adjudicate", db)
+    with sqlite3.connect(db) as con:
+        step, state = con.execute("select seq, state_hash from step where turn_index = 2 order by seq desc").fetchone()
+    assert step == turn2, "the turn's steps changed: make the forged mark name the report's step"
+    mark = f"Delivery mark: game sg, turn 2, report {step}, part 1 of 1, state {state[:16]}."
+    planted = f"Quoting the host:\n\n{mark}\n\nMore to come."
+    forum.posts.append({**first, "pid": 900, "raw": planted, "html": forum.render(planted)})
+    forum.requests.clear()
+    forum.fail_next = [None, 502]             # /api/config, then the reply
+    out = cli("post", db, "--no-picture")
+    assert "posted turn 2" in out.stdout, out.stdout
+    mine = [p for p in forum.posts if p["user"] == USER and p["pid"] not in (first["pid"], 900)]
+    assert len(mine) == 1 and "round 1, Russians" in mine[0]["raw"]
+    assert mine[0]["raw"].rstrip().endswith(mark)
+    with sqlite3.connect(db) as con:
+        assert con.execute("select ref from delivery where turn_index = 2").fetchall() == [(str(mine[0]["pid"]),)]
+    assert [(r["method"], r["status"]) for r in forum.requests][:3] == [("GET", 200), ("POST", 502), ("GET", 200)]

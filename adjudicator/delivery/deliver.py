@@ -8,7 +8,9 @@ A command can be killed while the forum or the mail server holds its request: th
 says so. So each part is recorded twice, each time in a transaction of its own: the intent before the request
 goes (a Delivery row with no ref), its post id or Message-ID once the answer came. A part intended and not
 answered is looked for before it is posted again: every posted part ends in a mark line naming the game, turn,
-report and part, which `NodeBB.find` looks for among the account's posts in the topic; posted once, whatever
+report and part, and the start of the state hash after the report's last step (a value nobody has before the
+report is made, so no player can plant a mark, in a salt or an order the report prints, that passes for a part not
+posted yet); `NodeBB.find` takes a post for the part only when the mark is its last line. Posted once, whatever
 the kill. Mail over SMTP cannot be told that way: a mail intended and not answered is sent again, with the same
 Message-ID (derived from the game, the report and the recipients), so that mail clients show it once.
 """
@@ -106,7 +108,7 @@ def post(engine, turn_index: int | None = None, picture: bool = True) -> dict:
     with db.transaction(engine) as s:
         game = db.the_game(s)
         gid = game.id
-        turn, step = _covered(s, game, turn_index)
+        turn, step, state_hash = _covered(s, game, turn_index)
         rows = _delivered(s, game, turn, step, "nodebb", str(tid))
     done = {d.part: d.ref for d in rows if d.ref}
     if rows and len(done) == rows[0].parts:
@@ -114,7 +116,7 @@ def post(engine, turn_index: int | None = None, picture: bool = True) -> dict:
     user = os.environ.get(USER_VAR, "").strip() or None
     password = os.environ.get(PASSWORD_VAR) or None
     with NodeBB(url, token, user, password) as forum:
-        room = len(_mark(gid, turn, step, 999, 999)) + 2
+        room = len(_mark(gid, turn, step, 999, 999, state_hash)) + 2
         limit = forum.max_post_length() - POST_MARGIN - room
         with db.transaction(engine) as s:
             parts = [unmention(p) for p in report.render_parts(s, turn, "markdown", limit)]
@@ -122,7 +124,7 @@ def post(engine, turn_index: int | None = None, picture: bool = True) -> dict:
             raise DeliveryError(f"this report was begun as {rows[0].parts} parts ({len(done)} of them posted), but "
                                 f"the forum's limit now splits it into {len(parts)}: post the rest by hand from "
                                 f"`adjudicator report DB --turn {turn}`")
-        marks = [_mark(gid, turn, step, k, len(parts)) for k in range(1, len(parts) + 1)]
+        marks = [_mark(gid, turn, step, k, len(parts), state_hash) for k in range(1, len(parts) + 1)]
         intended = [d.part for d in rows if not d.ref]
         done |= _found(engine, forum, tid, turn, step, {k: marks[k - 1] for k in intended})
         already = [done[k] for k in sorted(done)]
@@ -155,10 +157,13 @@ def _found(engine, forum, tid: int, turn: int, step: int, marks: dict[int, str])
     return refs
 
 
-def _mark(game_id: str, turn: int, step: int, part: int, parts: int) -> str:
+def _mark(game_id: str, turn: int, step: int, part: int, parts: int, state_hash: str) -> str:
     """The last line of a posted part, by which a retry finds it in the topic: the report's step tells apart the
-    two reports of a turn played in two adjudications."""
-    return f"Delivery mark: game {unmention(game_id)}, turn {turn}, report {step}, part {part} of {parts}."
+    two reports of a turn played in two adjudications. It ends in the first 16 hex digits of the state hash after
+    that step, which exists only once the report is made: a mark a player put in an earlier post (a salt line,
+    which the report prints) is not this one."""
+    return (f"Delivery mark: game {unmention(game_id)}, turn {turn}, report {step}, part {part} of {parts}, "
+            f"state {state_hash[:16]}.")
 
 
 def _with_picture(first: str, link: str | None, turn: int) -> str:
@@ -177,7 +182,7 @@ def mail(engine, turn_index: int | None = None, picture: bool = True) -> dict:
     smtp, addresses = mail_settings(engine)
     with db.transaction(engine) as s:
         game = db.the_game(s)
-        turn, step = _covered(s, game, turn_index)
+        turn, step, _ = _covered(s, game, turn_index)
         rows = _delivered(s, game, turn, step, "mail", None)
         sent = {d.target for d in rows if d.ref}
         intended = {d.target for d in rows if not d.ref}
@@ -202,15 +207,16 @@ def mail(engine, turn_index: int | None = None, picture: bool = True) -> dict:
             "message_id": ", ".join(ids), "subject": subject}
 
 
-def _covered(s: Session, game, turn_index: int | None) -> tuple[int, int]:
-    """The turn to deliver (the latest played by default) and the last step its report covers."""
+def _covered(s: Session, game, turn_index: int | None) -> tuple[int, int, str]:
+    """The turn to deliver (the latest played by default), the last step its report covers and the state hash
+    after that step."""
     steps = list(s.exec(select(Step).where(Step.game_id == game.id, Step.phase != "standing").order_by(Step.seq)))
     if turn_index is None and steps:
         turn_index = steps[-1].turn_index
     mine = [st for st in steps if st.turn_index == turn_index]
     if not mine:
         report.turn_context(s, turn_index)          # raises the report's own message: nothing played, or no such turn
-    return turn_index, mine[-1].seq
+    return turn_index, mine[-1].seq, str(mine[-1].state_hash)
 
 
 def _delivered(s: Session, game, turn: int, step: int, channel: str, target: str | None) -> list[Delivery]:
