@@ -16,7 +16,7 @@ from adjudicator import verify
 from adjudicator.demo import SCRIPT
 from backends import BACKENDS, new_args, target
 from conftest import TEST_SEED
-from processes import killed, run
+from processes import killed, race, run
 from test_delivery import TOPIC, USER, forum, smtp  # noqa: F401 (the stand-in forum and mail server, as fixtures)
 from test_kills import moments, timed
 
@@ -91,6 +91,33 @@ def test_post_killed_at_any_moment_posts_each_part_once(cli, game, slow_forum, k
         slow_forum.answer_time = 0.0
         posted_once(cli, copy, slow_forum)
         assert "![Map after turn 1](" in slow_forum.posts[0]["raw"]
+
+
+def test_two_posts_at_once_post_each_part_once(cli, game, slow_forum, tmp_path, monkeypatch):
+    """`post` and `post` of one game at once (a cron job and the host by hand): each took the other's intents for
+    a killed run's and posted them again. One waits for the other's delivery lock, then finds it all posted; given
+    no time to wait (ADJUDICATOR_BUSY_TIMEOUT=0), it stops with exit 4 and sends nothing."""
+    slow_forum.answer_time = 1.0                 # the forum answers slowly: the two runs overlap for seconds
+    copy = game.clone("impatient")
+    outs = race([["post", *game.args, "--no-picture"]] * 2, tmp_path / "race")
+    assert [o.code for o in outs] == [0, 0], [o.err for o in outs]
+    assert sorted("already posted" in o.out for o in outs) == [False, True], [o.out for o in outs]
+    parts = topic_parts(slow_forum)
+    assert len(parts) >= 3 and parts == [(k, parts[0][1]) for k in range(1, parts[0][1] + 1)], parts
+    slow_forum.posts.clear()
+    monkeypatch.setenv("ADJUDICATOR_BUSY_TIMEOUT", "0")
+    outs = race([["post", *copy.args, "--no-picture"]] * 2, tmp_path / "race2")
+    assert sorted(o.code for o in outs) == [0, 4], [o.err for o in outs]
+    assert "another `post` or `mail` of this game is under way" in max(outs, key=lambda o: o.code).err
+    assert topic_parts(slow_forum) == parts
+
+
+def test_two_mails_at_once_mail_each_address_once(cli, game, smtp, tmp_path):
+    smtp.data_delay = 1.0
+    outs = race([["mail", *game.args, "--no-picture"]] * 2, tmp_path / "race")
+    assert [o.code for o in outs] == [0, 0], [o.err for o in outs]
+    assert sorted("already mailed" in o.out for o in outs) == [False, True], [o.out for o in outs]
+    assert len(smtp.messages) == 1 and sorted(smtp.messages[0].envelope_to) == ADDRESSES
 
 
 def mailed_as_one_message(cli, g, server) -> None:

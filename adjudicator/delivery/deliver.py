@@ -13,13 +13,24 @@ report is made, so no player can plant a mark, in a salt or an order the report 
 posted yet); `NodeBB.find` takes a post for the part only when the mark is its last line. Posted once, whatever
 the kill. Mail over SMTP cannot be told that way: a mail intended and not answered is sent again, with the same
 Message-ID (derived from the game, the report and the recipients), so that mail clients show it once.
+
+Two deliveries of one game at once would each take the other's intent for a killed run's and send again: a
+delivery holds the game's delivery lock from before it reads what went out until it is done (`one_delivery`), a
+lock the operating system or the database server lets go of when the process dies, so a killed run never
+leaves it held.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import os
 import re
+import time
+from contextlib import contextmanager
+from pathlib import Path
 
+from sqlalchemy import text
 from sqlmodel import Session, select
 
 from .. import report
@@ -36,6 +47,9 @@ TOPIC = "nodebb_topic"
 # and notifies nobody (the notation and verify drop it when the text is pasted back).
 _ADDRESS = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")     # a player's contact that is a mail address, not a forum name
 _MENTION = re.compile(r"(?<![^\W\d_])@(?=[\w.@-])")
+_DELIVERY_LOCKS = 7317     # the key space of the advisory locks of deliveries (db._ID_LOCKS is 7316)
+BUSY = ("another `post` or `mail` of this game is under way (it held the game's delivery lock for {wait:g} s); "
+        "nothing was sent: run it again once that one has ended, and it sends only what did not go out")
 
 
 def set_topic(engine, topic: str) -> int:
@@ -103,8 +117,13 @@ def mail_settings(engine):
 def post(engine, turn_index: int | None = None, picture: bool = True) -> dict:
     """Reply to the game's topic with the report of a turn (the latest by default), split under the forum's
     limit, with the map picture uploaded and linked when the forum login allows it."""
-    from .nodebb import PASSWORD_VAR, USER_VAR, NodeBB
     url, token, tid = forum_settings(engine)
+    with one_delivery(engine):
+        return _post(engine, url, token, tid, turn_index, picture)
+
+
+def _post(engine, url: str, token: str, tid: int, turn_index: int | None, picture: bool) -> dict:
+    from .nodebb import PASSWORD_VAR, USER_VAR, NodeBB
     with db.transaction(engine) as s:
         game = db.the_game(s)
         gid = game.id
@@ -178,8 +197,13 @@ def _with_picture(first: str, link: str | None, turn: int) -> str:
 def mail(engine, turn_index: int | None = None, picture: bool = True) -> dict:
     """Mail the plain-text report of a turn to every player whose contact is a mail address: first again to the
     addresses of a mail whose answer never came (the same message), then to those never mailed."""
-    from .mail import message_id, send
     smtp, addresses = mail_settings(engine)
+    with one_delivery(engine):
+        return _mail(engine, smtp, addresses, turn_index, picture)
+
+
+def _mail(engine, smtp, addresses: list[str], turn_index: int | None, picture: bool) -> dict:
+    from .mail import message_id, send
     with db.transaction(engine) as s:
         game = db.the_game(s)
         turn, step, _ = _covered(s, game, turn_index)
@@ -217,6 +241,76 @@ def _covered(s: Session, game, turn_index: int | None) -> tuple[int, int, str]:
     if not mine:
         report.turn_context(s, turn_index)          # raises the report's own message: nothing played, or no such turn
     return turn_index, mine[-1].seq, str(mine[-1].state_hash)
+
+
+@contextmanager
+def one_delivery(engine):
+    """Holds the game's delivery lock while the block runs: a second `post` or `mail` of the game (or `adjudicate
+    --post`) waits for it up to ADJUDICATOR_BUSY_TIMEOUT seconds, then stops with a DeliveryError (exit 4), having
+    sent nothing. A SQLite game locks a hidden file beside its own (`.NAME.lock`: flock, not the database file,
+    whose POSIX locks SQLite holds and any other close of it would drop); a league, a session-level advisory lock
+    on the game's id, on a connection kept open for the run. Both go when the process dies."""
+    wait = db.busy_timeout()
+    with db.transaction(engine) as s:
+        gid = db.the_game(s).id
+    if engine.dialect.name == "sqlite":
+        with _file_lock(engine.url.database, wait):
+            yield
+        return
+    key = int.from_bytes(hashlib.sha256(gid.encode()).digest()[:4], "big", signed=True)
+    with db.guard(), engine.connect() as conn:
+        ask = text("SELECT pg_try_advisory_lock(CAST(:space AS integer), CAST(:key AS integer))")
+        _retry(lambda: conn.execute(ask, {"space": _DELIVERY_LOCKS, "key": key}).scalar(), wait)
+        conn.commit()
+        try:
+            yield
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(CAST(:space AS integer), CAST(:key AS integer))"),
+                         {"space": _DELIVERY_LOCKS, "key": key})
+            conn.commit()
+
+
+@contextmanager
+def _file_lock(database: str | None, wait: float):
+    if not database or database == ":memory:" or database.startswith("file:"):
+        yield                                   # no file beside which to lock: nothing else can open it either
+        return
+    path = Path(database)
+    lock = path.with_name(f".{path.name}.lock")
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise StoreError(f"cannot open the delivery lock {lock} ({exc.strerror}): the folder of the game "
+                         "database must be writable") from None
+    try:
+        try:
+            import fcntl
+            _retry(lambda: _try_lock(lambda: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)), wait)
+        except ImportError:                     # Windows: a byte-range lock of the lock file
+            import msvcrt
+            _retry(lambda: _try_lock(lambda: msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)), wait)
+        yield
+    finally:
+        os.close(fd)                            # lets go of the lock too
+
+
+def _try_lock(take) -> bool:
+    try:
+        take()
+    except OSError as exc:
+        if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES, errno.EDEADLK):   # held (EDEADLK: Windows)
+            return False
+        raise StoreError(f"cannot take the game's delivery lock ({exc.strerror})") from None
+    return True
+
+
+def _retry(take, wait: float) -> None:
+    """Tries `take` until it succeeds, or for `wait` seconds; then a DeliveryError."""
+    deadline = time.monotonic() + wait
+    while not take():
+        if time.monotonic() >= deadline:
+            raise DeliveryError(BUSY.format(wait=wait))
+        time.sleep(0.1)
 
 
 def _delivered(s: Session, game, turn: int, step: int, channel: str, target: str | None) -> list[Delivery]:
