@@ -36,9 +36,9 @@ from sqlmodel import Session, select
 from .. import report
 from ..config import check_destination
 from ..errors import AdjudicatorError, ConfigError, DeliveryError, StoreError
-from ..store import db
+from ..store import db, shapes
 from ..store.journal import Delivery, Step
-from ..store.models import GameSetting, Power
+from ..store.models import GameSetting
 
 POST_MARGIN = 400          # characters kept free under the forum's limit for the picture's link
 TOPIC = "nodebb_topic"
@@ -107,8 +107,9 @@ def mail_settings(engine):
     smtp = smtp_settings()
     with db.transaction(engine) as s:
         game = db.the_game(s)
-        contacts = [p.contact for p in s.exec(select(Power).where(Power.game_id == game.id).order_by(Power.turn_order))]
-    addresses = list(dict.fromkeys(c for c in contacts if _ADDRESS.fullmatch(c)))
+        powers = db.rows(s, "SELECT name, contact FROM power WHERE game_id = :game ORDER BY turn_order", game=game.id)
+    shapes.contacts(powers)
+    addresses = list(dict.fromkeys(p.contact for p in powers if _ADDRESS.fullmatch(p.contact)))
     if not addresses:
         raise ConfigError("no player of this game has a mail address: give them at `new --player POWER=ADDRESS`")
     return smtp, addresses
@@ -320,7 +321,9 @@ def _delivered(s: Session, game, turn: int, step: int, channel: str, target: str
                                    Delivery.channel == channel)
     if target is not None:
         query = query.where(Delivery.target == target)
-    return list(s.exec(query.order_by(Delivery.part)))
+    found = list(s.exec(query.order_by(Delivery.part)))
+    shapes.deliveries(found)
+    return found
 
 
 def _intend(engine, turn: int, step: int, channel: str, part: int, parts: int, targets: list[str]) -> None:
