@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, select
 
 from .. import report
@@ -252,23 +253,26 @@ def one_delivery(engine):
     whose POSIX locks SQLite holds and any other close of it would drop); a league, a session-level advisory lock
     on the game's id, on a connection kept open for the run. Both go when the process dies."""
     wait = db.busy_timeout()
-    with db.transaction(engine) as s:
-        gid = db.the_game(s).id
     if engine.dialect.name == "sqlite":
         with _file_lock(engine.url.database, wait):
             yield
         return
-    key = int.from_bytes(hashlib.sha256(gid.encode()).digest()[:4], "big", signed=True)
+    with db.transaction(engine) as s:
+        gid = db.the_game(s).id
+    lock = {"space": _DELIVERY_LOCKS, "key": int.from_bytes(hashlib.sha256(gid.encode()).digest()[:4], "big",
+                                                             signed=True)}
     with db.guard(), engine.connect() as conn:
         ask = text("SELECT pg_try_advisory_lock(CAST(:space AS integer), CAST(:key AS integer))")
-        _retry(lambda: conn.execute(ask, {"space": _DELIVERY_LOCKS, "key": key}).scalar(), wait)
+        _retry(lambda: conn.execute(ask, lock).scalar(), wait)
         conn.commit()
         try:
             yield
-        finally:
-            conn.execute(text("SELECT pg_advisory_unlock(CAST(:space AS integer), CAST(:key AS integer))"),
-                         {"space": _DELIVERY_LOCKS, "key": key})
-            conn.commit()
+        finally:        # the pool keeps the connection, and with it a lock not given back; a lost one drops it
+            try:
+                conn.execute(text("SELECT pg_advisory_unlock(CAST(:space AS integer), CAST(:key AS integer))"), lock)
+                conn.commit()
+            except DBAPIError:
+                conn.invalidate()
 
 
 @contextmanager
