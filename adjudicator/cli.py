@@ -25,6 +25,15 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 DB_HELP = "Game database: a SQLite file path or a database URL (default: ADJUDICATOR_DB)."
 ID_HELP = "The game, in a database that holds several (a league): its id (default: the database's only game)."
 JSON_HELP = "Print machine-readable JSON."
+# The largest whole number a game database's integer columns hold (store.shapes.LARGEST, PostgreSQL's integer): a
+# --turn beyond it names no turn, and reached the driver as an OverflowError (an internal error) past SQLite's 2**63.
+# Within it, each command says itself which turns there are.
+INT_BOUND = 2**31 - 1
+
+
+def _turn_option(help: str):
+    """The `--turn I` of report, rolls, map, post and mail, refused by the parser beyond what a database holds."""
+    return typer.Option(None, "--turn", min=-INT_BOUND, max=INT_BOUND, help=help)
 
 
 _PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
@@ -402,7 +411,7 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
 
 @app.command()
 def report(db: Optional[str] = typer.Argument(None, help=DB_HELP),
-           turn: Optional[int] = typer.Option(None, "--turn", help="Turn index (default: the latest)."),
+           turn: Optional[int] = _turn_option("Turn index (default: the latest)."),
            fmt: str = typer.Option("markdown", "--format", help="markdown, bbcode or text."),
            game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
@@ -423,7 +432,7 @@ def report(db: Optional[str] = typer.Argument(None, help=DB_HELP),
 
 @app.command()
 def rolls(db: Optional[str] = typer.Argument(None, help=DB_HELP),
-          turn: Optional[int] = typer.Option(None, "--turn", help="Only this turn index."),
+          turn: Optional[int] = _turn_option("Only this turn index."),
           game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
           as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Every dice group: turn, label, sides, values, and the units they belong to."""
@@ -444,9 +453,9 @@ def rolls(db: Optional[str] = typer.Argument(None, help=DB_HELP),
 @app.command("map")
 def map_(db: Optional[str] = typer.Argument(None, help=DB_HELP),
          out: str = typer.Option(..., "-o", "--output", help="The PNG file to write."),
-         turn: Optional[int] = typer.Option(None, "--turn", help="Draw the position after this turn index (default: the position now)."),
+         turn: Optional[int] = _turn_option("Draw the position after this turn index (default: the position now)."),
          region: str = typer.Option("all", "--region", help="all, or battles: only where the turn's battles and bombing raids were."),
-         width: Optional[int] = typer.Option(None, "--width", help="Width of the picture in pixels (default: 2000 for the whole map, less for a battle region)."),
+         width: Optional[int] = typer.Option(None, "--width", min=-INT_BOUND, max=INT_BOUND, help="Width of the picture in pixels (default: 2000 for the whole map, less for a battle region)."),
          game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Draw the position as a PNG for a forum post: owners' colours and unit counts, on the map's own art."""
@@ -545,7 +554,7 @@ def _anchor(given: Optional[str], option: str = "--anchor") -> Optional[str]:
 
 @app.command()
 def post(db: Optional[str] = typer.Argument(None, help=DB_HELP),
-         turn: Optional[int] = typer.Option(None, "--turn", help="Turn index (default: the latest played)."),
+         turn: Optional[int] = _turn_option("Turn index (default: the latest played)."),
          topic: Optional[str] = typer.Option(None, "--topic", help="The forum topic to reply to (its number or address); remembered for later posts."),
          picture: bool = typer.Option(True, "--picture/--no-picture", help="Upload and link the map picture (needs ADJUDICATOR_NODEBB_USER and _PASSWORD)."),
          game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
@@ -563,7 +572,7 @@ def post(db: Optional[str] = typer.Argument(None, help=DB_HELP),
 
 @app.command()
 def mail(db: Optional[str] = typer.Argument(None, help=DB_HELP),
-         turn: Optional[int] = typer.Option(None, "--turn", help="Turn index (default: the latest played)."),
+         turn: Optional[int] = _turn_option("Turn index (default: the latest played)."),
          picture: bool = typer.Option(True, "--picture/--no-picture", help="Attach the map picture."),
          game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:

@@ -123,8 +123,10 @@ class KeyStore:
                 "without it the game can no longer roll dice. Restore the file from a backup "
                 "(a new chain is never made silently: it would break the published anchor)"
             ) from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise ConfigError(f"cannot read the key file {path}: {e}") from None
+        except OSError as e:             # the OS's words: a bare exception may end in a file descriptor
+            raise ConfigError(f"cannot read the key file {path}: {e.strerror or e}") from None
+        except UnicodeDecodeError:
+            raise ConfigError(f"the key file {path} is corrupt: it is not UTF-8 text") from None
         fields = _parse(text, path)
         if fields.get("format") != FORMAT:
             raise ConfigError(f"the key file {path} is corrupt: it does not start with 'format: {FORMAT}'")
@@ -230,8 +232,10 @@ def claim_tag() -> str:
 
 
 def _read_private(path: Path) -> bytes:
-    """The key file's bytes, if only its owner can read or change it (see the module's docstring)."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+    """The key file's bytes, if only its owner can read or change it (see the module's docstring). What the path
+    is, is checked on the open descriptor before anything is read: opened without blocking, so that a FIFO put in
+    the key's place (which would wait for a writer for ever) is refused like a folder or a device."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
     except OSError as e:
@@ -239,10 +243,12 @@ def _read_private(path: Path) -> bytes:
             raise ConfigError(f"the key file {path} is a symbolic link: a key must be a plain file in the key "
                               "folder (copy the file there instead of linking it)") from None
         raise e
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(f.fileno())
+    try:
+        st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise ConfigError(f"the key file {path} is not a plain file")
+            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a pipe" if stat.S_ISFIFO(st.st_mode) else "no file"
+            raise ConfigError(f"the key file {path} is {kind}, not a plain file: put the game's key file there "
+                              "(restore it from a backup)")
         if os.name == "posix":
             if st.st_mode & 0o077:
                 raise ConfigError(f"the key file {path} may be read or changed by others "
@@ -251,6 +257,11 @@ def _read_private(path: Path) -> bytes:
                                   "treat the game's dice as known to them")
             if st.st_uid not in (os.geteuid(), 0):
                 raise ConfigError(f"the key file {path} belongs to another user (uid {st.st_uid}); it is not used")
+        f = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with f:
         return f.read()
 
 

@@ -396,3 +396,14 @@ def test_an_upgrade_that_cannot_be_made_changes_nothing(cli, demo_db):
 def table_names(db: Path) -> set[str]:
     with sqlite3.connect(db) as con:
         return {r[0] for r in con.execute("select name from sqlite_master where type = 'table'")}
+
+
+@pytest.mark.parametrize("command", [["report"], ["rolls"], ["map", "-o", "x.png"], ["post"], ["mail"],
+                                     ["map", "-o", "x.png", "--width"]])
+@pytest.mark.parametrize("number", ["9223372036854775808", "-9223372036854775809", "2147483648"])
+def test_an_integer_option_beyond_what_a_database_holds_is_refused_by_the_parser(cli, demo_db, command, number):
+    """`--turn 9223372036854775808` reached SQLite as an OverflowError: an internal error (exit 3)."""
+    args = [*command, number] if command[-1] == "--width" else [*command, "--turn", number]
+    r = cli(args[0], demo_db, *args[1:], code=2)
+    said = " ".join(r.output.replace("│", " ").split())                 # out of typer's box, unwrapped
+    assert f"{number} is not in the range -2147483647<=x<=2147483647" in said and "internal error" not in said

@@ -17,11 +17,19 @@ from adjudicator.delivery import nodebb
 from adjudicator.demo import SCRIPT
 from adjudicator.store.db import url_of
 
-# `post` goes to a forum on loopback where nothing listens (it fails on delivery, exit 4, but must not crash)
+# `post` and `mail` go to a forum and a mail server on loopback where nothing listens (they fail on delivery,
+# exit 4, but must not crash)
 COMMANDS = (["status"], ["status", "--json"], ["games"], ["report"], ["rolls"], ["audit"],
             ["map", "--turn", "1", "-o", "turn.png"], ["submit", "--power", "Russians", "orders.txt"],
-            ["adjudicate"], ["edit", "fix.txt", "--reason", "a test"], ["post", "--no-picture"])
-TOPIC = "insert into game_setting (game_id, key, value) values ('dmg', 'nodebb_topic', '12')"
+            ["adjudicate"], ["edit", "fix.txt", "--reason", "a test"], ["post", "--turn", "1", "--no-picture"],
+            ["mail", "--turn", "1", "--no-picture"])
+# What `post` and `mail` read besides the game: a topic, a player's address, and the intents of turn 1's report to
+# both whose answers never came (so that each reads its records and goes on to send, writing nothing)
+INTENT = ("insert into delivery (game_id, turn_index, step, channel, part, parts, target, ref, created_at) values "
+          "('dmg', 1, (select max(seq) from step where turn_index = 1), '{}', 1, 1, '{}', '', '2026')")
+TOPIC = ("insert into game_setting (game_id, key, value) values ('dmg', 'nodebb_topic', '12');"
+         "update power set contact = 'hans@example.org' where name = 'Germans';"
+         + INTENT.format("nodebb", "12") + ";" + INTENT.format("mail", "hans@example.org"))
 
 
 def flip_a_page(db):
@@ -102,6 +110,7 @@ PORTABLE = {
     "dice that are not a list": ("update dice_group set dice = '7'", "damaged"),
     "a forum topic that is not a number": ("update game_setting set value = 'x' where key = 'nodebb_topic'",
                                            "forum topic is 'x'"),
+    "a delivered part beyond its count": ("update delivery set part = 5", "delivery record of turn 1"),
 }
 DAMAGE.update(PORTABLE)
 DAMAGE.update({
@@ -117,15 +126,19 @@ DAMAGE.update({
                                     "numbered up to 'x'"),
     "a kept position that is a number": ("update snapshot set data = 7", "position kept after turn 1"),
     "a unit id of 2^63-1": ("update unit set id = 9223372036854775807 where id = 7", "unit 9223372036854775807 must"),
+    "a blob as a post id": ("update delivery set ref = x'00ff'", "delivery record of turn 1"),
+    "a part count that is text": ("update delivery set parts = 'two'", "delivery record of turn 1"),
 })
 
 
 @pytest.fixture
 def offline_forum(monkeypatch):
-    """A forum address on loopback where nothing listens, tried once."""
+    """A forum address and a mail server on loopback where nothing listens, the forum tried once."""
     monkeypatch.setenv("ADJUDICATOR_NODEBB_URL", "http://127.0.0.1:9")
     monkeypatch.setenv("ADJUDICATOR_NODEBB_TOKEN", "token")
     monkeypatch.setattr(nodebb, "ATTEMPTS", 1)
+    for key, value in {"HOST": "127.0.0.1", "PORT": "9", "SECURITY": "none", "FROM": "host@example.org"}.items():
+        monkeypatch.setenv(f"ADJUDICATOR_SMTP_{key}", value)
 
 
 def run_every_command(cli, db: str, fragment: str) -> bool:
@@ -156,7 +169,7 @@ def test_every_command_names_the_damage_and_changes_nothing(cli, played_demo, tm
     shutil.copy(played_demo / "game.db", db)
     prepare(tmp_path, played_demo)
     with sqlite3.connect(db) as con:
-        con.execute(TOPIC)
+        con.executescript(TOPIC)
     if callable(damage):
         damage(db)
     else:
@@ -173,7 +186,8 @@ def played_league(pg_server, played_demo) -> str:
     name = pg_server.create_database()
     result = CliRunner().invoke(app, ["copy", str(played_demo / "game.db"), pg_server.url(name)])
     assert result.exit_code == 0, result.output
-    sql(pg_server.url(name), TOPIC)
+    for statement in TOPIC.split(";"):
+        sql(pg_server.url(name), statement)
     return name
 
 

@@ -16,7 +16,7 @@ from adjudicator import verify
 from adjudicator.demo import SCRIPT
 from backends import BACKENDS, new_args, target
 from conftest import TEST_SEED
-from processes import killed, run
+from processes import killed, race, run
 from test_delivery import TOPIC, USER, forum, smtp  # noqa: F401 (the stand-in forum and mail server, as fixtures)
 from test_kills import moments, timed
 
@@ -93,6 +93,33 @@ def test_post_killed_at_any_moment_posts_each_part_once(cli, game, slow_forum, k
         assert "![Map after turn 1](" in slow_forum.posts[0]["raw"]
 
 
+def test_two_posts_at_once_post_each_part_once(cli, game, slow_forum, tmp_path, monkeypatch):
+    """`post` and `post` of one game at once (a cron job and the host by hand): each took the other's intents for
+    a killed run's and posted them again. One waits for the other's delivery lock, then finds it all posted; given
+    no time to wait (ADJUDICATOR_BUSY_TIMEOUT=0), it stops with exit 4 and sends nothing."""
+    slow_forum.answer_time = 1.0                 # the forum answers slowly: the two runs overlap for seconds
+    copy = game.clone("impatient")
+    outs = race([["post", *game.args, "--no-picture"]] * 2, tmp_path / "race")
+    assert [o.code for o in outs] == [0, 0], [o.err for o in outs]
+    assert sorted("already posted" in o.out for o in outs) == [False, True], [o.out for o in outs]
+    parts = topic_parts(slow_forum)
+    assert len(parts) >= 3 and parts == [(k, parts[0][1]) for k in range(1, parts[0][1] + 1)], parts
+    slow_forum.posts.clear()
+    monkeypatch.setenv("ADJUDICATOR_BUSY_TIMEOUT", "0")
+    outs = race([["post", *copy.args, "--no-picture"]] * 2, tmp_path / "race2")
+    assert sorted(o.code for o in outs) == [0, 4], [o.err for o in outs]
+    assert "another `post` or `mail` of this game is under way" in max(outs, key=lambda o: o.code).err
+    assert topic_parts(slow_forum) == parts
+
+
+def test_two_mails_at_once_mail_each_address_once(cli, game, smtp, tmp_path):
+    smtp.data_delay = 1.0
+    outs = race([["mail", *game.args, "--no-picture"]] * 2, tmp_path / "race")
+    assert [o.code for o in outs] == [0, 0], [o.err for o in outs]
+    assert sorted("already mailed" in o.out for o in outs) == [False, True], [o.out for o in outs]
+    assert len(smtp.messages) == 1 and sorted(smtp.messages[0].envelope_to) == ADDRESSES
+
+
 def mailed_as_one_message(cli, g, server) -> None:
     """Run after a kill, `mail` leaves every address mailed, every mail of the turn one message (a single
     Message-ID) and every address recorded with it; run again, it sends nothing."""
@@ -157,3 +184,43 @@ def test_a_part_sent_by_a_killed_run_is_found_on_any_page_as_the_forum_rewrote_i
         assert con.execute("select ref from delivery").fetchall() == [(str(mine["pid"]),)]
     pages = [r["query"].get("page") for r in forum.requests if r["path"].endswith(f"/api/topic/{TOPIC}")]
     assert pages == ["1", "2", "3"]
+
+
+def test_a_mark_a_player_salted_into_an_earlier_post_does_not_pass_for_the_part(cli, tmp_path, forum):
+    """The red team's attack on issue 27's marks: a player salts (strict dice) the words of turn 2's mark, turn 1's
+    post prints the salt, and the forum answers turn 2's reply with a 502 (a proxy that failed before NodeBB
+    stored it). Looking for the part, `post` must not take turn 1's post for it: a mark is the post's last line,
+    and holds the state hash after the report's last step, which nobody has before the report is made. Turn 2 is
+    posted once; and so is it when the account's own post holds the whole real mark somewhere else than at its
+    end (a quote of it, or a salt that guessed it)."""
+    forum.post_delay = 0
+    db = tmp_path / "sg.db"
+    cli("new", db, "--game", "demo", "--seed", TEST_SEED, "--id", "sg", "--dice", "strict", "--topic", TOPIC)
+    cli("submit", db, "--power", "Germans", "-", input=SCRIPT["Germans"])
+    turn2 = 18                                # the last step of turn 2, which its report covers (checked below)
+    forged = f"Delivery mark: game sg, turn 2, report {turn2}, part 1 of 1."
+    for power, text in (("Russians", forged), ("Italians", "any")):
+        cli("submit", db, "--power", power, "-", input=f"salt {text}\n")
+    cli("adjudicate", db, "--post")
+    (first,) = forum.posts
+    assert forged in first["raw"]
+    cli("submit", db, "--power", "Russians", "-", input=SCRIPT["Russians"])
+    for power in ("Germans", "Italians"):
+        cli("submit", db, "--power", power, "-", input="salt any\n")
+    cli("adjudicate", db)
+    with sqlite3.connect(db) as con:
+        step, state = con.execute("select seq, state_hash from step where turn_index = 2 order by seq desc").fetchone()
+    assert step == turn2, "the turn's steps changed: make the forged mark name the report's step"
+    mark = f"Delivery mark: game sg, turn 2, report {step}, part 1 of 1, state {state[:16]}."
+    planted = f"Quoting the host:\n\n{mark}\n\nMore to come."
+    forum.posts.append({**first, "pid": 900, "raw": planted, "html": forum.render(planted)})
+    forum.requests.clear()
+    forum.fail_next = [None, 502]             # /api/config, then the reply
+    out = cli("post", db, "--no-picture")
+    assert "posted turn 2" in out.stdout, out.stdout
+    mine = [p for p in forum.posts if p["user"] == USER and p["pid"] not in (first["pid"], 900)]
+    assert len(mine) == 1 and "round 1, Russians" in mine[0]["raw"]
+    assert mine[0]["raw"].rstrip().endswith(mark)
+    with sqlite3.connect(db) as con:
+        assert con.execute("select ref from delivery where turn_index = 2").fetchall() == [(str(mine[0]["pid"]),)]
+    assert [(r["method"], r["status"]) for r in forum.requests][:3] == [("GET", 200), ("POST", 502), ("GET", 200)]

@@ -270,3 +270,34 @@ def test_a_key_is_discarded_only_through_the_claim_it_was_written_under(store):
     assert sorted(store.folder.iterdir()) == [store.path_for("demo", a)]
     store.discard("demo", a, "9-z")                    # no such claim
     assert store.load("demo", a) == SECRET
+
+
+@posix_only
+@pytest.mark.parametrize("kind", ["folder", "pipe"])
+def test_a_key_path_that_is_no_plain_file_is_refused_without_waiting(demo_db, tmp_path, kind):
+    """A FIFO in the key's place made `adjudicate` wait for a writer for ever, and a folder gave a message ending
+    in a bare file descriptor (": 4"): each is refused before it is read, saying what it is (exit 2)."""
+    import subprocess
+    import sys
+    from adjudicator.demo import SCRIPT
+    (tmp_path / "Germans.txt").write_text(SCRIPT["Germans"])
+    key, = (tmp_path / "keys").iterdir()
+    key.unlink()
+    os.mkdir(key, 0o700) if kind == "folder" else os.mkfifo(key, 0o600)
+    run = [sys.executable, "-m", "adjudicator"]
+    subprocess.run([*run, "submit", demo_db, tmp_path / "Germans.txt", "--power", "Germans"], check=True,
+                   capture_output=True)
+    out = subprocess.run([*run, "adjudicate", demo_db], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2, out.stderr
+    assert f"the key file {key} is a {kind}, not a plain file" in out.stderr
+    assert not out.stderr.rstrip().endswith(": 4")
+
+
+def test_a_key_file_that_cannot_be_read_says_the_os_words(store, monkeypatch):
+    a = store.create("game1")
+    def refuse(*args):
+        raise OSError(5, "Input/output error")
+    monkeypatch.setattr(os, "fdopen", refuse)
+    with pytest.raises(ConfigError) as failure:
+        store.load("game1", a)
+    assert failure.value.message == f"cannot read the key file {store.path_for('game1', a)}: Input/output error"

@@ -8,25 +8,39 @@ A command can be killed while the forum or the mail server holds its request: th
 says so. So each part is recorded twice, each time in a transaction of its own: the intent before the request
 goes (a Delivery row with no ref), its post id or Message-ID once the answer came. A part intended and not
 answered is looked for before it is posted again: every posted part ends in a mark line naming the game, turn,
-report and part, which `NodeBB.find` looks for among the account's posts in the topic; posted once, whatever
+report and part, and the start of the state hash after the report's last step (a value nobody has before the
+report is made, so no player can plant a mark, in a salt or an order the report prints, that passes for a part not
+posted yet); `NodeBB.find` takes a post for the part only when the mark is its last line. Posted once, whatever
 the kill. Mail over SMTP cannot be told that way: a mail intended and not answered is sent again, with the same
 Message-ID (derived from the game, the report and the recipients), so that mail clients show it once.
+
+Two deliveries of one game at once would each take the other's intent for a killed run's and send again: a
+delivery holds the game's delivery lock from before it reads what went out until it is done (`one_delivery`), a
+lock the operating system or the database server lets go of when the process dies, so a killed run never
+leaves it held.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import os
 import re
+import time
+from contextlib import contextmanager
+from pathlib import Path
 
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, select
 
 from .. import report
 from ..config import FORUM, check_destination
 from ..errors import AdjudicatorError, ConfigError, DeliveryError, StoreError
 from ..redact import redact, url_secrets
-from ..store import db
+from ..store import db, shapes
 from ..store.journal import Delivery, Step
-from ..store.models import GameSetting, Power
+from ..store.models import GameSetting
 
 POST_MARGIN = 400          # characters kept free under the forum's limit for the picture's link
 TOPIC = "nodebb_topic"
@@ -35,6 +49,9 @@ TOPIC = "nodebb_topic"
 # and notifies nobody (the notation and verify drop it when the text is pasted back).
 _ADDRESS = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")     # a player's contact that is a mail address, not a forum name
 _MENTION = re.compile(r"(?<![^\W\d_])@(?=[\w.@-])")
+_DELIVERY_LOCKS = 7317     # the key space of the advisory locks of deliveries (db._ID_LOCKS is 7316)
+BUSY = ("another `post` or `mail` of this game is under way (it held the game's delivery lock for {wait:g} s); "
+        "nothing was sent: run it again once that one has ended, and it sends only what did not go out")
 
 
 def set_topic(engine, topic: str) -> int:
@@ -94,8 +111,9 @@ def mail_settings(engine):
     smtp = smtp_settings()
     with db.transaction(engine) as s:
         game = db.the_game(s)
-        contacts = [p.contact for p in s.exec(select(Power).where(Power.game_id == game.id).order_by(Power.turn_order))]
-    addresses = list(dict.fromkeys(c for c in contacts if _ADDRESS.fullmatch(c)))
+        powers = db.rows(s, "SELECT name, contact FROM power WHERE game_id = :game ORDER BY turn_order", game=game.id)
+    shapes.contacts(powers)
+    addresses = list(dict.fromkeys(p.contact for p in powers if _ADDRESS.fullmatch(p.contact)))
     if not addresses:
         raise ConfigError("no player of this game has a mail address: give them at `new --player POWER=ADDRESS`")
     return smtp, addresses
@@ -104,12 +122,17 @@ def mail_settings(engine):
 def post(engine, turn_index: int | None = None, picture: bool = True) -> dict:
     """Reply to the game's topic with the report of a turn (the latest by default), split under the forum's
     limit, with the map picture uploaded and linked when the forum login allows it."""
-    from .nodebb import PASSWORD_VAR, USER_VAR, NodeBB
     url, token, tid = forum_settings(engine)
+    with one_delivery(engine):
+        return _post(engine, url, token, tid, turn_index, picture)
+
+
+def _post(engine, url: str, token: str, tid: int, turn_index: int | None, picture: bool) -> dict:
+    from .nodebb import PASSWORD_VAR, USER_VAR, NodeBB
     with db.transaction(engine) as s:
         game = db.the_game(s)
         gid = game.id
-        turn, step = _covered(s, game, turn_index)
+        turn, step, state_hash = _covered(s, game, turn_index)
         rows = _delivered(s, game, turn, step, "nodebb", str(tid))
     done = {d.part: d.ref for d in rows if d.ref}
     if rows and len(done) == rows[0].parts:
@@ -117,7 +140,7 @@ def post(engine, turn_index: int | None = None, picture: bool = True) -> dict:
     user = os.environ.get(USER_VAR, "").strip() or None
     password = os.environ.get(PASSWORD_VAR) or None
     with NodeBB(url, token, user, password) as forum:
-        room = len(_mark(gid, turn, step, 999, 999)) + 2
+        room = len(_mark(gid, turn, step, 999, 999, state_hash)) + 2
         limit = forum.max_post_length() - POST_MARGIN - room
         with db.transaction(engine) as s:
             parts = [unmention(p) for p in report.render_parts(s, turn, "markdown", limit)]
@@ -125,7 +148,7 @@ def post(engine, turn_index: int | None = None, picture: bool = True) -> dict:
             raise DeliveryError(f"this report was begun as {rows[0].parts} parts ({len(done)} of them posted), but "
                                 f"the forum's limit now splits it into {len(parts)}: post the rest by hand from "
                                 f"`adjudicator report DB --turn {turn}`")
-        marks = [_mark(gid, turn, step, k, len(parts)) for k in range(1, len(parts) + 1)]
+        marks = [_mark(gid, turn, step, k, len(parts), state_hash) for k in range(1, len(parts) + 1)]
         intended = [d.part for d in rows if not d.ref]
         done |= _found(engine, forum, tid, turn, step, {k: marks[k - 1] for k in intended})
         already = [done[k] for k in sorted(done)]
@@ -158,10 +181,13 @@ def _found(engine, forum, tid: int, turn: int, step: int, marks: dict[int, str])
     return refs
 
 
-def _mark(game_id: str, turn: int, step: int, part: int, parts: int) -> str:
+def _mark(game_id: str, turn: int, step: int, part: int, parts: int, state_hash: str) -> str:
     """The last line of a posted part, by which a retry finds it in the topic: the report's step tells apart the
-    two reports of a turn played in two adjudications."""
-    return f"Delivery mark: game {unmention(game_id)}, turn {turn}, report {step}, part {part} of {parts}."
+    two reports of a turn played in two adjudications. It ends in the first 16 hex digits of the state hash after
+    that step, which exists only once the report is made: a mark a player put in an earlier post (a salt line,
+    which the report prints) is not this one."""
+    return (f"Delivery mark: game {unmention(game_id)}, turn {turn}, report {step}, part {part} of {parts}, "
+            f"state {state_hash[:16]}.")
 
 
 def _with_picture(first: str, link: str | None, turn: int) -> str:
@@ -176,11 +202,16 @@ def _with_picture(first: str, link: str | None, turn: int) -> str:
 def mail(engine, turn_index: int | None = None, picture: bool = True) -> dict:
     """Mail the plain-text report of a turn to every player whose contact is a mail address: first again to the
     addresses of a mail whose answer never came (the same message), then to those never mailed."""
-    from .mail import message_id, send
     smtp, addresses = mail_settings(engine)
+    with one_delivery(engine):
+        return _mail(engine, smtp, addresses, turn_index, picture)
+
+
+def _mail(engine, smtp, addresses: list[str], turn_index: int | None, picture: bool) -> dict:
+    from .mail import message_id, send
     with db.transaction(engine) as s:
         game = db.the_game(s)
-        turn, step = _covered(s, game, turn_index)
+        turn, step, _ = _covered(s, game, turn_index)
         rows = _delivered(s, game, turn, step, "mail", None)
         sent = {d.target for d in rows if d.ref}
         intended = {d.target for d in rows if not d.ref}
@@ -205,15 +236,89 @@ def mail(engine, turn_index: int | None = None, picture: bool = True) -> dict:
             "message_id": ", ".join(ids), "subject": subject}
 
 
-def _covered(s: Session, game, turn_index: int | None) -> tuple[int, int]:
-    """The turn to deliver (the latest played by default) and the last step its report covers."""
+def _covered(s: Session, game, turn_index: int | None) -> tuple[int, int, str]:
+    """The turn to deliver (the latest played by default), the last step its report covers and the state hash
+    after that step."""
     steps = list(s.exec(select(Step).where(Step.game_id == game.id, Step.phase != "standing").order_by(Step.seq)))
     if turn_index is None and steps:
         turn_index = steps[-1].turn_index
     mine = [st for st in steps if st.turn_index == turn_index]
     if not mine:
         report.turn_context(s, turn_index)          # raises the report's own message: nothing played, or no such turn
-    return turn_index, mine[-1].seq
+    return turn_index, mine[-1].seq, str(mine[-1].state_hash)
+
+
+@contextmanager
+def one_delivery(engine):
+    """Holds the game's delivery lock while the block runs: a second `post` or `mail` of the game (or `adjudicate
+    --post`) waits for it up to ADJUDICATOR_BUSY_TIMEOUT seconds, then stops with a DeliveryError (exit 4), having
+    sent nothing. A SQLite game locks a hidden file beside its own (`.NAME.lock`: flock, not the database file,
+    whose POSIX locks SQLite holds and any other close of it would drop); a league, a session-level advisory lock
+    on the game's id, on a connection kept open for the run. Both go when the process dies."""
+    wait = db.busy_timeout()
+    if engine.dialect.name == "sqlite":
+        with _file_lock(engine.url.database, wait):
+            yield
+        return
+    with db.transaction(engine) as s:
+        gid = db.the_game(s).id
+    lock = {"space": _DELIVERY_LOCKS, "key": int.from_bytes(hashlib.sha256(gid.encode()).digest()[:4], "big",
+                                                             signed=True)}
+    with db.guard(), engine.connect() as conn:
+        ask = text("SELECT pg_try_advisory_lock(CAST(:space AS integer), CAST(:key AS integer))")
+        _retry(lambda: conn.execute(ask, lock).scalar(), wait)
+        conn.commit()
+        try:
+            yield
+        finally:        # the pool keeps the connection, and with it a lock not given back; a lost one drops it
+            try:
+                conn.execute(text("SELECT pg_advisory_unlock(CAST(:space AS integer), CAST(:key AS integer))"), lock)
+                conn.commit()
+            except DBAPIError:
+                conn.invalidate()
+
+
+@contextmanager
+def _file_lock(database: str | None, wait: float):
+    if not database or database == ":memory:" or database.startswith("file:"):
+        yield                                   # no file beside which to lock: nothing else can open it either
+        return
+    path = Path(database)
+    lock = path.with_name(f".{path.name}.lock")
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise StoreError(f"cannot open the delivery lock {lock} ({exc.strerror}): the folder of the game "
+                         "database must be writable") from None
+    try:
+        try:
+            import fcntl
+            _retry(lambda: _try_lock(lambda: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)), wait)
+        except ImportError:                     # Windows: a byte-range lock of the lock file
+            import msvcrt
+            _retry(lambda: _try_lock(lambda: msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)), wait)
+        yield
+    finally:
+        os.close(fd)                            # lets go of the lock too
+
+
+def _try_lock(take) -> bool:
+    try:
+        take()
+    except OSError as exc:
+        if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES, errno.EDEADLK):   # held (EDEADLK: Windows)
+            return False
+        raise StoreError(f"cannot take the game's delivery lock ({exc.strerror})") from None
+    return True
+
+
+def _retry(take, wait: float) -> None:
+    """Tries `take` until it succeeds, or for `wait` seconds; then a DeliveryError."""
+    deadline = time.monotonic() + wait
+    while not take():
+        if time.monotonic() >= deadline:
+            raise DeliveryError(BUSY.format(wait=wait))
+        time.sleep(0.1)
 
 
 def _delivered(s: Session, game, turn: int, step: int, channel: str, target: str | None) -> list[Delivery]:
@@ -223,7 +328,9 @@ def _delivered(s: Session, game, turn: int, step: int, channel: str, target: str
                                    Delivery.channel == channel)
     if target is not None:
         query = query.where(Delivery.target == target)
-    return list(s.exec(query.order_by(Delivery.part)))
+    found = list(s.exec(query.order_by(Delivery.part)))
+    shapes.deliveries(found)
+    return found
 
 
 def _intend(engine, turn: int, step: int, channel: str, part: int, parts: int, targets: list[str]) -> None:

@@ -163,15 +163,16 @@ class NodeBB:
             return DEFAULT_MAX_POST_LENGTH
 
     def reply(self, tid: int, content: str, mark: str | None = None) -> int:
-        """Posts `content` as a reply in topic `tid` and returns the new post's pid. `mark`, a line of the content
-        (by default the content itself), finds the reply in the topic when a try's answer was lost."""
+        """Posts `content` as a reply in topic `tid` and returns the new post's pid. `mark`, the content's last line
+        (by default that line as it stands), finds the reply in the topic when a try's answer was lost."""
+        mark = mark or _last_line(content)
         failures = waits = 0
         while True:
             result = self._try(self._http, "POST", f"/api/v3/topics/{tid}", RETRY, json={"content": content})
             if isinstance(result, _Failure):
                 failures += 1
                 self._pause(failures, result)
-                if result.maybe_done and (pid := self.find(tid, [mark or content]).get(mark or content)):
+                if result.maybe_done and (pid := self.find(tid, [mark]).get(mark)):
                     return pid
                 continue
             delay = _post_delay(result)
@@ -182,12 +183,14 @@ class NodeBB:
             return self._pid(result, tid)
 
     def find(self, tid: int, marks: Iterable[str]) -> dict[str, int]:
-        """The pid of this account's post in topic `tid` that holds each mark, for the marks found: replies stored
+        """The pid of this account's post in topic `tid` that ends in each mark, for the marks found: replies stored
         by a try whose answer was lost, or by a run killed before it recorded them. A mark is matched by its words
-        alone, so that the forum's rendering, or a plugin that reflows the Markdown, does not hide it. The topic is
+        alone, so that the forum's rendering, or a plugin that reflows the Markdown, does not hide it, and only as
+        the post's last line: the same words anywhere else in a post (a salt or an order the report quotes, which
+        a player chose) are not the mark, or a part never posted would pass for posted. The topic is
         read newest first, page by page (a post added meanwhile moves the others to later pages, so none is
         missed). A topic that cannot be read is a DeliveryError: nothing is posted on a guess."""
-        wanted = {mark: f" {_words(mark)} " for mark in marks}
+        wanted = {mark: _words(mark) for mark in marks}
         found: dict[str, int] = {}
         me = self._own_uid()
         page = pages = 1
@@ -202,9 +205,9 @@ class NodeBB:
             for post in body["posts"]:
                 if not isinstance(post, dict) or (me and post.get("uid") != me):
                     continue
-                words = f" {_words(str(post.get('content', '')))} "
+                last = _last_line(str(post.get("content", "")))
                 for mark, key in wanted.items():
-                    if mark not in found and key in words and _whole(str(post.get("pid", ""))):
+                    if mark not in found and key == last and _whole(str(post.get("pid", ""))):
                         found[mark] = int(post["pid"])
             pagination = body.get("pagination")
             count = pagination.get("pageCount") if isinstance(pagination, dict) else None
@@ -371,3 +374,14 @@ def _words(text: str) -> str:
     markup, escapes, entities and spacing a forum changes do not hide it."""
     text = unicodedata.normalize("NFKC", html.unescape(re.sub(r"<[^>]*>", " ", text)))
     return " ".join(re.findall(r"[^\W_]+", text.lower()))
+
+
+# Where a rendered post's lines end: a line break, and the start or end of a block (paragraph, list item, quote…).
+_LINE_END = re.compile(r"<br\s*/?>|</?(?:p|div|li|ul|ol|blockquote|pre|h[1-6]|tr|table|hr|section)\b[^>]*>", re.I)
+
+
+def _last_line(text: str) -> str:
+    """The words of the last line that has any, of a post as the forum shows it (HTML) or as it was sent
+    (Markdown): the line a delivery mark must be."""
+    lines = html.unescape(re.sub(r"<[^>]*>", " ", _LINE_END.sub("\n", text))).splitlines()
+    return next((words for line in reversed(lines) if (words := _words(line))), "")

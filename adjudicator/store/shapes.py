@@ -4,7 +4,7 @@ A database edited by hand or damaged on disk must be refused with the row that i
 the rules with a KeyError. A state's rows are checked twice: for their own shapes (types and ranges) when they are
 read (db.load_state: `rows`, `extra`), and for their names against the game's map and rules when they meet them
 (game.open_game: `names`). The journal's rows that commands print are checked as they are read (`snapshot`,
-`dice`); binary data in any column, by db.rows. Every failure is a `Damaged`, whose message says which row holds
+`dice`), and so are what delivery reads (`deliveries`, `contacts`); binary data in any column, by db.rows. Every failure is a `Damaged`, whose message says which row holds
 what.
 """
 
@@ -161,3 +161,24 @@ def dice(label: str, values, units) -> None:
     """A dice group's rolls and the units they were rolled for, as `rolls` prints them."""
     if not _list_of(values, whole) or not isinstance(units, (list, dict)):
         raise Damaged(f"the dice of {str(label)[:60]!r} are {str(values)[:40]}, not a list of whole numbers")
+
+
+def deliveries(records) -> None:
+    """The delivery records of a report (delivery.deliver: a part posted, an address mailed, or the intent to):
+    a part from 1 to the number of parts, a topic or an address, and a post id or Message-ID as text ("" for an
+    intent). A record `post` or `mail` cannot read would send the part again, or print bytes as a post id."""
+    for d in records:
+        numbers = (d.turn_index, d.step, d.part, d.parts)
+        if not whole(*numbers) or not 1 <= d.part <= d.parts <= LARGEST or \
+                not all(isinstance(v, str) for v in (d.channel, d.target, d.ref)):
+            raise Damaged(f"a delivery record of turn {str(d.turn_index)[:20]} must be a part from 1 to its count "
+                          f"with text for its target and post id or Message-ID, not part {str(d.part)[:20]} of "
+                          f"{str(d.parts)[:20]} to {str(d.target)[:40]!r}, sent as {str(d.ref)[:40]!r}")
+
+
+def contacts(powers) -> None:
+    """The players' contacts (`new --player POWER=CONTACT`): text, a mail address or a forum name, or ""."""
+    for p in powers:
+        if not isinstance(p.contact, str):
+            raise Damaged(f"the contact of {str(p.name)[:40]} must be text (a mail address or a forum name), "
+                          f"not {str(p.contact)[:40]!r}")
