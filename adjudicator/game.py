@@ -19,6 +19,7 @@ from sqlmodel import Session
 from . import dice, report
 from .config import Settings
 from .errors import ILLEGAL, AdjudicatorError, ConfigError, MapError, NothingToDo, OrderError, StoreError, SubmissionRejected
+from .inputs import whole_number
 from .keys import KeyStore, check_game_id
 from .notation import Lexicon, parse_submission
 from .notation.orders import STANDING, Intercept, Kamikaze, OrderOfLoss, Salt, Scramble, Submerge
@@ -308,10 +309,10 @@ def _check_bids(given: list[tuple[str, str]], scenario: Scenario, rules: RulesCo
             host = next((h for h in scenario.turn_players() if (power, "purchase") in scenario.guests_of(h)), None)
             raise ConfigError(f"--bid {name}: {power} do not buy and place in turns of their own"
                               + (f" ({power} buy in the {host} turn): give the bid to {host}" if host else ""))
-        text = amount.strip()
-        if not text.isdigit() or not text.isascii() or not 1 <= int(text) <= MAX_BID:
+        bid = whole_number(amount.strip(), 18)
+        if bid is None or not 1 <= bid <= MAX_BID:
             raise ConfigError(f"--bid {name}={amount}: a bid is a whole number of PUs from 1 to {MAX_BID}")
-        bids[power] = int(text)
+        bids[power] = bid
     sides = {tuple(scenario.player(p).alliances) for p in bids}
     if len(sides) > 1:
         raise ConfigError(f"--bid gives PUs to powers of different sides ({', '.join(bids)}): a bid goes to one side, "

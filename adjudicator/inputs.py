@@ -17,6 +17,13 @@ _MARKS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (cod
           (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
+def whole_number(text: str, digits: int) -> int | None:
+    """`text` as a whole number written in at most `digits` ASCII digits, else None: int() and str.isdigit() also
+    take '²', '①', Arabic-Indic and fullwidth digits (int() then fails, or reads what nobody wrote), and int()
+    fails on more than 4,300 digits. Pasted text, stored rows and a forum's answers are read with it alike."""
+    return int(text) if 0 < len(text) <= digits and text.isascii() and text.isdigit() else None
+
+
 class TooLarge(AdjudicatorError):
     """A file or paste over the limit of what is read."""
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from . import dice
 from .errors import MAX_SHOWN, AdjudicatorError
+from .inputs import whole_number
 from .keys import MAX_GAME_ID
 
 START = "adjudicator dice"
@@ -53,8 +54,7 @@ _SPACE = re.compile(r"[^\S\n]")         # tabs, no-break and other unicode space
 _LEAD = re.compile(r"(?:(?:>|\[quote(?:=[^\[\]]*)?\]|\[/quote\]|\[code(?:=[^\[\]]*)?\]|\[/code\]|```+|~~~+)\s*)+", re.I)
 _TRAIL_REVERSED = re.compile(r"(?:\s*(?:\]etouq/\[|\]edoc/\[|```+|~~~+))+\s*", re.I)
 _HEADER = re.compile(r"(game|turn|anchor|seed|salts|binds|orders|holds)\s*:\s*(.*)", re.I)
-# Numbers are ASCII digits only: int() and str.isdigit() also take '²', '①', Arabic-Indic and fullwidth digits.
-_NUMBER = re.compile(r"[0-9]{1,%d}" % MAX_DIGITS)
+# Numbers are ASCII digits only (inputs.whole_number): int() and str.isdigit() also take '²' and '①'.
 _NUMBERS = re.compile(r"[0-9]{1,%d}(?: +[0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))    # clean() leaves only ' '
 _HOLDS = re.compile(r"([0-9]{1,%d}) groups?, ([0-9]{1,%d}) dice" % (MAX_DIGITS, MAX_DIGITS), re.I)
 _SIDES = re.compile(r"d([0-9]{1,%d})" % MAX_DIGITS, re.I)
@@ -195,12 +195,6 @@ def _read_line(block: Block, line: str, number: int) -> None:
         block.groups.append(Group(fields[0], int(sides.group(1)), list(map(int, fields[2].split())), fields[3], number))
 
 
-def _number(text: str) -> int | None:
-    """`text` as a whole number if it is one written in ASCII digits, else None: int() and str.isdigit() also take
-    '²', '①', Arabic-Indic and fullwidth digits, and int() fails on more than 4,300 digits."""
-    return int(text) if _NUMBER.fullmatch(text) else None
-
-
 def _shown(text: str, most: int = 80) -> str:
     """A value of the text as a problem quotes it: a pasted line may be megabytes long."""
     return repr(text if len(text) <= most else text[:most] + "…")
@@ -221,7 +215,7 @@ def _read_header(block: Block, name: str, value: str, number: int) -> None:
     if name == "game":
         block.game = value
     elif name == "turn":
-        turn = _number(value)
+        turn = whole_number(value, MAX_DIGITS)
         if turn is None:
             block.problems.append(f"line {number}: the turn is not a number: {_shown(value)}")
         elif turn == 0:

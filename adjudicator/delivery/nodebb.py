@@ -27,6 +27,7 @@ from urllib.parse import urljoin
 import httpx
 
 from adjudicator.errors import ConfigError, DeliveryError
+from adjudicator.inputs import whole_number
 from adjudicator.redact import bare_url, redact, url_secrets
 
 URL_VAR, TOKEN_VAR = "ADJUDICATOR_NODEBB_URL", "ADJUDICATOR_NODEBB_TOKEN"
@@ -92,15 +93,10 @@ def _message(response: httpx.Response, secrets: list[str]) -> str:
     return _KEY.sub(lambda m: m[1].replace("-", " "), text)
 
 
-def _whole(text: str) -> bool:
-    """A number the forum sent, in ASCII digits: str.isdigit() also takes '²' and '①', which int() refuses."""
-    return text.isascii() and text.isdigit() and len(text) < 20
-
-
 def _retry_after(response: httpx.Response) -> float | None:
     value = response.headers.get("Retry-After", "").strip()
-    if _whole(value):
-        return float(value)
+    if (seconds := whole_number(value, 19)) is not None:
+        return float(seconds)
     try:
         return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
     except (TypeError, ValueError):
@@ -205,10 +201,10 @@ class NodeBB:
             for post in body["posts"]:
                 if not isinstance(post, dict) or (me and post.get("uid") != me):
                     continue
-                last = _last_line(str(post.get("content", "")))
+                last, pid = _last_line(str(post.get("content", ""))), whole_number(str(post.get("pid", "")), 19)
                 for mark, key in wanted.items():
-                    if mark not in found and key == last and _whole(str(post.get("pid", ""))):
-                        found[mark] = int(post["pid"])
+                    if mark not in found and key == last and pid is not None:
+                        found[mark] = pid
             pagination = body.get("pagination")
             count = pagination.get("pageCount") if isinstance(pagination, dict) else None
             pages = count if isinstance(count, int) else 1
@@ -296,7 +292,7 @@ class NodeBB:
                              f"moderator to approve the queued post, and to exempt the account from the post queue "
                              f"(an exempt group, or enough reputation and posts). Do not post it again meanwhile: "
                              f"the queued copy appears once approved.")
-        if code < 300 and isinstance(payload, dict) and _whole(str(payload.get("pid", ""))):
+        if code < 300 and isinstance(payload, dict) and whole_number(str(payload.get("pid", "")), 19) is not None:
             return int(payload["pid"])
         if code < 300:
             raise self._failure(f"{self.url} answered the reply to topic {tid} without a post id ({said}): check "

@@ -40,6 +40,7 @@ from sqlmodel import Session, create_engine
 
 from ..dice import CHAIN_LENGTH, DICE_MODES
 from ..errors import ConfigError, StoreError
+from ..inputs import whole_number
 from ..redact import redact, url_secrets
 from ..scenario import Scenario
 from ..state import State, Unit, pair_key
@@ -343,11 +344,12 @@ def _listed(ids: list, most: int = 20) -> str:
 def _schema_version(db: str, value: str | None) -> int:
     if value is None:
         raise StoreError(f"{db} has no schema version: it is not an adjudicator game, or it is damaged")
-    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+    version = whole_number(value, 9)
+    if version is None or version < 1:
         raise StoreError(f"{db} has a schema version that no adjudicator writes ({value[:40]!r}): it is damaged")
-    if int(value) > SCHEMA_VERSION:
+    if version > SCHEMA_VERSION:
         raise StoreError(f"{db} was written by a newer adjudicator (schema {value}; this one reads {SCHEMA_VERSION}): upgrade first")
-    return int(value)
+    return version
 
 
 def _upgrade(db: str, engine) -> None:
