@@ -15,7 +15,7 @@ does not know (a map's own switch, a newer TripleA's) cannot be compared with a 
 never refused — the family does not read it, and refusing every map a newer TripleA writes would be worse.
 
 The check runs at `new` only: a stored game never reads its map again (DESIGN.md "State"), so `copy` and every
-later command leave it alone. A second family (the classic 1999/2001 rules) is one more `Family` in FAMILIES.
+later command leave it alone. There are two families: the G40 family and the classic 1999/2001 rules.
 This module imports nothing from adjudicator/rules/ but the honoured names, which rules/properties.py owns.
 """
 
@@ -319,6 +319,60 @@ G40_ATTACHMENTS: dict[str, Rule] = {name: honoured() for name in (
 }
 
 
+# The classic family (A&A Europe 1999, A&A Pacific 2001; adjudicator/rules/classic_family.py): the same mechanisms,
+# so the same honoured names, and its own rulebook where the maps set what the G40 family fixes. The notes name the
+# rows of games/classic/RULES.md.
+CLASSIC_BY_RULEBOOK = "the classic family plays this by its rulebook (games/classic/RULES.md)"
+NO_CLASSIC_TECH = "the classic family plays no weapons development (optional in the boxes, left out in the maps)"
+CLASSIC_PROPERTIES: dict[str, Rule] = G40_PROPERTIES | {name: honoured(what) for name, (_, what) in HONOURED.items()} | {
+    "WW2V2": fixed(ANY, "the classic family plays the 1999/2001 rulebooks, whatever the map says of the Revised "
+                        "rules", harmless=True),
+    "WW2V3": fixed("false", "the classic family plays the 1999/2001 rulebooks, not the WW2V3 rules"),
+    "neutralCharge": fixed(ANY, "the classic family's neutrals are impassable (CL-10): nothing pays to enter them",
+                           harmless=True),
+    "Move existing fighters to new carriers": fixed(
+        ANY, "the classic family lands fighters on a new carrier at the end of the non-combat move, as 'Land "
+             "existing fighters on new carriers' does (CL-22)", harmless=True),
+    "Occupied Territories": fixed(ANY, CLASSIC_BY_RULEBOOK, harmless=True),
+    "Tech Development": fixed("false", NO_CLASSIC_TECH, harmless=True),
+    "Heavy Bomber Dice Rolls": fixed(ANY, NO_CLASSIC_TECH, harmless=True),
+    "Units Repair Hits Start Turn": fixed("false", "the classic family repairs battleships as their owner's turn "
+                                                   "ends (CL-06)"),
+    "* Honorable Victory VCs": honoured("the victory cities a side needs (CL-17)"),
+    "* Economic Victory": honoured("the income a side needs (CL-18)"),
+    "Unplaced units live when not placed": honoured(HONOURED["Unplaced units live when not placed"][1]),
+    "Paid By USA": fixed(None, "a switch of europe_improved's own Middle East penalty, which the classic family "
+                               "does not play (its user actions are left out)", harmless=True),
+    "Pop-Up For Each Allied Power": fixed(None, "a switch of europe_improved's own Middle East penalty, which the "
+                                                "classic family does not play", harmless=True),
+    "Pop-Up For Russia Only": fixed(None, "a switch of europe_improved's own Middle East penalty, which the classic "
+                                          "family does not play", harmless=True),
+    "* bid": fixed("0", "the classic family takes a bid only from `new --bid POWER=PUS`: the map's is not given",
+                   harmless=True),
+}
+CLASSIC_UNIT_OPTIONS: dict[str, Rule] = G40_UNIT_OPTIONS | {
+    "bombard": honoured("the value a ship bombards at (CL-14)"),
+    "canMoveThroughEnemies": honoured("whether the unit may pass enemy units (CL-08)"),
+    "canBeMovedThroughByEnemies": honoured("whether enemy units may pass the unit (CL-08)"),
+    "canNotTarget": fixed(ANY, "the classic family decides who may hit whom by its rulebook (CL-08)", harmless=True),
+    "canNotBeTargetedBy": fixed(ANY, "the classic family decides who may hit whom by its rulebook (CL-08)",
+                                harmless=True),
+    "isMarine": honoured("marines attack one higher landing from the sea (CL-21)"),
+    "canAirBattle": fixed(ANY, "the classic family fights no air battle before a land or sea battle", harmless=True),
+}
+CLASSIC_STEPS: dict[str, Rule] = G40_STEPS | {
+    "TechnologyDelegate": fixed(None, NO_CLASSIC_TECH + ": these steps are left out", harmless=True),
+    "TechActivationDelegate": fixed(None, NO_CLASSIC_TECH + ": these steps are left out", harmless=True),
+    "UserActionDelegate": fixed(None, "the classic family plays none of the map's user actions (europe_improved's "
+                                      "Middle East penalty): these steps are left out", harmless=True),
+}
+CLASSIC_ATTACHMENTS: dict[str, Rule] = G40_ATTACHMENTS | {
+    "TechAttachment": fixed(None, NO_CLASSIC_TECH, harmless=True),
+    "TechAbilityAttachment": fixed(None, NO_CLASSIC_TECH, harmless=True),
+    "UserActionAttachment": fixed(None, "the classic family plays none of the map's user actions", harmless=True),
+}
+
+
 @dataclass(frozen=True)
 class Family:
     """One column of the table: a rules family and the state of every TripleA name in it."""
@@ -334,6 +388,8 @@ class Family:
 FAMILIES: dict[str, Family] = {
     "g40": Family("g40", "the G40 family (Global 1940 2nd edition)", G40_PROPERTIES, G40_UNIT_OPTIONS, G40_STEPS,
                   G40_ATTACHMENTS),
+    "classic": Family("classic", "the classic family (A&A Europe 1999, A&A Pacific 2001)", CLASSIC_PROPERTIES,
+                      CLASSIC_UNIT_OPTIONS, CLASSIC_STEPS, CLASSIC_ATTACHMENTS),
 }
 
 
@@ -444,7 +500,6 @@ def refusal(settings: MapSettings, family: Family, game: str, findings: list[Fin
     what would play the map (`others`: the games of the families that do), or that none does yet."""
     stops = "\n".join(f"  {f.text()}" for f in findings if f.refused)
     where = (f"play it as --game {' or --game '.join(others)}" if others else
-             "no game of this version plays it yet (the classic family, the 1999/2001 rules of the Europe and Pacific "
-             "maps, is to come); `adjudicator maps` shows which game plays each map")
+             "no game of this version plays it; `adjudicator maps` shows which game plays each map")
     return (f"the map {settings.source} sets rules that {family.title} does not play, so --game {game} cannot play "
             f"it:\n{stops}\n{where}; nothing was written")

@@ -11,8 +11,9 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-# The phases of one power's turn, in play order. Games map their own steps onto these names: the G40 family's
-# first, then a board game's (spin the spinner, then act on the space landed on).
+# The names a phase of a turn may have: the notation's vocabulary, not a turn order. Which phases a power's turn has,
+# and in what order, is its map's <sequence> (Scenario.phases_of), played by its rules family's driver; a board game
+# orders its own (spin the spinner, then act on the space landed on).
 G40_PHASES = ("purchase", "politics", "combat_move", "battle", "noncombat_move", "place", "end_turn")
 PHASES = G40_PHASES + ("spin", "actions")
 
@@ -241,11 +242,11 @@ class Scenario:
         return list(self._of_sequence("players", build))
 
     def phases_of(self, player: str) -> list[str]:
-        """The phases of `player`'s turn, in order, as its steps declare them (not those played inside another
-        power's turn: see `guests_of`)."""
+        """The phases of `player`'s turn in the order of the map's sequence (TripleA's `<sequence>`), as its steps
+        declare them (not those played inside another power's turn: see `guests_of`)."""
         def build() -> list[str]:
-            seen = {s.phase for s, host in self._played_steps() if s.player == player and host == player}
-            return [p for p in PHASES if p in seen]
+            seen = [s.phase for s, host in self._played_steps() if s.player == player and host == player]
+            return list(dict.fromkeys(seen))
         return list(self._of_sequence(("phases", player), build))
 
     def guests_of(self, player: str) -> list[tuple[str, str]]:

@@ -15,6 +15,7 @@ GAMES: dict[str, str | None] = {
     "demo": "demo",
     "g40": "g40",
     "g40-alt-universe": "g40_alt_universe",
+    "classic": "classic",
     "expanded-global": None,
     "apone-europe": None,
     "allies-vs-axis": "allies_vs_axis",

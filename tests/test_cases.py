@@ -13,6 +13,9 @@ from conftest import missing_shared, shared_folder
 
 CASES = load_cases()
 LEDGER = shared_folder() / "rules" / "LEDGER.md"
+# The classic family's rules are numbered in the project (no ledger section covers them): games/classic/RULES.md.
+CLASSIC_RULES = Path(__file__).resolve().parents[1] / "games" / "classic" / "RULES.md"
+CLASSIC_ROWS = re.findall(r"^\| (CL-\d+) \|", CLASSIC_RULES.read_text(encoding="utf-8"), re.M)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -94,6 +97,9 @@ def test_case_ids_are_unique_and_rules_exist():
         assert c.get("purpose"), c["id"]
         if c["rule"] == c.get("ruling") and c["rule"] in _rulings(c):
             continue            # a rule of the game no ledger row covers: its RULINGS.md entry stands for it
+        if c["rule"].startswith("CL-"):
+            assert c["rule"] in CLASSIC_ROWS, f"{c['id']} names rule {c['rule']}, which is not in games/classic/RULES.md"
+            continue
         if known is not None:
             assert c["rule"] in known, f"{c['id']} names rule {c['rule']}, which is not in LEDGER.md"
 
@@ -128,5 +134,6 @@ def test_every_base_rule_has_a_case_and_the_readme_prints_the_coverage():
     rows = re.findall(r"^\| (BG-\d+) \|", LEDGER.read_text(encoding="utf-8"), re.M)
     covered = {c["rule"] for c in CASES}
     assert [r for r in rows if r not in covered] == [], "base-rule rows without a rule case"
+    assert [r for r in CLASSIC_ROWS if r not in covered] == [], "classic rows (games/classic/RULES.md) without a rule case"
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert coverage_table() in readme, "README's coverage table is stale; it should read:\n" + coverage_table()

@@ -295,3 +295,10 @@ def collect_income(rules: MapFacts, state: State, power: str, convoy_loss: int =
     state.treasury[power] = state.treasury.get(power, 0) + amount
     pay_objectives(state, [line for line in lines if line["item"] == "objective"])
     return {"type": "income", "power": power, "income": amount, "lines": lines, "treasury": state.treasury[power]}
+
+
+def lose_unplaced(state: State, power: str) -> list[dict]:
+    """Units bought and not placed by the end of the turn are lost, their cost not refunded (TripleA's default:
+    "Unplaced units live when not placed" off)."""
+    lost = state.purchases.pop(power, None)
+    return [{"type": "unplaced_lost", "power": power, "units": dict(lost)}] if lost else []

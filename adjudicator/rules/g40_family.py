@@ -1,67 +1,51 @@
-"""The G40 2nd-edition family of the rules core (DESIGN.md "Rules core"): the facts of the map (facts.MapFacts)
-with the family's turn driver (turn.py) and the hooks that play the map's politics (national objectives,
-victory), as one class whose hooks a game overrides, like python-chess variants.
+"""The G40 2nd-edition family of the rules core (DESIGN.md "Rules core"): the map family (family.MapFamily) with the
+G40 turn — ships repaired as their owner's turn starts, convoy disruption and national objectives at its end — and
+the map's victory triggers, as one class whose hooks a game overrides, like python-chess variants.
 
-This is the family layer: it imports the mechanisms (through turn.py and politics.py) and nothing below imports
-it, so the rules core has no import circle. Games (games/g40, games/g40_alt_universe, games/demo) subclass
-`G40Rules`.
+Games (games/g40, games/g40_alt_universe, games/demo) subclass `G40Rules`; nothing in the rules core imports it.
 """
 
 from __future__ import annotations
 
 from ..notation import VerbRegistry
 from ..state import State
-from . import politics, turn
-from .facts import MapFacts
+from . import air, convoy, politics, turn
+from .economy import collect_income
+from .family import MapFamily
 
 
-class G40Rules(MapFacts):
+class G40Rules(MapFamily):
     """Base rules of A&A Global 1940 2nd edition, played on any map that provides the data."""
 
     name = "g40"
     title = "G40 2nd edition base rules"
-    no_income = "capital held by the enemy: no income"      # the income line of a power that cannot collect
-    takes_bids = True
 
-    # -- the engine's interface (core.RulesCore): a turn is played phase by phase by turn.py ----------
+    # -- the family's turn: what the driver runs as a power's turn starts and ends --------------------
 
-    def covered_phases(self, state: State, orders: list, ended: bool) -> list[str]:
-        return turn.covered_phases(self, state, orders, ended)
+    def turn_start(self, state: State, power: str) -> list[dict]:
+        """BG-21: damaged ships are repaired as their owner's turn starts, where the map says so."""
+        return turn.repair_ships(self, state, power) if self.prop("Units Repair Hits Start Turn") else []
 
-    def check(self, state: State, orders: list, ended: bool) -> list:
-        return turn.check(self, state, orders, ended)
-
-    def play(self, state: State, orders: list, ended: bool, roller, hashed: bool = True) -> list:
-        return turn.play(self, state, orders, ended, roller, hashed)
-
-    def check_standing(self, power: str, orders: list) -> list:
-        return turn.check_standing(self, power, orders)
+    def turn_end(self, state: State, roller) -> list[dict]:
+        """Aircraft still without a landing are lost; convoy disruption (BG-38); BG-37 income; units bought and not
+        placed are kept; the map's end-of-turn triggers, the game's own end of turn, its victory conditions on the
+        position the turn leaves; then the cursor passes to the next power."""
+        power = state.power
+        events = air.lose_unlanded(self, state, power)
+        disrupted = convoy.disrupt(self, state, power, roller)
+        events += disrupted
+        events.append(collect_income(self, state, power, convoy.loss(disrupted)))
+        events += turn.held_over(state, power)
+        events += turn.triggers(self, state, power, "end_turn", "after")
+        events += self.end_of_turn(state, power)
+        events += self.check_victory(state, power)
+        return events + turn.pass_turn(self, state)
 
     # -- hooks a game overrides ---------------------------------------------------------------------
 
     def verbs(self):
         """The order verbs of this game: the G40 family's; a game registers its own on top (NOTATION.md)."""
         return VerbRegistry.g40()
-
-    def income(self, state: State, power: str) -> tuple[int, list[dict]]:
-        """Income collected at the end of `power`'s turn, with the lines the report shows: territories, then
-        each national objective met or missed (BG-37). Reads the state only; collect_income pays."""
-        if not self.can_collect_income(state, power):
-            return 0, [{"item": self.no_income, "amount": 0}]
-        territories = self.scenario.territories_by_name()
-        total = sum(territories[t].production for t, o in state.owners.items() if o == power)
-        lines = [{"item": "territories", "amount": total}]
-        for objective in self.national_objectives(state, power):
-            lines.append({"item": "objective", "amount": objective["paid"], **objective})
-            total += objective["paid"]
-        return total, lines
-
-    def national_objectives(self, state: State, power: str) -> list[dict]:
-        """The power's national objectives, each {name, value, met, paid}, from the state at the end of its turn:
-        the map's, where its "National Objectives" switch is on. A game with its own objectives overrides this."""
-        if not self.prop("National Objectives"):
-            return []
-        return politics.objectives(self, state, power)
 
     def check_victory(self, state: State, power: str) -> list[dict]:
         """Called at the end of every power's turn, after income; answers with the report's events (a hold begun,

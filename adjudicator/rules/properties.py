@@ -46,6 +46,22 @@ HONOURED: dict[str, tuple[bool, str]] = {
     "Kamikaze Suicide Attacks Done By Current Territory Owner": (False, "the zone's current owner strikes, not its original one"),
     "Kamikaze Suicide Attacks Only Where Battles Are": (False, "kamikaze strikes only where the mover fights or lands from"),
     "Triggered Victory": (False, "the map's victory triggers end the game (RULINGS.md \"victory\")"),
+    # Read by the classic family (games/classic/RULES.md); the G40 family fixes them (adjudicator/families.py).
+    "Units Repair Hits End Turn": (False, "damaged battleships are repaired as their owner's turn ends (CL-06)"),
+    "Unplaced units live when not placed": (False, "units bought and not placed are kept, not lost (CL-09)"),
+    "Neutrals Are Impassable": (False, "no unit enters or flies over a neutral territory (CL-10)"),
+    "Naval Units May Not NonCombat Move Into Controlled Sea Zones": (
+        False, "ships may not end a non-combat move where any enemy unit is (CL-12)"),
+    "Submarines Defending May Submerge Or Retreat": (False, "defending submarines may submerge (CL-13)"),
+    "Limit SBR Damage To Factory Production": (False, "a raid costs at most the territory's value (CL-05)"),
+    "Limit SBR Damage Per Turn": (False, "raids on a territory cost at most its value a turn (CL-05)"),
+    "Production Per Valued Territory Restricted": (
+        False, "a territory's factory produces at most the territory's value a turn (CL-16)"),
+    "Honorable Surrender": (False, "a side wins holding its count of victory cities (CL-17)"),
+    "Economic Victory": (False, "a side wins with its income at the map's figure (CL-18)"),
+    "Pacific Theater": (False, "Japan collects victory points with its income (CL-19)"),
+    "Give Units By Territory": (False, "units placed where the map gives them to another power change owner "
+                                       "(canBeGivenByTerritoryTo, changeUnitOwners; CL-11)"),
     "Use Triggers": (False, "the map's triggers fire: conditions switched, relationships changed (rules/politics.py)"),
 }
 

@@ -5,9 +5,11 @@ every attack wins, so that non-combat moves into a territory attacked this turn 
 for real, and an order that the battles made impossible (its units all died, the territory held) is reported void,
 not applied; a move that some of its units survived to make is carried out for them (RULINGS.md "partial-orders").
 
-This is the G40 family's turn driver (DESIGN.md "Rules core"): it runs the mechanisms in the family's order and
-only the family (g40_family.G40Rules) imports it. The rules it is handed are the family's, named here by their
-facts class (MapFacts), since importing the family back would close an import circle.
+This is the turn driver of the map families (DESIGN.md "Rules core"): it walks a power's phases in the order of
+its map's sequence and plays each phase's orders through the mechanisms; what happens as a turn starts and ends
+is the family's own (`rules.turn_start`, `rules.turn_end`: g40_family.py, classic_family.py), built from the
+steps here. Only the families import it. The rules it is handed are a family's, named here by their facts class
+(MapFacts), since importing a family back would close an import circle.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from ..notation.orders import (
     Bomb, Bombard, Buy, End, GameVerb, Intercept, Kamikaze, Move, Order, OrderOfLoss, Place, Repair, Retreat, Scramble,
     Submerge, War,
 )
-from ..scenario import PHASES
 from ..state import State, count_types
 from . import air, bombing, convoy, movement, politics, scramble, transport
 from .combat import (
@@ -47,10 +48,10 @@ def covered_phases(rules: MapFacts, state: State, orders: list[Order], ended: bo
     todo = phases[phases.index(state.phase):] if state.phase in phases else []
     if ended:
         return todo
-    last = max((PHASES.index(o.phase) for o in orders if o.phase), default=None)
+    last = max((phases.index(o.phase) for o in orders if o.phase in phases), default=None)
     if last is None:
         return []
-    covered = [p for p in todo if PHASES.index(p) <= last]
+    covered = [p for p in todo if phases.index(p) <= last]
     if "combat_move" in covered and "battle" in todo and "battle" not in covered:
         covered.append("battle")      # battles take no orders: they follow their combat moves
     return [p for p in todo if p in covered]
@@ -101,12 +102,12 @@ def _play_phase(rules: MapFacts, state: State, phase: str, orders: list[Order], 
     if state.bidding:
         return _bid_phase(rules, state, phase, mine, errors)
     if phase == rules.scenario.phases_of(power)[0]:
-        events += start_of_turn(rules, state, power)
+        events += rules.turn_start(state, power)
     events += triggers(rules, state, power, phase, "before")
     if phase == "battle":
         events += _battles(rules, state, orders, roller)
     elif phase == "end_turn":
-        events += _end_turn(rules, state, roller)
+        events += rules.turn_end(state, roller)
     else:
         placed: dict[str, int] = {}
         moved_ships: dict[int, Order] = {}
@@ -220,11 +221,10 @@ def triggers(rules: MapFacts, state: State, power: str, phase: str, moment: str)
     return events
 
 
-def start_of_turn(rules: MapFacts, state: State, power: str) -> list[dict]:
+def repair_ships(rules: MapFacts, state: State, power: str) -> list[dict]:
     """BG-21: the power's damaged battleships and carriers are repaired, where an operative naval base serves
-    their sea zone if the map requires one."""
-    if not rules.prop("Units Repair Hits Start Turn"):
-        return []
+    their sea zone if the map requires one. The family decides when: G40 at the start of the owner's turn ("Units
+    Repair Hits Start Turn"), the classic rules at the end of it ("Units Repair Hits End Turn")."""
     events = []
     for u in sorted((u for u in state.units if u.owner == power and u.damage), key=lambda u: u.id):
         if rules.ut(u).hit_points < 2:
@@ -577,24 +577,20 @@ def _presume_victory(rules: MapFacts, state: State, place: str, kind: str) -> li
 
 def _advance_phase(rules: MapFacts, state: State, done: str) -> None:
     phases = rules.scenario.phases_of(state.power)
-    later = [p for p in phases if PHASES.index(p) > PHASES.index(done)]
+    later = phases[phases.index(done) + 1:] if done in phases else []
     state.phase = later[0] if later else "end_turn"
 
 
-def _end_turn(rules: MapFacts, state: State, roller) -> list[dict]:
-    """Aircraft still without a landing are lost; convoy disruption (BG-38); BG-37 income; the game's victory
-    conditions, on the position the turn leaves; then the cursor passes to the next power."""
-    power = state.power
-    events = air.lose_unlanded(rules, state, power)
-    disrupted = convoy.disrupt(rules, state, power, roller)
-    events += disrupted
-    events.append(collect_income(rules, state, power, convoy.loss(disrupted)))
+def held_over(state: State, power: str) -> list[dict]:
+    """Units bought and not placed stay bought for the power's next turn (the report says which)."""
     held = state.purchases.get(power)
-    if held:
-        events.append({"type": "held_over", "power": power, "units": dict(held)})
-    events += triggers(rules, state, power, "end_turn", "after")
-    events += rules.end_of_turn(state, power)
-    events += rules.check_victory(state, power)
+    return [{"type": "held_over", "power": power, "units": dict(held)}] if held else []
+
+
+def pass_turn(rules: MapFacts, state: State) -> list[dict]:
+    """The last step of every family's end of turn: the turn's marks are cleared and the cursor passes to the next
+    power in the map's turn order (a new round after the last)."""
+    power = state.power
     for u in state.units:
         if u.moved:
             u.moved = 0
@@ -610,8 +606,7 @@ def _end_turn(rules: MapFacts, state: State, roller) -> list[dict]:
     state.power = players[(i + 1) % len(players)]
     state.phase = rules.scenario.phases_of(state.power)[0]
     state.turn_index += 1
-    events.append({"type": "next", "round": state.round, "power": state.power, "phase": state.phase})
-    return events
+    return [{"type": "next", "round": state.round, "power": state.power, "phase": state.phase}]
 
 
 def check_standing(rules: MapFacts, power: str, orders: list[Order]) -> list[OrderError]:

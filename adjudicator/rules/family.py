@@ -1,0 +1,67 @@
+"""What the families that play TripleA maps share (DESIGN.md "Rules core"): the engine's interface played phase by
+phase by the map driver (turn.py), and the income a power collects from the map.
+
+A family (g40_family.G40Rules, classic_family.ClassicRules) subclasses `MapFamily` and gives its own turn
+(`turn_start`, `turn_end`: what runs, in its rulebook's order, as a power's turn starts and ends) and its own way
+to win. Nothing below the families imports this module, so the rules core has no import circle.
+"""
+
+from __future__ import annotations
+
+from ..state import State
+from . import politics, turn
+from .facts import MapFacts
+
+
+class MapFamily(MapFacts):
+    """A rules family played on a TripleA map: the facts of the map, the map driver, and the family's turn."""
+
+    no_income = "capital held by the enemy: no income"      # the income line of a power that cannot collect
+    takes_bids = True
+
+    # -- the engine's interface (core.RulesCore): a turn is played phase by phase by turn.py ----------
+
+    def covered_phases(self, state: State, orders: list, ended: bool) -> list[str]:
+        return turn.covered_phases(self, state, orders, ended)
+
+    def check(self, state: State, orders: list, ended: bool) -> list:
+        return turn.check(self, state, orders, ended)
+
+    def play(self, state: State, orders: list, ended: bool, roller, hashed: bool = True) -> list:
+        return turn.play(self, state, orders, ended, roller, hashed)
+
+    def check_standing(self, power: str, orders: list) -> list:
+        return turn.check_standing(self, power, orders)
+
+    # -- the family's turn ----------------------------------------------------------------------------
+
+    def turn_start(self, state: State, power: str) -> list[dict]:
+        """Events as `power`'s turn starts, before the orders of its first phase."""
+        raise NotImplementedError
+
+    def turn_end(self, state: State, roller) -> list[dict]:
+        """The end of the mover's turn, ending with turn.pass_turn."""
+        raise NotImplementedError
+
+    # -- income -------------------------------------------------------------------------------------
+
+    def income(self, state: State, power: str) -> tuple[int, list[dict]]:
+        """Income collected at the end of `power`'s turn, with the lines the report shows: territories (and sea
+        zones with a value: the classic maps' convoy zones), then each national objective met or missed (BG-37).
+        Reads the state only; collect_income pays."""
+        if not self.can_collect_income(state, power):
+            return 0, [{"item": self.no_income, "amount": 0}]
+        territories = self.scenario.territories_by_name()
+        total = sum(territories[t].production for t, o in state.owners.items() if o == power)
+        lines = [{"item": "territories", "amount": total}]
+        for objective in self.national_objectives(state, power):
+            lines.append({"item": "objective", "amount": objective["paid"], **objective})
+            total += objective["paid"]
+        return total, lines
+
+    def national_objectives(self, state: State, power: str) -> list[dict]:
+        """The power's national objectives, each {name, value, met, paid}, from the state at the end of its turn:
+        the map's, where its "National Objectives" switch is on. A game with its own objectives overrides this."""
+        if not self.prop("National Objectives"):
+            return []
+        return politics.objectives(self, state, power)
