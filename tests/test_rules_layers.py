@@ -17,8 +17,12 @@ FACTS = {"facts", "core", "properties"}
 # Each takes facts and a state and knows no edition; they may import each other, without a circle.
 MECHANISMS = {"air", "bombing", "combat", "conditions", "convoy", "economy", "movement", "politics", "scramble",
               "transport"}
-# The G40 family's class and its turn driver: the only modules that may import turn.py or the family.
-FAMILY = {"g40_family", "turn"}
+# The map driver: walks a power's phases and plays their orders through the mechanisms.
+DRIVER = {"turn"}
+# The families: what they share (family.MapFamily) and each family's turn and ways to win. Only they import the
+# driver; nothing in the rules core imports them.
+FAMILIES = {"family", "g40_family", "classic_family"}
+FAMILY = DRIVER | FAMILIES
 
 
 def imports_of(path: Path) -> set[str]:
@@ -91,3 +95,15 @@ def test_facts_reach_no_mechanism_and_no_family():
 def test_mechanisms_reach_no_family():
     edges = graph()
     assert {name: reach(edges, name) & FAMILY for name in MECHANISMS} == {name: set() for name in MECHANISMS}
+
+
+def test_the_driver_reaches_no_family():
+    edges = graph()
+    assert reach(edges, "turn") & FAMILIES == set()
+
+
+def test_families_stand_side_by_side():
+    """Neither family builds on the other: each owns its turn, both on the shared MapFamily."""
+    edges = graph()
+    assert "g40_family" not in reach(edges, "classic_family") and "classic_family" not in reach(edges, "g40_family")
+    assert "family" in edges["g40_family"] and "family" in edges["classic_family"]
