@@ -339,9 +339,13 @@ def describe(event: dict) -> list[str]:
         less = f", {cut} less for convoy disruption" if cut else ""
         return [f"{event['power']} collect {event['income']} PUs{less} (treasury {event['treasury']})."] + [
             f"Income: {line['note']}." for line in event.get("lines", []) if line["item"] != "objective" and line.get("note")
-        ] + [objective_phrase(line) for line in event.get("lines", []) if line["item"] == "objective"]
+        ] + [objective_phrase(line) for line in event.get("lines", []) if line["item"] == "objective"] + (
+            [f"{event['power']} gain {event['vps']} victory point{'' if event['vps'] == 1 else 's'} (1 for each full "
+             f"10 PUs collected): {event['vps_total']} of the {event['vps_needed']} that win."] if "vps" in event else [])
     if kind == "held_over":
         return [f"Bought but not placed, kept for later: {units_phrase(event['units'])}."]
+    if kind == "unplaced_lost":
+        return [f"Bought but not placed, lost (not refunded): {units_phrase(event['units'])} of {event['power']}."]
     if kind in ("victory_hold", "victory_hold_broken", "victory"):
         return [victory_phrase(event)]
     if kind == "next" and event["round"] == 0:

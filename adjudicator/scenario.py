@@ -158,6 +158,7 @@ class Step:
     player: str | None = None
     delegate: str = ""
     display: str = ""
+    no_pu: bool = False             # TripleA's NoPUPurchaseDelegate / NoPUEndTurnDelegate: no PUs spent or collected
 
 
 @dataclass
@@ -351,7 +352,12 @@ class Scenario:
 
     def to_dict(self) -> dict[str, Any]:
         # a scenario without tokens leaves the field out, so the setup hash of every such game stays as it was
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "tokens" or self.tokens}
+        # nor a step's no_pu when false (every G40 map's): the setup hash of every such game stays as it was
+        d = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "tokens" or self.tokens}
+        for step in d["sequence"]:
+            if not step["no_pu"]:
+                del step["no_pu"]
+        return d
 
     @classmethod
     def from_json(cls, text: str) -> "Scenario":

@@ -219,3 +219,10 @@ def test_audit_accepts_a_report_stored_by_earlier_templates_but_not_other_dice(c
         forged = re.sub(r"(battle:Romania:r1:attacker \| d6 \| )(\d)", lambda m: m[1] + str(7 - int(m[2])), older)
         con.execute("update report set text = ? where id = ?", (forged, rid))
     assert "report" in cli("audit", golden_game, code=1).stdout
+
+
+def test_units_bought_and_not_placed_and_lost_are_named_in_the_report():
+    """CL-09: the classic family's `unplaced_lost` event has its own sentence, not the raw event."""
+    from adjudicator.report import describe
+    assert describe({"type": "unplaced_lost", "power": "British", "units": {"infantry": 1}}) == [
+        "Bought but not placed, lost (not refunded): 1 infantry of British."]

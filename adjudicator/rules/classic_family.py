@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from ..notation import VerbRegistry
 from ..state import State
-from . import air, convoy, politics, turn
-from .economy import collect_income, lose_unplaced
+from . import air, convoy, politics, turn, victory
+from .economy import collect_income, grant_per_valued_territory, lose_unplaced
 from .family import MapFamily
 
 
@@ -24,11 +24,26 @@ class ClassicRules(MapFamily):
     name = "classic"
     title = "classic 1999/2001 rules (A&A Europe, A&A Pacific)"
 
+    burma_road = ("Burma", "India", "Yunnan", "Szechwan")   # TripleA's NoPUPurchaseDelegate (CL-16)
+    victory_points_to_win = 22        # the Pacific rulebook's 22 (TripleA's EndRoundDelegate agrees; CL-19)
+    # A name the family reads as another (RULINGS.md "new-carriers"): fighters that may move to a new carrier
+    # land where it will be placed (CL-22).
+    PROPERTY_ALIASES = {"Land existing fighters on new carriers": "Move existing fighters to new carriers"}
+
+    def prop(self, name: str) -> bool:
+        alias = self.PROPERTY_ALIASES.get(name)
+        return super().prop(name) or (
+            alias is not None and str(self.scenario.properties.get(alias, "")).strip().lower() == "true")
+
     # -- the family's turn ------------------------------------------------------------------------------
 
     def turn_start(self, state: State, power: str) -> list[dict]:
-        """Nothing happens as a classic turn starts: repairs come at its end (CL-…)."""
-        return turn.repair_ships(self, state, power) if self.prop("Units Repair Hits Start Turn") else []
+        """Repairs where the map says so (the classic maps repair at the end: CL-06); a power that buys nothing
+        (the map's NoPU purchase step: China) is given its infantry (CL-16)."""
+        events = turn.repair_ships(self, state, power) if self.prop("Units Repair Hits Start Turn") else []
+        if self._no_pu(power, "purchase") and self.prop("Production Per Valued Territory Restricted"):
+            events += grant_per_valued_territory(self, state, power)
+        return events
 
     def turn_end(self, state: State, roller) -> list[dict]:
         """Aircraft still without a landing are lost; damaged battleships are repaired (the map's "Units Repair
@@ -43,7 +58,9 @@ class ClassicRules(MapFamily):
                    else lose_unplaced(state, power))
         disrupted = convoy.disrupt(self, state, power, roller)
         events += disrupted
-        events.append(collect_income(self, state, power, convoy.loss(disrupted)))
+        income = collect_income(self, state, power, convoy.loss(disrupted))
+        victory.collect_points(self, state, power, income)
+        events.append(income)
         events += turn.triggers(self, state, power, "end_turn", "after")
         events += self.end_of_turn(state, power)
         events += self.check_victory(state, power)
@@ -56,8 +73,57 @@ class ClassicRules(MapFamily):
         return VerbRegistry.g40()
 
     def check_victory(self, state: State, power: str) -> list[dict]:
-        """The map's victory triggers, each held a whole round ("Triggered Victory", europe_improved)."""
-        return politics.victory_check(self, state, power)
+        """The map's victory triggers, each held a whole round ("Triggered Victory", europe_improved); then the
+        victory cities, income and victory points the map counts (rules/victory.py: CL-17 … CL-19)."""
+        events = politics.victory_check(self, state, power)
+        return events + victory.check(self, state, power)
 
     def victory_status(self, state: State) -> dict:
-        return politics.victory_status(self, state)
+        won = victory.status(state)
+        return {"winner": won, "holds": []} if won else politics.victory_status(self, state)
+
+    def status_fields(self, state: State) -> dict:
+        """`status --json`: kamikaze tokens (MapFacts), and the victory points of the powers that collect them."""
+        fields = super().status_fields(state)
+        collectors = victory.vp_collectors(self)
+        if collectors:
+            fields["victory_points"] = {p: {"points": victory.points(state, p), "needed": self.victory_points_to_win}
+                                        for p in collectors}
+        return fields
+
+    # -- the map's data, read the classic way -------------------------------------------------------------
+
+    def _no_pu(self, power: str, phase: str) -> bool:
+        """Whether the map plays `power`'s `phase` with a NoPU delegate (China buys nothing, collects nothing)."""
+        return any(step.no_pu for step in self.scenario.steps_of(power, phase))
+
+    def income(self, state: State, power: str) -> tuple[int, list[dict]]:
+        """A power whose end of turn is the map's NoPU one collects nothing ("China does not collect IPCs")."""
+        if self._no_pu(power, "end_turn"):
+            return 0, [{"item": "collects no income (the Pacific rulebook: China does not collect IPCs)", "amount": 0}]
+        return super().income(state, power)
+
+    def placed_owner(self, power: str, unit_type: str, place: str) -> str:
+        """CL-11, TripleA's rule: a new unit is the placer's unless the map's "Give Units By Territory" is on, the
+        placer gives units (PlayerAttachment giveUnitControl) to a power the territory names (changeUnitOwners,
+        or any territory with giveUnitControlInAllTerritories) and the unit type may be given to it
+        (canBeGivenByTerritoryTo; `unit_type` "": any unit)."""
+        if not self.prop("Give Units By Territory"):
+            return power
+        try:
+            giver = self.scenario.player(power).options
+        except KeyError:
+            return power
+        receivers = [n for v in giver.get("giveUnitControl", []) for n in v.split(":") if n]
+        if not any(v.lower() == "true" for v in giver.get("giveUnitControlInAllTerritories", [])):
+            named = {n for v in self.scenario.territory(place).options.get("changeUnitOwners", []) for n in v.split(":")}
+            receivers = [r for r in receivers if r in named]
+        if unit_type:
+            receivers = [r for r in receivers if r in self.names(unit_type, "canBeGivenByTerritoryTo")]
+        return receivers[0] if receivers else power
+
+    def capture_bonus(self, state: State, captor: str, place: str, previous: str | None) -> dict:
+        """PUs taken from a capital count toward victory points (CL-19); read before the treasury changes hands."""
+        if previous and self.takes_treasury_on_capture(place, previous):
+            victory.record_capital_taken(self, state, captor, state.treasury.get(previous, 0))
+        return {}

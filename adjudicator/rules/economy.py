@@ -150,7 +150,7 @@ def place(rules: MapFacts, state: State, power: str, order: Place, placed: dict[
             rules.new_factory_placed(state, where)
         for _ in range(uc.count):
             _consume(rules, state, power, where, uc.unit)
-            state.add_unit(uc.unit, rules.placed_owner(power, uc.unit), where).mark(placed=True)
+            state.add_unit(uc.unit, rules.placed_owner(power, uc.unit, where), where).mark(placed=True)
     return {"type": "place", "power": power, "place": where, "units": {uc.unit: uc.count for uc in order.units}}
 
 
@@ -188,7 +188,7 @@ def place_bid(rules: MapFacts, state: State, power: str, order: Place, placed: d
     else:
         if "sea" in domains:
             raise RuleViolation(f"ships bought with a bid are placed in a sea zone, not in {where} (RULINGS.md \"bid\")")
-        if owner != power and (owner is None or rules.placed_owner(owner, "") != power):
+        if owner != power and (owner is None or rules.placed_owner(owner, "", where) != power):
             raise RuleViolation(f"bid units go only on land {power} control; {where} is held by {owner or 'nobody'} "
                                 "(RULINGS.md \"bid\")")
         if not own:
@@ -207,7 +207,7 @@ def place_bid(rules: MapFacts, state: State, power: str, order: Place, placed: d
         if not pending[unit]:
             del pending[unit]
         for _ in range(count):
-            state.add_unit(unit, rules.placed_owner(power, unit), where).mark(placed=True)
+            state.add_unit(unit, rules.placed_owner(power, unit, where), where).mark(placed=True)
     return {"type": "place", "power": power, "place": where, "units": wanted, "bid": True}
 
 
@@ -226,7 +226,7 @@ def _check_deck(rules: MapFacts, state: State, power: str, where: str, order: Pl
     if any(not rules.ut(uc.unit).carrier_cost for uc in planes):
         raise RuleViolation("only aircraft that land on carriers are placed at sea, onto a carrier", "BG-15")
     new_ok, old_ok = rules.prop("Produce fighters on carriers"), rules.prop("Produce new fighters on old carriers")
-    owners = {power, rules.placed_owner(power, "")}
+    owners = {power, rules.placed_owner(power, "", where)}
     decks = [u for u in state.units_at(where) if u.owner in owners and rules.ut(u).carrier_capacity and not u.damage
              and (new_ok if u.flags.get("placed") else old_ok)]
     room = sum(rules.ut(u).carrier_capacity for u in decks)
@@ -302,3 +302,22 @@ def lose_unplaced(state: State, power: str) -> list[dict]:
     "Unplaced units live when not placed" off)."""
     lost = state.purchases.pop(power, None)
     return [{"type": "unplaced_lost", "power": power, "units": dict(lost)}] if lost else []
+
+
+def grant_per_valued_territory(rules: MapFacts, state: State, power: str) -> list[dict]:
+    """TripleA's NoPUPurchaseDelegate under "Production Per Valued Territory Restricted" (CL-16): a power that
+    buys nothing (China) is given, to place this turn, one infantry for each territory with a value it holds, and
+    under "Pacific Theater" one more while its side holds every territory of the Burma Road (rules.burma_road)."""
+    held = sorted(t for t, o in state.owners.items()
+                  if o == power and not rules.is_water(t) and rules.scenario.territory(t).production > 0)
+    road = bool(rules.burma_road) and rules.prop("Pacific Theater") and all(
+        rules.is_friendly_land(state, power, t) for t in rules.burma_road)
+    count = len(held) + road
+    if not count:
+        return []
+    bought = state.purchases.setdefault(power, {})
+    bought["infantry"] = bought.get("infantry", 0) + count
+    road_words = f", and 1 for the Burma Road ({', '.join(rules.burma_road)}) held" if road else ""
+    return [{"type": "rule", "rule": "CL-16", "power": power, "units": {"infantry": count},
+             "text": f"{power} receive {count} infantry to place: 1 for each territory with a value they hold "
+                     f"({', '.join(held) or 'none'}){road_words}"}]

@@ -36,6 +36,9 @@ class MapFacts(RulesCore):
     # The most new units a power that places without factories (China) puts in one territory in a turn: the G40
     # rulebook's 3, whatever the map's placementPerTerritory says (RULINGS.md "chinese-placement"); None: the map's.
     placed_per_territory: int | None = 3
+    # The territories of the Burma Road that give a power that buys nothing (China) one more infantry while its
+    # side holds them all, where the map plays "Pacific Theater" (economy.grant_per_valued_territory); none here.
+    burma_road: tuple[str, ...] = ()
 
     def __init__(self, scenario: Scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)
@@ -499,10 +502,11 @@ class MapFacts(RulesCore):
                 return receiver       # the map's split economies: British captures in the Pacific go to UK_Pacific
         return power
 
-    def placed_owner(self, power: str, unit_type: str) -> str:
-        """Who owns a unit `power` mobilises: the power itself, but for a power whose map gives its units to
-        another (PlayerAttachment giveUnitControl: on the G40 maps UK_Pacific's new units are British, as its
-        starting units are, so that the British move them); facilities stay the placer's."""
+    def placed_owner(self, power: str, unit_type: str, place: str) -> str:
+        """Who owns a unit (`unit_type`; "": any unit) that `power` mobilises in `place`: the power itself, but for
+        a power whose map gives its units to another (PlayerAttachment giveUnitControl: on the G40 maps
+        UK_Pacific's new units are British wherever they are placed, as its starting units are, so that the
+        British move them); facilities stay the placer's. A family that reads the map's territories overrides it."""
         if unit_type and self.ut(unit_type).has("infrastructure"):
             return power
         try:

@@ -298,8 +298,10 @@ def _sequence(doc: GameDocument) -> list[Step]:
         player = element.get("player")
         if player is not None:
             doc.require("player", player, element)
-        steps.append(Step(name=name, phase=_phase(delegate.get("javaClass", ""), name), player=player,
-                          delegate=delegate_name, display=element.get("display") or delegate.get("display", "")))
+        java_class = delegate.get("javaClass", "")
+        steps.append(Step(name=name, phase=_phase(java_class, name), player=player,
+                          delegate=delegate_name, display=element.get("display") or delegate.get("display", ""),
+                          no_pu=java_class.rsplit(".", 1)[-1].startswith("NoPU")))
     return steps
 
 
