@@ -184,7 +184,7 @@ def _fail(exc: AdjudicatorError, as_json: bool = False) -> None:
 
 @app.command()
 def new(db: Optional[str] = typer.Argument(None, help="Where to create the game: a new file, or a league's database URL (postgresql://…) (default: ADJUDICATOR_DB)."),
-        game: str = typer.Option(..., "--game", help="demo, g40, g40-alt-universe (expanded-global, apone-europe, allies-vs-axis to come)."),
+        game: str = typer.Option(..., "--game", help="demo, g40, g40-alt-universe, classic, allies-vs-axis (expanded-global, apone-europe to come)."),
         map_: Optional[str] = typer.Option(None, "--map", help="A TripleA game XML path, or a map/game name found on ADJUDICATOR_MAPS_PATH."),
         rules: Optional[str] = typer.Option(None, "--rules", help="Rule version, e.g. beta-1.3 or beta-1.1 for g40-alt-universe."),
         player: list[str] = typer.Option([], "--player", help="POWER=CONTACT (mail address or forum name); repeatable."),
@@ -663,7 +663,7 @@ def _family_line(entry: dict) -> str:
         return f"not read: {entry['error']}"
     if entry["family"] is None:
         refused = [f"{f['name']} = {f['value']}" for findings in entry["refused"].values() for f in findings]
-        return "no family plays it yet: " + "; ".join(dict.fromkeys(refused))
+        return "no family plays it: " + "; ".join(dict.fromkeys(refused))
     others = [f"{f['name']} = {f['value']}" if f["value"] else f["name"] for f in entry["not_honoured"]]
     return f"family {entry['family']}" + (f", not honoured: {'; '.join(others)}" if others else ", honours all it sets")
 

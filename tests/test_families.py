@@ -1,7 +1,8 @@
 """The property check (DESIGN.md "Rules core"): every TripleA property, unit option, step and attachment of the
-nine game XMLs is in the G40 family's column of adjudicator/families.py; `new` plays the G40 maps as before and
-refuses the Europe and Pacific maps, naming each property that stops them, writing nothing; `maps` shows each
-map's family and what it does not honour."""
+nine game XMLs is in each family's column of adjudicator/families.py; `new --game g40` plays the G40 maps as before
+and refuses the Europe and Pacific maps, naming each property that stops them and the game that plays them, writing
+nothing; `new --game classic` plays those and refuses the G40 maps; `maps` shows each map's family and what it does
+not honour."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.families import ANY, COSMETIC, FAMILIES, FIXED, HONOURED_STATE, TRIPLEA_DEFAULTS, check
+from adjudicator.families import ANY, COSMETIC, FAMILIES, FIXED, HONOURED_STATE, TRIPLEA_DEFAULTS, check, families_for
 from adjudicator.rules.properties import HONOURED
 from adjudicator.triplea.importer import read_settings
 from adjudicator.triplea.units import READ_OPTIONS
 from conftest import TEST_SEED
 
 G40 = FAMILIES["g40"]
+CLASSIC = FAMILIES["classic"]
 G40_2E = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
 AU = "g40_alt_universe/map/games/"
 G40_MAPS = {                       # XML -> the --game (and --rules) that plays it
@@ -75,35 +77,39 @@ def all_xmls(maps_dir: Path) -> list[Path]:
     return found
 
 
-def test_every_property_unit_option_step_and_attachment_of_the_nine_maps_is_in_the_g40_column(maps_dir):
-    """No unknown names: each is honoured, fixed or cosmetic for the G40 family (patterns: "<player> bid")."""
+@pytest.mark.parametrize("family", [G40, CLASSIC], ids=lambda f: f.name)
+def test_every_property_unit_option_step_and_attachment_of_the_nine_maps_is_in_each_column(maps_dir, family):
+    """No unknown names: each is honoured, fixed or cosmetic for each family (patterns: "<player> bid")."""
     seen = 0
     for xml in all_xmls(maps_dir):
         settings = read_settings(xml)
-        unknown = [f.text() for f in check(settings, G40) if f.kind.startswith("unknown")]
+        unknown = [f.text() for f in check(settings, family) if f.kind.startswith("unknown")]
         assert unknown == [], (xml.name, unknown)
         for name in settings.properties:
             name = name.strip()
             owners = [o for o in settings.players + settings.alliances if name.startswith(o + " ")]
             keys = [name] + ["* " + name[len(o) + 1:] for o in owners]
-            assert any(k in G40.properties for k in keys), (xml.name, name)
+            assert any(k in family.properties for k in keys), (xml.name, name)
             seen += 1
         for option in settings.unit_options:
-            assert option in G40.unit_options, (xml.name, option)
+            assert option in family.unit_options, (xml.name, option)
         for delegate in settings.steps:
-            assert delegate in G40.steps, (xml.name, delegate)
+            assert delegate in family.steps, (xml.name, delegate)
         for attachment in settings.attachments:
-            assert attachment in G40.attachments, (xml.name, attachment)
+            assert attachment in family.attachments, (xml.name, attachment)
     assert seen > 500
 
 
 def test_the_table_is_consistent_with_the_engine_and_triplea():
-    """The honoured column is exactly what the rules read (rules/properties.py) with the engine's defaults; every
-    fixed or cosmetic entry says what the family does, and every name has a TripleA default or a pattern."""
+    """A family honours only what the rules read (rules/properties.py, with TripleA's defaults) and judges every
+    name they read (the G40 family fixes some the classic family honours); every fixed or cosmetic entry says
+    what the family does, and every name has a TripleA default or a pattern."""
     for family in FAMILIES.values():
         for name, (default, _) in HONOURED.items():
-            assert family.properties[name].state == HONOURED_STATE
+            assert family.properties[name].state in (HONOURED_STATE, FIXED), (family.name, name)
             assert TRIPLEA_DEFAULTS[name] == str(default).lower()
+        honoured = {n for n, rule in family.properties.items() if rule.state == HONOURED_STATE}
+        assert honoured - set(HONOURED) <= {"* Honorable Victory VCs", "* Economic Victory"}, family.name
         for table in (family.properties, family.unit_options, family.steps, family.attachments):
             for name, rule in table.items():
                 assert rule.state in (HONOURED_STATE, FIXED, COSMETIC), name
@@ -145,7 +151,7 @@ def test_the_europe_and_pacific_maps_are_refused_by_g40_naming_each_property_and
         line = next((s for s in stops if s.startswith(name + ": ")), None)
         assert line is not None and words in line, (name, stops)
     assert f"the map {Path(xml).name} sets rules that the G40 family" in out
-    assert "no game of this version plays it yet" in out and out.endswith("nothing was written")
+    assert "play it as --game classic" in out and out.endswith("nothing was written")
     assert not db.exists() and not any((tmp_path / "keys").glob("*")), "a refused map wrote a game or a key"
     text = cli("new", db, "--game", "g40", "--map", maps_dir / xml, code=2).stderr
     assert text.startswith("error: ") and "Traceback" not in text and "Neutrals Are Impassable = true" in text
@@ -201,22 +207,44 @@ def test_maps_shows_each_maps_family_and_what_it_does_not_honour(cli, maps_dir, 
         assert all(not f["refused"] for f in listed[name]["not_honoured"])
     assert {f["name"] for f in listed["ww2global40_2nd_edition"]["not_honoured"]} >= {"15 TechAttachments"}
     for name in ("europe_AAE", "europe_incomplete", "europe_improved", "pacific"):
-        assert listed[name]["family"] is None and listed[name]["games"] == []
-        assert {f"{f['name']} = {f['value']}" for f in listed[name]["refused"]["g40"]} == set(
-            REFUSED[next(x for x in REFUSED if Path(x).stem == name)])
+        assert listed[name]["family"] == "classic" and listed[name]["refused"] == {}
+        assert listed[name]["games"] == [{"game": "classic", "rules": None, "default": True}]
+        assert all(not f["refused"] for f in listed[name]["not_honoured"])
     text = cli("maps").stdout
-    assert "    no family plays it yet: Units Repair Hits End Turn = true; Submarines Defending May Submerge" in text
+    assert "    family classic, not honoured: Germans bid = 12; Russians bid = 12" in text
     assert "    family g40, not honoured: 8 steps of SpecialMoveDelegate" in text
-    assert any(line.startswith("pacific ") and line.endswith("none yet") for line in text.splitlines())
+    assert any(line.startswith("pacific ") and line.endswith("classic") for line in text.splitlines())
 
 
-def test_a_second_family_is_one_more_column():
-    """The machinery takes a Family record: a column whose fixed value differs refuses what the G40 one plays."""
-    from dataclasses import replace
-    from adjudicator.families import Rule, families_for
+CLASSIC_MAPS = ("europe_improved/map/games/europe_improved.xml", "europe/map/games/europe_AAE.xml",
+                "europe/map/games/europe_incomplete.xml", "pacific/map/games/pacific.xml")
+
+
+@pytest.mark.parametrize("xml", CLASSIC_MAPS)
+def test_the_classic_family_plays_the_europe_and_pacific_maps_warning_only_what_it_leaves_out(cli, tmp_path, maps_dir,
+                                                                                              xml):
+    """What the G40 family refuses in these maps the classic family honours, or fixes as its rulebook plays it;
+    what it warns is a map's own bid, its user actions (europe_improved's Middle East pop-ups) and technology."""
+    findings = check(read_settings(maps_dir / xml), CLASSIC)
+    assert not any(f.refused for f in findings), [f.text() for f in findings if f.refused]
+    for name in REFUSED[xml]:
+        assert not any(f.text().startswith(name) for f in findings), name
+    result = cli("new", tmp_path / "c.db", "--game", "classic", "--map", maps_dir / xml, "--seed", TEST_SEED)
+    assert "created game" in result.stdout
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert all(" bid = " in w or "user actions" in w or "Middle East" in w or "weapons development" in w
+               for w in warnings), warnings
+
+
+def test_the_classic_family_refuses_the_g40_maps_naming_what_stops_it(cli, tmp_path, maps_dir):
+    out = cli.json("new", tmp_path / "c.db", "--game", "classic", "--map", maps_dir / G40_2E, code=2)["error"]
+    assert "Units Repair Hits Start Turn = true: the classic family repairs battleships as their owner's turn ends" in out
+    assert "WW2V3 = true" in out and "play it as --game g40" in out and not (tmp_path / "c.db").exists()
+
+
+def test_a_column_decides_each_name_for_its_family():
+    """One name, two families: the G40 family fixes what the classic family honours."""
     from adjudicator.triplea.importer import MapSettings
     settings = MapSettings(source="m.xml", properties={"Neutrals Are Impassable": "true"}, unit_options={}, steps={})
-    classic = replace(G40, name="classic", properties=G40.properties | {
-        "Neutrals Are Impassable": Rule(FIXED, "neutrals are impassable", "true")})
-    assert check(settings, classic) == [] and [f.name for f in check(settings, G40)] == ["Neutrals Are Impassable"]
-    assert set(families_for(settings)) == set(FAMILIES) and ANY == "*"
+    assert check(settings, CLASSIC) == [] and [f.name for f in check(settings, G40)] == ["Neutrals Are Impassable"]
+    assert set(families_for(settings)) == {"g40", "classic"} and ANY == "*"

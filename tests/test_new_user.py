@@ -291,8 +291,8 @@ def test_maps_lists_each_game_xml_with_the_name_new_takes_and_the_games_that_pla
         {"game": "g40-alt-universe", "rules": "beta-1.3", "default": True}, {"game": "g40", "rules": None, "default": True}]
     assert by_name["G40_Alt_Universe_v2.0.4_beta-1.1"]["games"][0] == {"game": "g40-alt-universe", "rules": "beta-1.1", "default": False}
     assert (by_name["G40_Alt_Universe.xml"]["name"], by_name["G40_Alt_Universe.xml"]["version"]) == ("G40 Alt Universe", "2.0.12")
-    assert by_name["pacific"]["games"] == [] and by_name["pacific"]["family"] is None   # no family plays it yet
-    assert "Neutrals Are Impassable" in {f["name"] for f in by_name["pacific"]["refused"]["g40"]}
+    assert by_name["pacific"]["games"] == [{"game": "classic", "rules": None, "default": True}]
+    assert by_name["pacific"]["family"] == "classic" and by_name["pacific"]["refused"] == {}
     assert by_name["ww2global40_2nd_edition"]["family"] == "g40"
     assert listed["searched"][0] == {"folder": str(maps_dir), "exists": True, "from": "ADJUDICATOR_MAPS_PATH", "maps": 5}
     assert listed["searched"][-1]["from"] == "TripleA" and not listed["searched"][-1]["exists"]
@@ -318,10 +318,13 @@ def test_maps_reads_tripleas_download_folder_and_names_zipped_maps(cli, tmp_path
 
 
 def _found_but_refused(cli, tmp_path):
-    """`new --map pacific` finds the map by its name, then refuses it: the G40 family cannot play its rules."""
+    """`new --map pacific` finds the map by its name, then refuses it for --game g40, naming the game that plays it
+    (the G40 family cannot play its rules), and plays it as --game classic."""
     out = cli("new", tmp_path / "p.db", "--game", "g40", "--map", "pacific", code=2).output
     assert "the map pacific.xml sets rules that the G40 family" in out and "nothing was written" in out, out
-    assert not (tmp_path / "p.db").exists()
+    assert "play it as --game classic" in out and not (tmp_path / "p.db").exists()
+    cli("new", tmp_path / "p.db", "--game", "classic", "--map", "pacific")
+    assert cli.json("status", tmp_path / "p.db")["name"] == "classic"
 
 
 def test_maps_when_none_is_found_says_where_it_looked_and_how_to_add_a_folder(cli, tmp_path, monkeypatch):

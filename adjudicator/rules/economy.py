@@ -50,10 +50,16 @@ def buy(rules: MapFacts, state: State, mover: str, order: Buy, bid: bool = False
             "cost": total, "treasury": state.treasury[power], **({"bid_left": funds[power]} if bid else {})}
 
 
+UNLIMITED = 10**6       # what an original factory may place: more than any treasury buys
+
+
 def factory_capacity(rules: MapFacts, state: State, power: str, place: str) -> int:
-    """BG-35: units a territory may still receive this turn from its factories (0 if none usable)."""
+    """BG-35: units a territory may still receive this turn from its factories (0 if none usable). An original
+    factory of the map, held by its original owner, has no limit (CL-23: TripleA's originalFactory)."""
     if rules.is_water(place) or state.owners.get(place) != power or place in state.conquered:
         return 0
+    if rules.unlimited_factory(state, power, place):
+        return UNLIMITED
     total = 0
     for u in state.units_at(place, power):
         t = rules.ut(u)

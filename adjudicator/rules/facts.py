@@ -238,6 +238,16 @@ class MapFacts(RulesCore):
         cap = self.number(unit, "maxDamage", 0)
         return cap or 2 * self.scenario.territory(unit.place).production
 
+    def unlimited_factory(self, state: State, power: str, place: str) -> bool:
+        """CL-23: a territory the map marks `originalFactory` produces any number of units for the power that
+        held it at the start, while its factory stands (TripleA's AbstractPlaceDelegate); the G40 maps mark none."""
+        flagged = self.scenario.territory(place).options.get("originalFactory", [])
+        if not any(v.strip().lower() == "true" for v in flagged):
+            return False
+        original = state.original_owners.get(place) or self.scenario.territory(place).original_owner
+        return original == power and any(self.ut(u).has("factory") and not u.flags.get("placed")
+                                         for u in state.units_at(place, power))
+
     # -- territories --------------------------------------------------------------------------------
 
     def impassable(self, place: str) -> bool:
