@@ -25,6 +25,7 @@ class ClassicRules(MapFamily):
     title = "classic 1999/2001 rules (A&A Europe, A&A Pacific)"
 
     burma_road = ("Burma", "India", "Yunnan", "Szechwan")   # TripleA's NoPUPurchaseDelegate (CL-16)
+    tokyo_express = "Japanese"        # the power whose destroyers carry troops under "Pacific Theater" (CL-24)
     victory_points_to_win = 22        # the Pacific rulebook's 22 (TripleA's EndRoundDelegate agrees; CL-19)
     # A name the family reads as another (RULINGS.md "new-carriers"): fighters that may move to a new carrier
     # land where it will be placed (CL-22).
@@ -34,6 +35,13 @@ class ClassicRules(MapFamily):
         alias = self.PROPERTY_ALIASES.get(name)
         return super().prop(name) or (
             alias is not None and str(self.scenario.properties.get(alias, "")).strip().lower() == "true")
+
+    def carries(self, unit) -> int:
+        """CL-24: in the Pacific rules only Japanese destroyers carry troops (the "Tokyo Express"); TripleA's
+        TransportTracker names the Japanese under "Pacific Theater" as this does."""
+        if self.prop("Pacific Theater") and self.is_destroyer(unit) and unit.owner != self.tokyo_express:
+            return 0
+        return super().carries(unit)
 
     # -- the family's turn ------------------------------------------------------------------------------
 

@@ -191,6 +191,11 @@ class MapFacts(RulesCore):
         t = self.ut(unit)
         return t.domain == "sea" and t.transport_capacity > 0 and t.attack == 0
 
+    def carries(self, unit: Unit) -> int:
+        """How much cargo this unit takes aboard (the map's transportCapacity); a family that limits who may
+        carry says less for some owners."""
+        return self.ut(unit).transport_capacity
+
     def taken_last(self, unit: Unit, role: str) -> bool:
         """BG-13: transports are chosen as casualties only when nothing else of their side can be hit."""
         return self.is_transport(unit) and self.prop("Transport Casualties Restricted")

@@ -150,7 +150,7 @@ class Legs:
         Units that board to land at once in a combat move (`landing`) take first a transport already unloading
         there, then an empty one, so that transports holding other cargo stay free to land it elsewhere (BG-10)."""
         bound = {c.carried_by: c.flags["landing"] for c in state.units_at(zone, power) if c.flags.get("landing")}
-        boats = sorted((u for u in state.units_at(zone, power) if self.rules.ut(u).transport_capacity > 0
+        boats = sorted((u for u in state.units_at(zone, power) if self.rules.carries(u) > 0
                         and (not u.flags.get("unloaded") or landing is not None and bound.get(u.id) == landing)),
                        key=lambda u: (u.id not in bound if landing else 0, bool(state.cargo_of(u)) if landing else 0,
                                       u.id))
@@ -167,7 +167,7 @@ class Legs:
     def _seat(self, state: State, boats: list[Unit], land: list[Unit]) -> tuple[dict[int, Unit], Unit | None]:
         """Each of `land` on the first of `boats` with room for it, in that order; and the first unit that found
         none, if one did."""
-        room = {b.id: self.rules.ut(b).transport_capacity - sum(self.rules.ut(c).transport_cost for c in state.cargo_of(b))
+        room = {b.id: self.rules.carries(b) - sum(self.rules.ut(c).transport_cost for c in state.cargo_of(b))
                 for b in boats}
         seats: dict[int, Unit] = {}
         for u in land:
@@ -187,7 +187,7 @@ class Legs:
         """Why a land unit finds no seat in `zone`: no transport there, only ones that unloaded this turn, or no
         room left on them."""
         if not boats:
-            if any(self.rules.ut(u).transport_capacity > 0 for u in state.units_at(zone, power)):
+            if any(self.rules.carries(u) > 0 for u in state.units_at(zone, power)):
                 return (f"{possessive(power, the=True)} transports in {zone} unloaded this turn and take no more "
                         f"cargo, so the {kind} cannot board")
             return f"no transport of {power} is in {zone} to carry the {kind}: land units go to sea aboard transports"
