@@ -23,6 +23,7 @@ class ClassicRules(MapFamily):
 
     name = "classic"
     title = "classic 1999/2001 rules (A&A Europe, A&A Pacific)"
+    passage_rules = ("CL-08", "CL-08")      # who passes enemy ships is the map's unit options (CL-08)
 
     # -- the family's turn ------------------------------------------------------------------------------
 
