@@ -263,10 +263,11 @@ G40_UNIT_OPTIONS: dict[str, Rule] = {name: honoured() for name in _READ_UNIT_OPT
                                 "raid: canEscort, canIntercept)", harmless=True),
     "canNotTarget": fixed(None, NO_TARGETS),
     "canNotBeTargetedBy": fixed(None, NO_TARGETS),
-    "canMoveThroughEnemies": fixed("false", "the G40 family decides which units may pass enemies by its rulebook "
-                                            "(BG-07)"),
-    "canBeMovedThroughByEnemies": fixed("false", "the G40 family decides which units block enemies by its rulebook "
-                                                 "(BG-07)"),
+    "canMoveThroughEnemies": fixed("false", "the G40 family lets only submarines pass enemy ships, by its rulebook "
+                                            "(BG-07, BG-19); a map may only forbid it to a unit (false)"),
+    "canBeMovedThroughByEnemies": fixed("false", "the G40 family lets enemies pass only submarines and transports the "
+                                                 "map's 'Ignore … In Movement' names, by its rulebook (BG-07); a map "
+                                                 "may only make a unit block (false)"),
     "isMarine": fixed(None, "the G40 family gives marines no bonus in an amphibious assault"),
     "canBeCapturedOnEnteringBy": fixed(ANY, BY_RULEBOOK),
     "canBeGivenByTerritoryTo": fixed(ANY, BY_RULEBOOK),

@@ -23,6 +23,7 @@ class ClassicRules(MapFamily):
 
     name = "classic"
     title = "classic 1999/2001 rules (A&A Europe, A&A Pacific)"
+    passage_rules = ("CL-08", "CL-08")      # who passes enemy ships is the map's unit options (CL-08)
 
     burma_road = ("Burma", "India", "Yunnan", "Szechwan")   # TripleA's NoPUPurchaseDelegate (CL-16)
     tokyo_express = "Japanese"        # the power whose destroyers carry troops under "Pacific Theater" (CL-24)

@@ -223,7 +223,7 @@ class Battle:
         if not self.sea or (rec["round"] == 1 and not self.rules.prop("Sub Retreat Before Battle")):
             return
         if not self._destroyer(self.att):
-            going = [u for u in self.dfn if self.rules.can_submerge(u)
+            going = [u for u in self.dfn if self.rules.can_submerge(u, defending=True)
                      and self.state.standing.get(u.owner, {}).get("submerge")]
             if going:
                 self.dfn = [u for u in self.dfn if u not in going]
@@ -361,6 +361,8 @@ class Battle:
             ev["result"] = "retreated" if "retreat" in ev else "defended"
         elif self.sea and self.att:
             ev["result"] = "cleared"
+            if rules.takes_sea_zone(state, self.power, self.place, self.att):
+                ev["capture"] = capture(rules, state, self.power, self.place)       # CL-15: a convoy zone
         elif any(rules.can_capture(u) for u in self.att):
             ev["result"] = "captured"
             if rules.is_hostile_land(state, self.power, self.place):

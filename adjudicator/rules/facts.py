@@ -36,9 +36,14 @@ class MapFacts(RulesCore):
     # The most new units a power that places without factories (China) puts in one territory in a turn: the G40
     # rulebook's 3, whatever the map's placementPerTerritory says (RULINGS.md "chinese-placement"); None: the map's.
     placed_per_territory: int | None = 3
+<<<<<<< HEAD
     # The territories of the Burma Road that give a power that buys nothing (China) one more infantry while its
     # side holds them all, where the map plays "Pacific Theater" (economy.grant_per_valued_territory); none here.
     burma_road: tuple[str, ...] = ()
+=======
+    # The rules a passage refused past enemy ships cites: (surface ships BG-07, submarines BG-19).
+    passage_rules: tuple[str, str] = ("BG-07", "BG-19")
+>>>>>>> cl-move
 
     def __init__(self, scenario: Scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)
@@ -175,9 +180,14 @@ class MapFacts(RulesCore):
         """BG-16: submarines strike first (isSub, or isFirstStrike on newer maps)."""
         return self.is_sub(unit) or self.true(unit, "isFirstStrike")
 
-    def can_submerge(self, unit: Unit) -> bool:
-        """BG-17: submarines may submerge, where the map's rules allow it."""
-        return self.prop("Submersible Subs") and (self.is_sub(unit) or self.true(unit, "canEvade"))
+    def can_submerge(self, unit: Unit, defending: bool = False) -> bool:
+        """BG-17: submarines may submerge, where the map's "Submersible Subs" allows it; CL-13: defending ones also
+        where "Submarines Defending May Submerge Or Retreat" does (TripleA's DefensiveSubsRetreat)."""
+        return self.subs_submerge(defending) and (self.is_sub(unit) or self.true(unit, "canEvade"))
+
+    def subs_submerge(self, defending: bool = False) -> bool:
+        """Whether this game's submarines (defending ones, with `defending`) submerge at all (BG-17, CL-13)."""
+        return self.prop("Submersible Subs") or (defending and self.prop("Submarines Defending May Submerge Or Retreat"))
 
     def can_hit(self, shooter: Unit, target: Unit, destroyer_with_shooter: bool) -> bool:
         """BG-18: submarines cannot hit aircraft; aircraft hit submarines only beside a friendly destroyer."""
@@ -221,10 +231,13 @@ class MapFacts(RulesCore):
         return self.number(unit, "bombingBonus", 0)
 
     def is_warship(self, unit: Unit) -> bool:
-        """A ship that stops enemy ships (BG-07): not a transport or submarine where the map ignores those."""
+        """A ship that stops enemy ships (BG-07): not a transport or submarine where the map ignores those. A map
+        that sets the unit option canBeMovedThroughByEnemies decides by it instead (CL-08)."""
         t = self.ut(unit)
         if t.domain != "sea":
             return False
+        if "canBeMovedThroughByEnemies" in t.options:
+            return not self.true(unit, "canBeMovedThroughByEnemies")
         if self.is_sub(unit):
             return not self.prop("Ignore Sub In Movement")
         if t.transport_capacity > 0 and t.attack == 0:
@@ -284,16 +297,36 @@ class MapFacts(RulesCore):
         """Entering `place` starts a battle: enemy units there, or enemy land."""
         return bool(self.hostile_units(state, power, place)) or self.is_hostile_land(state, power, place)
 
-    def blocks_ships(self, state: State, power: str, place: str, sub: bool = False) -> bool:
-        """BG-07: enemy surface warships stop ships; enemy submarines and transports do not. BG-19: a moving
-        submarine is stopped only by an enemy destroyer."""
-        if sub and self.prop("Submersible Subs"):
+    def moves_through_enemies(self, unit: Unit) -> bool:
+        """BG-19: a submarine passes enemy ships where "Submersible Subs" is on (TripleA's isSub); a map that sets
+        the unit option canMoveThroughEnemies decides by it instead (CL-08)."""
+        if "canMoveThroughEnemies" in self.ut(unit).options:
+            return self.true(unit, "canMoveThroughEnemies")
+        return self.is_sub(unit) and self.prop("Submersible Subs")
+
+    def blocks_ships(self, state: State, power: str, place: str, through: bool = False) -> bool:
+        """BG-07: enemy warships stop ships (is_warship). BG-19: ships that all pass enemies (`through`:
+        moves_through_enemies) are stopped only by an enemy destroyer (TripleA's MoveValidator)."""
+        if through:
             return any(self.is_destroyer(u) for u in self.hostile_units(state, power, place))
         return any(self.is_warship(u) for u in self.hostile_units(state, power, place))
 
+    def neutral_closed(self, state: State, place: str) -> bool:
+        """CL-10: a neutral country (land no power holds) where the map's "Neutrals Are Impassable" is on: no unit
+        enters it, no aircraft flies over it."""
+        return (self.prop("Neutrals Are Impassable") and not self.is_water(place) and self.owner(state, place) is None
+                and not self.impassable(place))
+
+    def neutral_refusal(self, place: str, what: str) -> RuleViolation:
+        """Why `what` ("land units may not enter it" …) for a neutral country closed by CL-10."""
+        return RuleViolation(f"{place} is a neutral country, and neutrals are impassable in this game (the map's "
+                             f"\"Neutrals Are Impassable\"): {what}", "CL-10")
+
     def check_land_destination(self, state: State, power: str, place: str, phase: str) -> None:
         """Where land units may end a move: into an attack in combat move (BG-02), onto friendly land in
-        non-combat (BG-08), never onto a neutral's land."""
+        non-combat (BG-08), never onto a neutral's land, nor into a neutral country the map closes (CL-10)."""
+        if self.neutral_closed(state, place):
+            raise self.neutral_refusal(place, "land units may not enter it")
         if self.is_neutral_land(state, power, place) and not self.neutral_passage(state, power, place, "Land"):
             raise RuleViolation(self.not_at_war(state, power, place), "BG-02")
         if phase == "combat_move":
@@ -382,7 +415,10 @@ class MapFacts(RulesCore):
                                 f"for {power})", "BG-03")
 
     def air_passable(self, state: State, power: str, place: str) -> bool:
-        """BG-41: aircraft may not fly over a neutral's land (a game that allows it overrides this)."""
+        """BG-41: aircraft may not fly over a neutral's land (a game that allows it overrides this), nor over a
+        neutral country the map closes (CL-10)."""
+        if self.neutral_closed(state, place):
+            return False
         return (self.is_water(place) or not self.is_neutral_land(state, power, place)
                 or self.neutral_passage(state, power, place, "Air"))
 
@@ -398,6 +434,22 @@ class MapFacts(RulesCore):
             if not self.is_friendly_land(state, power, land) or land in state.conquered:
                 raise RuleViolation(f"the {canal.name} between {a} and {b} needs {land} held by "
                                     f"{power} or an ally since the start of the turn", "BG-07")
+
+    def closed_to_ships(self, state: State, power: str, place: str) -> bool:
+        """CL-12: a sea zone an enemy holds (a convoy zone) that ships may not enter in the non-combat move, where
+        the map's "Naval Units May Not NonCombat Move Into Controlled Sea Zones" is on (TripleA's MoveValidator:
+        "controlled" is the zone's owner, whatever units are there)."""
+        return (self.prop("Naval Units May Not NonCombat Move Into Controlled Sea Zones") and self.is_water(place)
+                and self.is_hostile_land(state, power, place))
+
+    def takes_sea_zone(self, state: State, power: str, zone: str, units: list[Unit]) -> bool:
+        """CL-15: `units` of `power` take an enemy's convoy zone (a sea zone with a value, held by a power at war
+        with it) where no enemy unit is left: ships do, transports do not (TripleA's BattleTracker.takeOver with
+        "Transport Control Sea Zone" and "Sub Control Sea Zone Restricted" off). Sea zones without a value (the G40
+        maps' kamikaze zones) never change hands."""
+        return (self.is_water(zone) and self.scenario.territory(zone).production > 0
+                and self.is_hostile_land(state, power, zone) and not self.hostile_units(state, power, zone)
+                and any(self.ut(u).domain == "sea" and not self.is_transport(u) for u in units))
 
     def check_sea_path(self, state: State, power: str, ships: list[Unit], path: list[str]) -> None:
         """A game's own limits on a voyage of `ships` along `path` (sea zones, the start first), such as a sea
@@ -434,7 +486,11 @@ class MapFacts(RulesCore):
         """Who may strike in a kamikaze zone: its original owner, or its owner now where the map says so."""
         if self.prop("Kamikaze Suicide Attacks Done By Current Territory Owner"):
             return state.owners.get(zone)
-        return state.original_owners.get(zone) or self.scenario.territory(zone).original_owner
+        return self.original_owner(state, zone)
+
+    def original_owner(self, state: State, place: str) -> str | None:
+        """Who held `place` as the game began: the state's record (land), else the map's (sea zones too)."""
+        return state.original_owners.get(place) or self.scenario.territory(place).original_owner
 
     def suicide_attack(self, power: str) -> tuple[str, int] | None:
         """The resource `power` spends on strikes and the strikes' attack value (PlayerAttachment
@@ -506,7 +562,7 @@ class MapFacts(RulesCore):
         """BG-40: liberated territory returns to a friendly original owner that can still collect income (a power
         that takes turns); its capital always returns to it, and with it the income. Otherwise the map may name who receives what a
         power captures there (TerritoryAttachment whenCapturedByGoesTo)."""
-        original = state.original_owners.get(place)
+        original = self.original_owner(state, place)
         if (original and original != power and self.friendly(state, power, original)
                 and original in self.scenario.turn_players()      # the Dutch take no turns and collect nothing
                 and (self.can_collect_income(state, original) or self.capital_of(original) == place)):

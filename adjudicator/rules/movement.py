@@ -205,6 +205,8 @@ def move(rules: MapFacts, state: State, power: str, order: Move) -> dict:
     landing = None
     if land and legs.sea:
         landing = legs.carry_out(state, power, land, phase)
+    if ships and phase == "combat_move":      # CL-15: enemy convoy zones passed on the way change hands
+        captured += [z for z in legs.sea_path[1:-1] if rules.takes_sea_zone(state, power, z, ships)]
     blitzes = [capture(rules, state, power, place) for place in captured]
     if land and phase == "noncombat_move" and rules.takes_over_on_entering(state, power, path[-1]):
         blitzes.append(take_over(rules, state, power, path[-1]))
@@ -247,7 +249,11 @@ def _declare_battles(rules: MapFacts, state: State, power: str, path: list[str],
                 amphibious=legs.sea_path[-1] if landing else None)
         out["attack"] = dest
     zone = legs.sea_path[-1] if ships else (dest if rules.is_water(dest) else None)
-    if zone and rules.hostile_units(state, power, zone):
+    if ships and rules.takes_sea_zone(state, power, zone, ships):
+        # CL-15: an enemy's empty convoy zone is taken in the battle phase, as an empty territory is (combat.py)
+        declare(state, zone, power, "sea", legs.sea_path[-2] if len(legs.sea_path) > 1 else None)
+        out["attack"] = out.get("attack") or zone
+    elif zone and rules.hostile_units(state, power, zone):
         # unarmed ships (transports) ending beside enemy submarines or transports alone pass them by: they attack
         # nothing (BG-13); against warships they are in a battle, which the check refuses unless armed units join
         armed = flying or any(not rules.is_transport(s) for s in ships)
@@ -340,6 +346,8 @@ def _check_land(rules: MapFacts, state: State, power: str, units: list[Unit], pa
     """Land paths; returns the territories blitzed on the way (BG-03, BG-04, BG-08)."""
     blitzed = []
     for place in path[1:-1]:
+        if rules.neutral_closed(state, place):
+            raise rules.neutral_refusal(place, "land units may not enter or pass through it")
         if rules.is_neutral_land(state, power, place) and not rules.neutral_passage(state, power, place, "Land"):
             raise RuleViolation(rules.not_at_war(state, power, place), "BG-02")
         if rules.is_passable_land(state, power, place) and not rules.hostile_units(state, power, place):
@@ -365,6 +373,8 @@ def check_air(rules: MapFacts, state: State, power: str, units: list[Unit], path
     _check_crossings(rules, state, power, path)
     for place in path[1:]:
         if not rules.air_passable(state, power, place):
+            if rules.neutral_closed(state, place):
+                raise rules.neutral_refusal(place, "aircraft may not fly over it or into it")
             if rules.owner(state, place) in rules.scenario.turn_players():      # a power, not a neutral country
                 verb = "fly into" if place == path[-1] else "fly over"
                 raise RuleViolation(rules.not_at_war(state, power, place, verb), "BG-02")
@@ -406,11 +416,18 @@ def _check_sea(rules: MapFacts, state: State, power: str, ships: list[Unit], pat
         _check_canal(rules, state, power, ships, a, b)
     rules.check_sea_path(state, power, ships, path)
     subs = all(rules.is_sub(u) for u in ships)
+    through = all(rules.moves_through_enemies(u) for u in ships)
     for place in path[1:-1]:
-        if rules.blocks_ships(state, power, place, sub=subs):
-            what = "an enemy destroyer is" if subs and rules.prop("Submersible Subs") else "enemy warships are"
-            raise RuleViolation(f"ships must stop in {place}: {what} there", "BG-19" if subs else "BG-07")
+        if rules.blocks_ships(state, power, place, through=through):
+            what = "an enemy destroyer is" if through else "enemy warships are"
+            raise RuleViolation(f"ships must stop in {place}: {what} there", rules.passage_rules[subs])
     dest = path[-1]
+    if phase != "combat_move":
+        closed = next((p for p in path[1:] if rules.closed_to_ships(state, power, p)), None)
+        if closed:
+            raise RuleViolation(f"{closed} is held by {rules.owner(state, closed)}: in the non-combat move ships may "
+                                "not enter a sea zone an enemy holds (the map's \"Naval Units May Not NonCombat Move "
+                                "Into Controlled Sea Zones\"); take it back with a combat move", "CL-12")
     if phase != "combat_move" and rules.hostile_units(state, power, dest) and len(path) > 1:
         if not (subs and rules.prop("Subs Can End NonCombat Move With Enemies")) and rules.blocks_ships(state, power, dest):
             raise RuleViolation(f"{dest} holds enemy warships: ships end a non-combat move only where there are none",

@@ -51,8 +51,9 @@ HONOURED: dict[str, tuple[bool, str]] = {
     "Unplaced units live when not placed": (False, "units bought and not placed are kept, not lost (CL-09)"),
     "Neutrals Are Impassable": (False, "no unit enters or flies over a neutral territory (CL-10)"),
     "Naval Units May Not NonCombat Move Into Controlled Sea Zones": (
-        False, "ships may not end a non-combat move where any enemy unit is (CL-12)"),
-    "Submarines Defending May Submerge Or Retreat": (False, "defending submarines may submerge (CL-13)"),
+        False, "ships may not enter a sea zone an enemy holds (a convoy zone) in the non-combat move (CL-12)"),
+    "Submarines Defending May Submerge Or Retreat": (False, "defending submarines may submerge, even where "
+                                                            "\"Submersible Subs\" is off (CL-13)"),
     "Limit SBR Damage To Factory Production": (False, "a raid costs at most the territory's value (CL-05)"),
     "Limit SBR Damage Per Turn": (False, "raids on a territory cost at most its value a turn (CL-05)"),
     "Production Per Valued Territory Restricted": (

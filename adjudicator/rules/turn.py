@@ -383,7 +383,7 @@ def _check_battle_orders(rules: MapFacts, state: State, orders: list[Order], err
 def _submerge_problem(rules: MapFacts, state: State, battle: dict, place: str) -> str | None:
     """Why `submerge PLACE` cannot be carried out: the game's submarines never submerge, PLACE is a land battle,
     or none of the mover's attacking units there can submerge (RULINGS.md "attacking-submarines-submerge")."""
-    if not rules.prop("Submersible Subs"):
+    if not rules.subs_submerge():
         return "submarines of this game cannot submerge (the map's \"Submersible Subs\"): write `retreat PLACE > TO` instead"
     if battle.get("kind") != "sea":
         return f"the battle in {place} is on land: only submarines at sea submerge; write `retreat {place} > TO` instead"
@@ -569,7 +569,8 @@ def _presume_victory(rules: MapFacts, state: State, place: str, kind: str) -> li
     state.remove_units(u.id for u in rules.hostile_units(state, power, place))
     won = any(rules.can_capture(u) and not u.flags.get("raid") for u in state.units_at(place, power))
     outcome = {"result": "captured" if won else "cleared"}
-    if won and rules.is_hostile_land(state, power, place):
+    if (won and rules.is_hostile_land(state, power, place)) or rules.takes_sea_zone(
+            state, power, place, state.units_at(place, power)):
         outcome["capture"] = movement.capture(rules, state, power, place)
     rules.after_battle(state, power, place, outcome)
     return []
@@ -616,7 +617,7 @@ def check_standing(rules: MapFacts, power: str, orders: list[Order]) -> list[Ord
         try:
             if isinstance(o, Scramble):
                 scramble.check_order(rules, o.place, o.sea_zone)
-            elif isinstance(o, Submerge) and o.place is None and not rules.prop("Submersible Subs"):
+            elif isinstance(o, Submerge) and o.place is None and not rules.subs_submerge(defending=True):
                 raise RuleViolation("submarines of this game cannot submerge (the map's \"Submersible Subs\")", "BG-17")
             elif isinstance(o, Kamikaze):
                 check_kamikaze(rules, power, o)
