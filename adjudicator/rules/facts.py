@@ -36,14 +36,11 @@ class MapFacts(RulesCore):
     # The most new units a power that places without factories (China) puts in one territory in a turn: the G40
     # rulebook's 3, whatever the map's placementPerTerritory says (RULINGS.md "chinese-placement"); None: the map's.
     placed_per_territory: int | None = 3
-<<<<<<< HEAD
     # The territories of the Burma Road that give a power that buys nothing (China) one more infantry while its
     # side holds them all, where the map plays "Pacific Theater" (economy.grant_per_valued_territory); none here.
     burma_road: tuple[str, ...] = ()
-=======
     # The rules a passage refused past enemy ships cites: (surface ships BG-07, submarines BG-19).
     passage_rules: tuple[str, str] = ("BG-07", "BG-19")
->>>>>>> cl-move
 
     def __init__(self, scenario: Scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)
