@@ -16,7 +16,7 @@ PACKAGE = "adjudicator.rules"
 FACTS = {"facts", "core", "properties"}
 # Each takes facts and a state and knows no edition; they may import each other, without a circle.
 MECHANISMS = {"air", "bombing", "combat", "conditions", "convoy", "economy", "movement", "politics", "scramble",
-              "transport"}
+              "transport", "victory"}
 # The map driver: walks a power's phases and plays their orders through the mechanisms.
 DRIVER = {"turn"}
 # The families: what they share (family.MapFamily) and each family's turn and ways to win. Only they import the
