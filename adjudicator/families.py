@@ -326,8 +326,8 @@ G40_ATTACHMENTS: dict[str, Rule] = {name: honoured() for name in (
 CLASSIC_BY_RULEBOOK = "the classic family plays this by its rulebook (games/classic/RULES.md)"
 NO_CLASSIC_TECH = "the classic family plays no weapons development (optional in the boxes, left out in the maps)"
 CLASSIC_PROPERTIES: dict[str, Rule] = G40_PROPERTIES | {name: honoured(what) for name, (_, what) in HONOURED.items()} | {
-    "WW2V2": fixed(ANY, "the classic family plays the 1999/2001 rulebooks, whatever the map says of the Revised "
-                        "rules", harmless=True),
+    "WW2V2": fixed(ANY, "the classic family plays the 1999/2001 rulebooks, not TripleA's Revised-rules switch "
+                        "(games/classic/RULINGS.md \"ww2v2\")", harmless=True),
     "WW2V3": fixed("false", "the classic family plays the 1999/2001 rulebooks, not the WW2V3 rules"),
     "neutralCharge": fixed(ANY, "the classic family's neutrals are impassable (CL-10): nothing pays to enter them",
                            harmless=True),
