@@ -53,7 +53,7 @@ HONOURED: dict[str, tuple[bool, str]] = {
     "Naval Units May Not NonCombat Move Into Controlled Sea Zones": (
         False, "ships may not end a non-combat move where any enemy unit is (CL-12)"),
     "Submarines Defending May Submerge Or Retreat": (False, "defending submarines may submerge (CL-13)"),
-    "Limit SBR Damage To Factory Production": (False, "a raid costs at most the territory's value (CL-05)"),
+    "Limit SBR Damage To Factory Production": (False, "each raiding bomber costs at most the territory's value (CL-05)"),
     "Limit SBR Damage Per Turn": (False, "raids on a territory cost at most its value a turn (CL-05)"),
     "Production Per Valued Territory Restricted": (
         False, "a territory's factory produces at most the territory's value a turn (CL-16)"),
