@@ -339,6 +339,10 @@ CLASSIC_PROPERTIES: dict[str, Rule] = G40_PROPERTIES | {name: honoured(what) for
     "Heavy Bomber Dice Rolls": fixed(ANY, NO_CLASSIC_TECH, harmless=True),
     "Units Repair Hits Start Turn": fixed("false", "the classic family repairs battleships as their owner's turn "
                                                    "ends (CL-06)"),
+    "Choose AA Casualties": fixed(ANY, "the classic family lets the owner of aircraft hit by AA choose which are "
+                                       "lost, by its order of loss (CL-02, CL-03), never at random", harmless=True),
+    "Roll AA Individually": fixed(ANY, "the classic family rolls one AA die per aircraft and lets their owner choose "
+                                       "the losses (CL-02), so it changes nothing", harmless=True),
     "* Honorable Victory VCs": honoured("the victory cities a side needs (CL-17)"),
     "* Economic Victory": honoured("the income a side needs (CL-18)"),
     "Unplaced units live when not placed": honoured(HONOURED["Unplaced units live when not placed"][1]),

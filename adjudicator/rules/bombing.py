@@ -2,10 +2,12 @@
 
 A raid flies like a combat move and is fought first in Conduct Combat: one round of air battle between the
 escorts and bombers and the defending interceptors (both sides hit on the map's airAttack / airDefense, 1),
-then the raided facility's own AA fires once at each raiding bomber (RULINGS.md "facility-aa-escorts": the
-escorts' part ends with the air battle, where the map has one), then each surviving bomber rolls its damage.
-Damage stays on the facility, capped by its maxDamage: a factory places that much less, a base with more damage
-than its maxOperationalDamage stops working, and each PU of repair removes one point.
+then the AA there (the raided facility's own, or an AA gun: `raid_aa`) fires once at each raiding bomber
+(RULINGS.md "facility-aa-escorts": the escorts' part ends with the air battle, where the map has one), then each
+surviving bomber rolls its damage. Damage stays on the facility, capped by its maxDamage: a factory places that
+much less, a base with more damage than its maxOperationalDamage stops working, and each PU of repair removes one
+point. Where the map damages territories instead (the classic maps), the dice are PUs lost from the owner's
+treasury (CL-04, CL-05).
 """
 
 from __future__ import annotations
@@ -106,8 +108,9 @@ def resolve_raid(rules: MapFacts, state: State, power: str, battle: dict, roller
             raiders = [u for u in raiders if u not in lost]
     over_target = sorted((u for u in raiders if bombers_for(rules, u, facility)
                           or not rules.prop("Raids May Be Preceeded By Air Battles")), key=lambda u: (u.type, u.id))
-    if over_target and rules.ut(goal).has("aa_bombing"):
-        hit_on = rules.number(goal, "attackAA", 1)
+    guns = raid_aa(rules, state, power, goal)
+    if over_target and guns:
+        hit_on = rules.number(guns[0], "attackAA", 1)
         names = [f"{u.type}" for u in over_target]
         values = roller.roll(f"{base}:aa", sides, len(names), units=names)
         shot = [u for u, d in zip(over_target, values) if d <= hit_on]
@@ -123,6 +126,14 @@ def resolve_raid(rules: MapFacts, state: State, power: str, battle: dict, roller
     state.remove_units(u.id for u in dead)
     event["survivors"] = count_types(raiders)
     return event
+
+
+def raid_aa(rules: MapFacts, state: State, power: str, goal: Unit) -> list[Unit]:
+    """The AA that fires at a raid on `goal` (BG-27, CL-03): the facility's own (isAAforBombingThisUnitOnly), and
+    the enemy's AA guns in the territory that no raid can damage (the classic maps' isAA gun). As in TripleA, a
+    facility with AA of its own fires only when it is the one raided."""
+    return [u for u in state.units_at(goal.place) if rules.ut(u).has("aa_bombing") and u.carried_by is None
+            and rules.at_war(state, power, u.owner) and (u is goal or not rules.ut(u).has("can_be_damaged"))]
 
 
 def _volley(rules: MapFacts, roller, label: str, units: list[Unit], option: str) -> dict | None:
@@ -158,10 +169,11 @@ def _damage(rules: MapFacts, state: State, roller, base: str, goal: Unit, bomber
     sides = rules.number(bombers[0], "bombingMaxDieSides", rules.scenario.dice_sides) if own else rules.scenario.dice_sides
     names = [f"{u.type}+{b}" for u, b in zip(bombers, bonus)]
     values = roller.roll(base, sides, len(bombers), units=names)
-    rolled = sum(v + b for v, b in zip(values, bonus))
+    each = [v + b for v, b in zip(values, bonus)]
+    rolled = sum(each)
     if not rules.prop("Damage From Bombing Done To Units Instead Of Territories"):
-        return _treasury_damage(rules, state, goal, rolled, {"label": base, "sides": sides, "values": values,
-                                                             "units": names, "rolled": rolled})
+        return _treasury_damage(rules, state, goal, each, {"label": base, "sides": sides, "values": values,
+                                                           "units": names, "rolled": rolled})
     room = max(rules.max_damage(goal) - goal.damage, 0)
     dealt = min(rolled, room)
     goal.damage += dealt
@@ -169,9 +181,16 @@ def _damage(rules: MapFacts, state: State, roller, base: str, goal: Unit, bomber
             "total": goal.damage, "max": rules.max_damage(goal), "operative": rules.operative(goal)}
 
 
-def _treasury_damage(rules: MapFacts, state: State, goal: Unit, rolled: int, grp: dict) -> dict:
-    """Maps of the classic rules damage the owner's treasury instead, at most the territory's value a turn."""
+def _treasury_damage(rules: MapFacts, state: State, goal: Unit, each: list[int], grp: dict) -> dict:
+    """CL-04, CL-05: where raids damage territories, not units, the owner loses the bombers' dice (`each`) from its
+    treasury, never below 0, capped by the territory's value only where the map says so, as TripleA reads its
+    switches: "Limit SBR Damage To Factory Production" caps each bomber's loss, "Limit SBR Damage Per Turn" the
+    loss of the turn (a territory is raided at most once a turn: movement.declare keeps one raid per place)."""
     owner = goal.owner
-    lost = min(rolled, rules.scenario.territory(goal.place).production, state.treasury.get(owner, 0))
+    value = rules.scenario.territory(goal.place).production
+    if rules.prop("Limit SBR Damage To Factory Production"):
+        each = [min(d, value) for d in each]
+    lost = min(sum(each), value) if rules.prop("Limit SBR Damage Per Turn") else sum(each)
+    lost = min(lost, state.treasury.get(owner, 0))
     state.treasury[owner] = state.treasury.get(owner, 0) - lost
     return {**grp, "treasury_lost": lost, "power": owner}

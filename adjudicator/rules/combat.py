@@ -114,10 +114,13 @@ class Battle:
 
     # -- dice --------------------------------------------------------------------------------------
 
-    def _fire(self, label: str, units: list[Unit], role: str, side: list[Unit]) -> tuple[dict | None, Hits]:
-        """One side's dice: the roll for the report, and its hits grouped by what they may hit."""
+    def _fire(self, label: str, units: list[Unit], role: str, side: list[Unit],
+              value: Callable[[Unit], int] | None = None) -> tuple[dict | None, Hits]:
+        """One side's dice: the roll for the report, and its hits grouped by what they may hit. `value`: what each
+        unit fires at, where it is not its value in its role (shore bombardment)."""
         bonus = support(self.rules, units, role)
-        shooters = sorted(((u, self.value(u, role) + bonus.get(u.id, 0)) for u in units), key=lambda x: (x[0].type, x[0].id))
+        value = value or (lambda u: self.value(u, role))
+        shooters = sorted(((u, value(u) + bonus.get(u.id, 0)) for u in units), key=lambda x: (x[0].type, x[0].id))
         shooters = [(u, min(v, self.rules.scenario.dice_sides)) for u, v in shooters if v > 0]
         if not shooters:
             return None, []
@@ -272,9 +275,12 @@ class Battle:
                 rec.setdefault("defenceless", {})[role] = count_types(side)
 
     def _aa_fire(self) -> None:
-        """BG-25: before round 1 each AA gun fires at up to 3 attacking aircraft, one shot per aircraft, hitting on 1."""
+        """BG-25, CL-02: before round 1 the defenders' AA guns fire one shot per attacking aircraft, hitting on the
+        map's attackAA (1), at most maxAAattacks shots a gun where the map sets one (G40: 3; TripleA's default: no
+        limit). A gun that is infrastructure (the classic maps' isAA) fires too, though it cannot be hit."""
         rules = self.rules
-        guns = [u for u in self.dfn if rules.ut(u).has("aa")]
+        guns = [u for u in self.state.units_at(self.place) if rules.ut(u).has("aa") and u.carried_by is None
+                and rules.at_war(self.state, self.power, u.owner)]
         if not guns:
             return
         targets_of = []
@@ -284,7 +290,8 @@ class Battle:
         air = [u for u in self.att if rules.is_air(u) and any(t is None or u.type in t for t in targets_of)]
         if not air:
             return
-        shots = min(len(air), sum(rules.number(g, "maxAAattacks", 3) for g in guns))
+        limits = [rules.number(g, "maxAAattacks", -1) for g in guns]
+        shots = len(air) if -1 in limits else min(len(air), sum(limits))
         hit_on = rules.number(guns[0], "attackAA", 1)
         label = f"aa:{self.place}:r1"
         names = [f"{guns[0].type}@{hit_on}"] * shots
@@ -303,7 +310,7 @@ class Battle:
         ships = self.orders.bombard
         if not ships:
             return []
-        grp, hits = self._fire(f"bombard:{self.place}", ships, "attacker", ships)
+        grp, hits = self._fire(f"bombard:{self.place}", ships, "attacker", ships, self.rules.bombard_value)
         if grp is None:
             return []
         _, killed = self._defender_losses(hits, self.dfn)

@@ -208,8 +208,10 @@ class MapFacts(RulesCore):
         return self.is_transport(unit) and self.prop("Transport Casualties Restricted")
 
     def defenceless(self, unit: Unit, role: str) -> bool:
-        """BG-13: units destroyed without a roll when they are all that is left of their side."""
-        return self.is_transport(unit) and self.prop("Unescorted Transport Dies")
+        """BG-13: units destroyed without a roll when they are all that is left of their side: transports with no
+        value in their role (TripleA spares a transport that fights: the classic maps' defend at 1, CL-07)."""
+        return (self.is_transport(unit) and self.unit_value(unit, role) == 0
+                and self.prop("Unescorted Transport Dies"))
 
     def destroys_defenceless(self, unit: Unit, role: str) -> bool:
         """BG-13: whether `unit` counts among the enemies that destroy a defenceless side without a roll (it must
@@ -552,8 +554,21 @@ class MapFacts(RulesCore):
         return self.scenario.supports
 
     def unit_value(self, unit: Unit, role: str) -> int:
+        """A unit's attack or defence; a marine that came ashore from the sea this turn attacks higher by the map's
+        `isMarine` (CL-21; TripleA reads "true" as 1)."""
         t = self.ut(unit)
-        return t.attack if role == "attacker" else t.defense
+        if role != "attacker":
+            return t.defense
+        return t.attack + (self.marine_bonus(unit) if unit.flags.get("amphibious") else 0)
+
+    def marine_bonus(self, unit: Unit) -> int:
+        """The unit option `isMarine`: what the unit adds to its attack in an amphibious assault ("true": 1)."""
+        value = (self.ut(unit).options.get("isMarine") or ["0"])[-1].strip().lower()
+        return 1 if value == "true" else self.number(unit, "isMarine", 0)
+
+    def bombard_value(self, unit: Unit) -> int:
+        """CL-14: a ship bombards at the map's `bombard` value where it gives one (TripleA's default: its attack)."""
+        return self.number(unit, "bombard", self.unit_value(unit, "attacker"))
 
     def capture_goes_to(self, state: State, power: str, place: str) -> str:
         """BG-40: liberated territory returns to a friendly original owner that can still collect income (a power

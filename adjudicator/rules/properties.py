@@ -54,13 +54,14 @@ HONOURED: dict[str, tuple[bool, str]] = {
         False, "ships may not enter a sea zone an enemy holds (a convoy zone) in the non-combat move (CL-12)"),
     "Submarines Defending May Submerge Or Retreat": (False, "defending submarines may submerge, even where "
                                                             "\"Submersible Subs\" is off (CL-13)"),
-    "Limit SBR Damage To Factory Production": (False, "a raid costs at most the territory's value (CL-05)"),
+    "Limit SBR Damage To Factory Production": (False, "each raiding bomber costs at most the territory's value (CL-05)"),
     "Limit SBR Damage Per Turn": (False, "raids on a territory cost at most its value a turn (CL-05)"),
     "Production Per Valued Territory Restricted": (
-        False, "a territory's factory produces at most the territory's value a turn (CL-16)"),
+        False, "a power that buys nothing is given infantry for its territories with a value (CL-16)"),
     "Honorable Surrender": (False, "a side wins holding its count of victory cities (CL-17)"),
     "Economic Victory": (False, "a side wins with its income at the map's figure (CL-18)"),
-    "Pacific Theater": (False, "Japan collects victory points with its income (CL-19)"),
+    "Pacific Theater": (False, "Japan collects victory points with its income, and only its destroyers carry troops "
+                               "(CL-19, CL-24)"),
     "Give Units By Territory": (False, "units placed where the map gives them to another power change owner "
                                        "(canBeGivenByTerritoryTo, changeUnitOwners; CL-11)"),
     "Use Triggers": (False, "the map's triggers fire: conditions switched, relationships changed (rules/politics.py)"),

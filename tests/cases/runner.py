@@ -9,6 +9,8 @@ A case file is TOML with `[[case]]` tables:
     options  [name, …]: optional rules agreed at game start, checked as `new --option` checks them
              (e.g. ["war-time-production-5"])
     map      for setup "g40": the game XML's file stem in the shared maps (e.g. "ww2global40_2nd_edition")
+    properties {name = "value"}: the map's game properties overridden for this case only (e.g. a switch the
+             map leaves off: {"Limit SBR Damage To Factory Production" = "true"})
     phase    cursor phase (default "purchase")    treasury {power = PUs} changes
     round    the game round (default 1)           edits    host correction lines (`adjudicator edit`), applied last
     purchases {power = {unit = n}} bought and waiting to be placed
@@ -40,6 +42,7 @@ A case file is TOML with `[[case]]` tables:
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -86,6 +89,8 @@ def position(case: dict):
     else:
         version = case.get("rules", getattr(module, "DEFAULT_VERSION", ""))
         scenario = map_scenario(case.get("map") or module.RULE_VERSIONS[version])
+    if "properties" in case:            # a copy: the cached scenario serves the other cases unchanged
+        scenario = replace(scenario, properties={**scenario.properties, **case["properties"]})
     rules = module.RULES(scenario, case.get("rules", getattr(module, "DEFAULT_VERSION", "")))
     state = State.initial(scenario)
     state.power = case.get("power", state.power)
