@@ -4,7 +4,8 @@ A raid flies like a combat move and is fought first in Conduct Combat: one round
 escorts and bombers and the defending interceptors (both sides hit on the map's airAttack / airDefense, 1),
 then the AA there (the raided facility's own, or an AA gun: `raid_aa`) fires once at each raiding bomber
 (RULINGS.md "facility-aa-escorts": the escorts' part ends with the air battle, where the map has one), then each
-surviving bomber rolls its damage. Damage stays on the facility, capped by its maxDamage: a factory places that
+surviving bomber rolls its damage. A family whose rulebook fires AA first (`raid_aa_first`: the classic family)
+fires it at every raiding aircraft, escorts too, before the air battle. Damage stays on the facility, capped by its maxDamage: a factory places that
 much less, a base with more damage than its maxOperationalDamage stops working, and each PU of repair removes one
 point. Where the map damages territories instead (the classic maps), the dice are PUs lost from the owner's
 treasury (CL-04, CL-05).
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from ..notation.orders import Bomb
 from ..state import State, Unit, count_types
-from . import movement
+from . import movement, victory
 from .combat import assign_hits, order_of_loss
 from .facts import MapFacts, RuleViolation
 
@@ -90,7 +91,11 @@ def resolve_raid(rules: MapFacts, state: State, power: str, battle: dict, roller
     dead: list[Unit] = []
     escorts = sum(1 for u in raiders if not bombers_for(rules, u, facility))
     interceptors: list[Unit] = []
-    if rules.prop("Raids May Be Preceeded By Air Battles"):
+    if rules.raid_aa_first:
+        shot = _aa_fire(rules, state, power, roller, base, goal, raiders, event)
+        dead += shot
+        raiders = [u for u in raiders if u not in shot]
+    if rules.prop("Raids May Be Preceeded By Air Battles") and raiders:
         interceptors = [u for u in rules.hostile_units(state, power, place) if rules.is_air(u) and rules.true(u, "canIntercept")
                         and state.standing.get(u.owner, {}).get("intercept", True)]
         if interceptors:
@@ -106,16 +111,10 @@ def resolve_raid(rules: MapFacts, state: State, power: str, battle: dict, roller
                                    "defender_losses": count_types(downed)}
             dead += lost + downed
             raiders = [u for u in raiders if u not in lost]
-    over_target = sorted((u for u in raiders if bombers_for(rules, u, facility)
-                          or not rules.prop("Raids May Be Preceeded By Air Battles")), key=lambda u: (u.type, u.id))
-    guns = raid_aa(rules, state, power, goal)
-    if over_target and guns:
-        hit_on = rules.number(guns[0], "attackAA", 1)
-        names = [f"{u.type}" for u in over_target]
-        values = roller.roll(f"{base}:aa", sides, len(names), units=names)
-        shot = [u for u, d in zip(over_target, values) if d <= hit_on]
-        event["aa"] = {"label": f"{base}:aa", "sides": sides, "values": values, "units": names,
-                       "hits": len(shot), "hit_on": hit_on, "losses": count_types(shot)}
+    if not rules.raid_aa_first:
+        over_target = [u for u in raiders if bombers_for(rules, u, facility)
+                       or not rules.prop("Raids May Be Preceeded By Air Battles")]
+        shot = _aa_fire(rules, state, power, roller, base, goal, over_target, event)
         dead += shot
         raiders = [u for u in raiders if u not in shot]
     bombers = sorted((u for u in raiders if bombers_for(rules, u, facility)), key=lambda u: (u.type, u.id))
@@ -126,6 +125,32 @@ def resolve_raid(rules: MapFacts, state: State, power: str, battle: dict, roller
     state.remove_units(u.id for u in dead)
     event["survivors"] = count_types(raiders)
     return event
+
+
+def _aa_fire(rules: MapFacts, state: State, power: str, roller, base: str, goal: Unit, targets: list[Unit],
+             event: dict) -> list[Unit]:
+    """The raid's AA (raid_aa) fires one die at each of `targets`. Where AA fires first, at escorts too (the classic
+    family, RULINGS.md "sbr-order"), the raiders' owner chooses the aircraft its hits destroy by its order of loss;
+    otherwise each die is aimed at one bomber, as the G40 family plays it (RULINGS.md "facility-aa-escorts")."""
+    guns = raid_aa(rules, state, power, goal)
+    targets = sorted(targets, key=lambda u: (u.type, u.id))
+    if not (targets and guns):
+        return []
+    hit_on = rules.number(guns[0], "attackAA", 1)
+    names = [f"{u.type}" for u in targets]
+    sides = rules.scenario.dice_sides
+    values = roller.roll(f"{base}:aa", sides, len(names), units=names)
+    hits = sum(1 for d in values if d <= hit_on)
+    event["aa"] = {"label": f"{base}:aa", "sides": sides, "values": values, "units": names, "hits": hits,
+                   "hit_on": hit_on}
+    if rules.raid_aa_first:
+        _, shot = assign_hits(rules, targets, [(hits, lambda u: True)],
+                              order_of_loss(rules, state, power, "attacker", None), "attacker")
+        event["aa"].update(first=True, guns=count_types(guns))
+    else:
+        shot = [u for u, d in zip(targets, values) if d <= hit_on]
+    event["aa"]["losses"] = count_types(shot)
+    return shot
 
 
 def raid_aa(rules: MapFacts, state: State, power: str, goal: Unit) -> list[Unit]:
@@ -193,4 +218,4 @@ def _treasury_damage(rules: MapFacts, state: State, goal: Unit, each: list[int],
     lost = min(sum(each), value) if rules.prop("Limit SBR Damage Per Turn") else sum(each)
     lost = min(lost, state.treasury.get(owner, 0))
     state.treasury[owner] = state.treasury.get(owner, 0) - lost
-    return {**grp, "treasury_lost": lost, "power": owner}
+    return {**grp, "treasury_lost": lost, "power": owner, **victory.bombed(rules, state, owner, lost)}

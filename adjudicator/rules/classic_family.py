@@ -26,6 +26,7 @@ class ClassicRules(MapFamily):
     passage_rules = ("CL-08", "CL-08")      # who passes enemy ships is the map's unit options (CL-08)
 
     burma_road = ("Burma", "India", "Yunnan", "Szechwan")   # TripleA's NoPUPurchaseDelegate (CL-16)
+    raid_aa_first = True              # CL-03: AA fires first, at every raiding aircraft (RULINGS.md "sbr-order")
     tokyo_express = "Japanese"        # the power whose destroyers carry troops under "Pacific Theater" (CL-24)
     victory_points_to_win = 22        # the Pacific rulebook's 22 (TripleA's EndRoundDelegate agrees; CL-19)
     # A name the family reads as another (RULINGS.md "new-carriers"): fighters that may move to a new carrier

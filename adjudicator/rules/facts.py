@@ -39,6 +39,9 @@ class MapFacts(RulesCore):
     # The territories of the Burma Road that give a power that buys nothing (China) one more infantry while its
     # side holds them all, where the map plays "Pacific Theater" (economy.grant_per_valued_territory); none here.
     burma_road: tuple[str, ...] = ()
+    # Whether a raid's AA fires before its air battle, at escorts too (the classic rulebooks), or after it at the
+    # bombers only (the G40 family, RULINGS.md "facility-aa-escorts").
+    raid_aa_first = False
     # The rules a passage refused past enemy ships cites: (surface ships BG-07, submarines BG-19).
     passage_rules: tuple[str, str] = ("BG-07", "BG-19")
 

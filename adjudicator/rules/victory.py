@@ -65,6 +65,16 @@ def record_capital_taken(rules: MapFacts, state: State, power: str, taken: int) 
         state.spent[key] = state.spent.get(key, 0) + taken
 
 
+def bombed(rules: MapFacts, state: State, power: str, lost: int) -> dict:
+    """CL-25: a raid that costs a collector of victory points PUs costs it one point for every full 10 PUs
+    handed over at once (the Pacific FAQ); returns what the raid event adds ({} for anyone else)."""
+    if power not in vp_collectors(rules) or lost < 10:
+        return {}
+    taken = min(lost // 10, points(state, power))
+    state.spent[f"vps:{power}"] = points(state, power) - taken
+    return {"vps_lost": taken, "vps_total": points(state, power)}
+
+
 def collect_points(rules: MapFacts, state: State, power: str, income: dict) -> None:
     """CL-19: one victory point for every full 10 PUs collected this turn, counting PUs taken from a capital;
     added to the income event (`vps`: gained, `vps_total`)."""
