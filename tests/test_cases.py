@@ -89,6 +89,15 @@ def _contains(have, want) -> bool:
     return have == want
 
 
+EXPECT_KEYS = {"refused", "error", "message", "owners", "units", "damage", "treasury", "spent", "switches", "events",
+               "absent", "match", "order", "void", "result", "rounds", "at_war", "relations", "board", "cursor"}
+
+
+def test_every_case_expects_only_what_test_case_checks():
+    """A misspelt expectation would be ignored and the case could not fail."""
+    assert {c["id"]: sorted(set(c["expect"]) - EXPECT_KEYS) for c in CASES if set(c["expect"]) - EXPECT_KEYS} == {}
+
+
 def test_case_ids_are_unique_and_rules_exist():
     ids = [c["id"] for c in CASES]
     assert len(ids) == len(set(ids))

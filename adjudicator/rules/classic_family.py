@@ -26,6 +26,7 @@ class ClassicRules(MapFamily):
     passage_rules = ("CL-08", "CL-08")      # who passes enemy ships is the map's unit options (CL-08)
 
     burma_road = ("Burma", "India", "Yunnan", "Szechwan")   # TripleA's NoPUPurchaseDelegate (CL-16)
+    europe_destroyer_bombard = 2      # CL-14, the Europe FAQ (RULINGS.md "destroyer-bombard")
     raid_aa_first = True              # CL-03: AA fires first, at every raiding aircraft (RULINGS.md "sbr-order")
     tokyo_express = "Japanese"        # the power whose destroyers carry troops under "Pacific Theater" (CL-24)
     victory_points_to_win = 22        # the Pacific rulebook's 22 (TripleA's EndRoundDelegate agrees; CL-19)
@@ -37,6 +38,15 @@ class ClassicRules(MapFamily):
         alias = self.PROPERTY_ALIASES.get(name)
         return super().prop(name) or (
             alias is not None and str(self.scenario.properties.get(alias, "")).strip().lower() == "true")
+
+    def bombard_value(self, unit) -> int:
+        """CL-14: in the Europe game a destroyer bombards at 2 whatever the map gives (E-FAQ: "A destroyer taking
+        part in an amphibious assault scores a hit on a roll of 2 or less, not three or less"; europe_AAE gives it
+        none, so TripleA fires it at 3). The Pacific game ("Pacific Theater") keeps the map's value."""
+        value = super().bombard_value(unit)
+        if self.is_destroyer(unit) and not self.prop("Pacific Theater"):
+            return min(value, self.europe_destroyer_bombard)
+        return value
 
     def carries(self, unit) -> int:
         """CL-24: in the Pacific rules only Japanese destroyers carry troops (the "Tokyo Express"); TripleA's

@@ -98,7 +98,10 @@ class Battle:
     # -- who may hit whom --------------------------------------------------------------------------
 
     def value(self, unit: Unit, role: str) -> int:
-        return self.rules.unit_value(unit, role)
+        value = self.rules.unit_value(unit, role)
+        if role == "defender" and self.rules.defends_at_one(self.state, self.power, unit):
+            return min(value, 1)
+        return value
 
     def _destroyer(self, side: list[Unit]) -> bool:
         return any(self.rules.is_destroyer(u) for u in side)

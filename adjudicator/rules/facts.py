@@ -564,6 +564,16 @@ class MapFacts(RulesCore):
             return t.defense
         return t.attack + (self.marine_bonus(unit) if unit.flags.get("amphibious") else 0)
 
+    def defends_at_one(self, state: State, mover: str, unit: Unit) -> bool:
+        """CL-26: in the first round of the game, units defending against a power whose RulesAttachment has
+        `dominatingFirstRoundAttack` (the Pacific's Japanese surprise attack) hit only on 1, unless their owner's
+        has `negateDominatingFirstRoundAttack` (China) — TripleA's DiceRoll."""
+        if state.round != 1:
+            return False
+        attacker, defender = self.player_rules(mover), self.player_rules(unit.owner)
+        return (attacker is not None and attacker.value("dominatingFirstRoundAttack").lower() == "true"
+                and not (defender is not None and defender.value("negateDominatingFirstRoundAttack").lower() == "true"))
+
     def marine_bonus(self, unit: Unit) -> int:
         """The unit option `isMarine`: what the unit adds to its attack in an amphibious assault ("true": 1)."""
         value = (self.ut(unit).options.get("isMarine") or ["0"])[-1].strip().lower()
