@@ -134,6 +134,8 @@ def coverage_table() -> str:
     for prefix, title in SECTIONS.items():
         ids = [f"{p}-{n}" for p, n in rows if p == prefix]
         lines.append(f"| {title} (`{prefix}`) | {len(ids)} | {sum(i in covered for i in ids)} |")
+    lines.append(f"| classic 1999/2001 rules (`CL`, games/classic/RULES.md) | {len(CLASSIC_ROWS)} | "
+                 f"{sum(i in covered for i in CLASSIC_ROWS)} |")
     return "\n".join(lines)
 
 
