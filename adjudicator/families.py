@@ -208,7 +208,8 @@ G40_PROPERTIES: dict[str, Rule] = {name: honoured(what) for name, (_, what) in H
                                                                    "submerge (BG-17) but never retreat"),
     "Transport Restricted Unload": fixed("true", "the G40 family's transports unload into one territory a turn "
                                                  "(BG-13)"),
-    "Territory Turn Limit": fixed("false", "the G40 family limits raid damage by the facility's own maximum (BG-28), not per territory and turn"),
+    "Territory Turn Limit": fixed("false", "the G40 family limits raid damage by the facility's own maximum (BG-28), "
+                                           "not per territory and turn"),
     "Two hit battleship": fixed(ANY, "the G40 family gives units the hit points the map's unit types say"),
     "Units Repair Hits End Turn": fixed("false", "the G40 family repairs damaged ships at the start of their owner's "
                                                  "turn, at a naval base ('Units Repair Hits Start Turn', BG-21), "
