@@ -344,6 +344,9 @@ def describe(event: dict) -> list[str]:
              f"10 PUs collected): {event['vps_total']} of the {event['vps_needed']} that win."] if "vps" in event else [])
     if kind == "held_over":
         return [f"Bought but not placed, kept for later: {units_phrase(event['units'])}."]
+    if kind == "units_given":
+        return [f"{capitalised(possessive(event['power'], the=True))} {units_phrase(event['units'])} in {event['place']} "
+                f"become {event['to']} units."]
     if kind == "unplaced_lost":
         return [f"Bought but not placed, lost (not refunded): {units_phrase(event['units'])} of {event['power']}."]
     if kind in ("victory_hold", "victory_hold_broken", "victory"):

@@ -76,6 +76,7 @@ class ClassicRules(MapFamily):
             events += turn.repair_ships(self, state, power)
         events += (turn.held_over(state, power) if self.prop("Unplaced units live when not placed")
                    else lose_unplaced(state, power))
+        events += self.give_units(state, power)
         disrupted = convoy.disrupt(self, state, power, roller)
         events += disrupted
         income = collect_income(self, state, power, convoy.loss(disrupted))
@@ -122,6 +123,27 @@ class ClassicRules(MapFamily):
         if self._no_pu(power, "end_turn"):
             return 0, [{"item": "collects no income (the Pacific rulebook: China does not collect IPCs)", "amount": 0}]
         return super().income(state, power)
+
+    def give_units(self, state: State, power: str) -> list[dict]:
+        """CL-27, the Europe game's Soviet Patriotic War: as a power's turn ends, its units in a territory the map
+        gives to another power (placed_owner) become that power's, where the map plays "Give Units By Territory" —
+        only where that power holds the territory and has a factory there (E-FAQ: "only if the Allied unit is in a
+        territory that also contains a Soviet industrial complex"), as TripleA's end of turn gives them."""
+        if not self.prop("Give Units By Territory"):
+            return []
+        given: dict[tuple[str, str], dict[str, int]] = {}
+        for u in sorted(state.units, key=lambda u: u.id):
+            if u.owner != power or self.is_water(u.place) or self.ut(u).has("infrastructure"):
+                continue
+            receiver = self.placed_owner(power, u.type, u.place)
+            if receiver == power or state.owners.get(u.place) != receiver or not any(
+                    self.ut(f).has("factory") for f in state.units_at(u.place, receiver)):
+                continue
+            u.owner = receiver
+            counts = given.setdefault((u.place, receiver), {})
+            counts[u.type] = counts.get(u.type, 0) + 1
+        return [{"type": "units_given", "power": power, "to": receiver, "place": place, "units": units}
+                for (place, receiver), units in sorted(given.items())]
 
     def placed_owner(self, power: str, unit_type: str, place: str) -> str:
         """CL-11, TripleA's rule: a new unit is the placer's unless the map's "Give Units By Territory" is on, the

@@ -100,15 +100,16 @@ def _base_stands(rules: MapFacts, state: State, power: str, home: str) -> bool:
 
 def return_to_base(rules: MapFacts, state: State) -> list[dict]:
     """After the battles, scrambled aircraft fly home; if home was lost, to the nearest landing within their
-    scramble distance (1), or they are lost."""
+    scramble distance (1), or they are lost. Where the map does not send them home (pacific), they land within
+    that distance, at home where it still takes them, else at the safest landing (RULINGS.md "default-landing")."""
     events = []
     for u in sorted((u for u in state.units if u.flags.get("scrambled_from")), key=lambda u: u.id):
         home = u.unmark("scrambled_from")
         start = u.place
         if not rules.prop("Scrambled Units Return To Base"):
-            if not air.landed(rules, state, u.owner, u):
+            if not air.landed(rules, state, u.owner, u):        # their base first, where it is still a landing
                 events.append(air.settle(rules, state, u.owner, u, rules.number(u, "maxScrambleDistance", 1),
-                                         "scrambled aircraft do not return to base in this game"))
+                                         "scrambled aircraft do not return to base in this game", prefer=home))
         elif _base_stands(rules, state, u.owner, home):
             u.place = home
             events.append({"type": "landing", "power": u.owner, "unit": u.type, "from": start, "to": home,

@@ -1,8 +1,8 @@
 """Unit types and support attachments, translated from TripleA's options into our vocabulary.
 
 The flags follow what TripleA's `UnitAttachment` setters imply, not only the option's own name: `isFactory`
-also makes a unit infrastructure that can be damaged, and `isAA` is shorthand for combat AA, bombing AA and
-infrastructure. Every option is still kept verbatim in `UnitType.options` for game hooks.
+also makes a unit infrastructure that can be damaged, and `isAA` is shorthand for combat AA, bombing AA,
+infrastructure and a unit that does not move in the combat move (TripleA's setIsAa: the classic maps' AA gun). Every option is still kept verbatim in `UnitType.options` for game hooks.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ _FLAGS_OF_OPTION = {
     "isAirTransport": ("air_transport",),
     "isInfrastructure": ("infrastructure",),
     "isFactory": ("factory", "infrastructure", "can_be_damaged"),
-    "isAA": ("aa", "aa_bombing", "infrastructure"),
+    "isAA": ("aa", "aa_bombing", "infrastructure", "no_combat_move"),
     "isAAforCombatOnly": ("aa",),
     "isAAforBombingThisUnitOnly": ("aa_bombing",),
     "canBeDamaged": ("can_be_damaged",),
