@@ -403,6 +403,11 @@ def _check_idle_ships(rules: MapFacts, state: State, moved: dict[int, Order], er
         if state.cargo_of(unit) or id(order) in reported:
             continue
         reported.add(id(order))
+        if rules.is_hostile_land(state, state.power, unit.place):     # an enemy's convoy zone (CL-15)
+            errors.append(_illegal(order, f"{unit.place} is held by {state.owners.get(unit.place)} and "
+                                   f"{'transports' if rules.is_transport(unit) else 'these ships'} cannot take it: a "
+                                   "warship or submarine takes a convoy zone back in the combat move", "CL-15"))
+            continue
         errors.append(_illegal(order, f"{unit.place} holds no enemy and no amphibious assault starts there: ships "
                                "move there with ncm in the non-combat phase", "BG-02"))
 
