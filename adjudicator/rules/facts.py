@@ -48,6 +48,7 @@ class MapFacts(RulesCore):
     def __init__(self, scenario: Scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)
         self._props: dict[str, bool] = {}
+        self._rules_options: dict[tuple[str, str], bool] = {}
 
     def prop(self, name: str) -> bool:
         """A rule switch of the map (rules/properties.py); a game whose rulebook differs overrides this."""
@@ -568,11 +569,16 @@ class MapFacts(RulesCore):
         """CL-26: in the first round of the game, units defending against a power whose RulesAttachment has
         `dominatingFirstRoundAttack` (the Pacific's Japanese surprise attack) hit only on 1, unless their owner's
         has `negateDominatingFirstRoundAttack` (China) — TripleA's DiceRoll."""
-        if state.round != 1:
-            return False
-        attacker, defender = self.player_rules(mover), self.player_rules(unit.owner)
-        return (attacker is not None and attacker.value("dominatingFirstRoundAttack").lower() == "true"
-                and not (defender is not None and defender.value("negateDominatingFirstRoundAttack").lower() == "true"))
+        return (state.round == 1 and self._rules_option(mover, "dominatingFirstRoundAttack")
+                and not self._rules_option(unit.owner, "negateDominatingFirstRoundAttack"))
+
+    def _rules_option(self, power: str, option: str) -> bool:
+        """A true/false option of the power's RulesAttachment, read once: battles ask for every die."""
+        key = (power, option)
+        if key not in self._rules_options:
+            found = self.player_rules(power)
+            self._rules_options[key] = found is not None and found.value(option).lower() == "true"
+        return self._rules_options[key]
 
     def marine_bonus(self, unit: Unit) -> int:
         """The unit option `isMarine`: what the unit adds to its attack in an amphibious assault ("true": 1)."""
