@@ -21,7 +21,7 @@ This module imports nothing from adjudicator/rules/ but the honoured names, whic
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .rules.properties import HONOURED
 from .triplea.importer import MapSettings
@@ -326,7 +326,14 @@ G40_ATTACHMENTS: dict[str, Rule] = {name: honoured() for name in (
 # rows of games/classic/RULES.md.
 CLASSIC_BY_RULEBOOK = "the classic family plays this by its rulebook (games/classic/RULES.md)"
 NO_CLASSIC_TECH = "the classic family plays no weapons development (optional in the boxes, left out in the maps)"
-CLASSIC_PROPERTIES: dict[str, Rule] = G40_PROPERTIES | {name: honoured(what) for name, (_, what) in HONOURED.items()} | {
+def _shared(table: dict[str, Rule]) -> dict[str, Rule]:
+    """The G40 family's fixed entries, for a family that plays them the same way: the note says whose rule it is."""
+    return {name: replace(rule, note=f"{rule.note} (the classic family plays it so too)") if rule.state == FIXED
+            else rule for name, rule in table.items()}
+
+
+CLASSIC_PROPERTIES: dict[str, Rule] = _shared(G40_PROPERTIES) | {
+    name: honoured(what) for name, (_, what) in HONOURED.items()} | {
     "WW2V2": fixed(ANY, "the classic family plays the 1999/2001 rulebooks, not TripleA's Revised-rules switch "
                         "(games/classic/RULINGS.md \"ww2v2\")", harmless=True),
     "WW2V3": fixed("false", "the classic family plays the 1999/2001 rulebooks, not the WW2V3 rules"),
@@ -356,7 +363,7 @@ CLASSIC_PROPERTIES: dict[str, Rule] = G40_PROPERTIES | {name: honoured(what) for
     "* bid": fixed("0", "the classic family takes a bid only from `new --bid POWER=PUS`: the map's is not given",
                    harmless=True),
 }
-CLASSIC_UNIT_OPTIONS: dict[str, Rule] = G40_UNIT_OPTIONS | {
+CLASSIC_UNIT_OPTIONS: dict[str, Rule] = _shared(G40_UNIT_OPTIONS) | {
     "bombard": honoured("the value a ship bombards at (CL-14)"),
     "canMoveThroughEnemies": honoured("whether the unit may pass enemy units (CL-08)"),
     "canBeMovedThroughByEnemies": honoured("whether enemy units may pass the unit (CL-08)"),
@@ -366,13 +373,13 @@ CLASSIC_UNIT_OPTIONS: dict[str, Rule] = G40_UNIT_OPTIONS | {
     "isMarine": honoured("marines attack one higher landing from the sea (CL-21)"),
     "canAirBattle": fixed(ANY, "the classic family fights no air battle before a land or sea battle", harmless=True),
 }
-CLASSIC_STEPS: dict[str, Rule] = G40_STEPS | {
+CLASSIC_STEPS: dict[str, Rule] = _shared(G40_STEPS) | {
     "TechnologyDelegate": fixed(None, NO_CLASSIC_TECH + ": these steps are left out", harmless=True),
     "TechActivationDelegate": fixed(None, NO_CLASSIC_TECH + ": these steps are left out", harmless=True),
     "UserActionDelegate": fixed(None, "the classic family plays none of the map's user actions (europe_improved's "
                                       "Middle East penalty): these steps are left out", harmless=True),
 }
-CLASSIC_ATTACHMENTS: dict[str, Rule] = G40_ATTACHMENTS | {
+CLASSIC_ATTACHMENTS: dict[str, Rule] = _shared(G40_ATTACHMENTS) | {
     "TechAttachment": fixed(None, NO_CLASSIC_TECH, harmless=True),
     "TechAbilityAttachment": fixed(None, NO_CLASSIC_TECH, harmless=True),
     "UserActionAttachment": fixed(None, "the classic family plays none of the map's user actions", harmless=True),
