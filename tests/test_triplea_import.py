@@ -269,7 +269,7 @@ def test_old_style_artillery_becomes_a_support(maps_dir: Path):
 def test_classic_maps_flags(maps_dir: Path):
     europe = _load(maps_dir / EUROPE_IMPROVED)
     assert europe.unit_type("submarine").has("sub")          # written as isFirstStrike + canEvade
-    assert europe.unit_type("aaGun").flags == ["infrastructure", "aa", "aa_bombing"]   # isAA
+    assert europe.unit_type("aaGun").flags == ["infrastructure", "aa", "aa_bombing", "no_combat_move"]   # isAA
     assert europe.unit_type("factory").flags == ["infrastructure", "factory", "can_be_damaged"]
     assert europe.phases_of("Germans") == ["purchase", "combat_move", "battle", "noncombat_move", "place",
                                            "end_turn"]
