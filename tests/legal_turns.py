@@ -1,8 +1,12 @@
-"""Random *legal* turns on the real G40 maps (issue 26, item 1): the generator behind
-tests/test_random_legal_games.py (a short seeded run in CI) and benchmarks/random_legal_games.py (the long run).
+"""Random *legal* turns on the real maps (issue 26, item 1): the G40 maps and the classic family's europe_improved
+and pacific (MAPS); the generator behind tests/test_random_legal_games.py (a short seeded run in CI) and
+benchmarks/random_legal_games.py (the long run).
 
 For the power to move, `turn_lines` reads the position (the engine's own State, rules and scenario) and writes a
-whole turn as a player would: a purchase and repairs, now and then a declaration of war, land attacks, amphibious
+whole turn as a player would, in the phases the map's sequence gives it (no declaration of war where there is no
+politics step; a purchase for a power that buys inside another's turn, as the Australians in the British turn;
+the units its turn's start gives it placed, as China's infantry): a purchase and repairs, now and then a
+declaration of war, land attacks, amphibious
 assaults (troops boarding from the coast, cargo already aboard, transports sailing first, two landings from one sea
 zone), sea battles, carriers sailing with their aircraft, air attacks with a landing place in reach, strategic
 bombing raids with escorts, retreat conditions and orders of loss; then non-combat moves (aircraft flying home
@@ -35,7 +39,12 @@ from adjudicator.store.db import open_existing, rows, transaction
 
 G40_2E = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
 G40_AU = "g40_alt_universe/map/games/G40_Alt_Universe_v2.0.8_beta-1.3.xml"
-MAPS = {"g40": G40_2E, "g40-alt-universe": G40_AU}      # the game played on each map, and its XML in triplea/
+EUROPE = "europe_improved/map/games/europe_improved.xml"
+PACIFIC = "pacific/map/games/pacific.xml"
+# what a run plays, by name: the game (`--game`) and its map's XML in triplea/; a G40 entry's name is its game, as
+# before the classic entries came, so that its seeds play what they played
+MAPS = {"g40": ("g40", G40_2E), "g40-alt-universe": ("g40-alt-universe", G40_AU),
+        "classic-europe": ("classic", EUROPE), "classic-pacific": ("classic", PACIFIC)}
 
 
 def units_text(counts: dict[str, int]) -> str:
@@ -87,7 +96,7 @@ class Position:
 
     def movable(self, u, combat: bool) -> bool:
         t = self.ut(u)
-        if t.movement == 0 or t.has("marker") or t.has("infrastructure"):
+        if t.movement == 0 or t.has("marker"):         # facilities never move; the classic AA gun does
             return False
         if u.flags.get("unloaded") or u.flags.get("landing"):
             return False
@@ -207,10 +216,21 @@ def turn_lines(g, rng: random.Random) -> list[str]:
     if "noncombat_move" in phases:
         _noncombat(pos, plan)
     if "place" in phases:
-        waiting = Counter(g.state.purchases.get(pos.power, {}))
+        waiting = _given(g)
         waiting.update(bought)
         _placements(pos, plan, dict(waiting))
     return plan.lines()
+
+
+def _given(g) -> Counter:
+    """What the power to move has to place before it buys: units bought earlier (the Australians' purchase in the
+    British turn) and what its turn's start gives it (China's infantry: CL-16), by the rules' own turn start
+    played on a copy of the position."""
+    st = g.state
+    if st.phase == g.scenario.phases_of(st.power)[0]:
+        st = st.copy()
+        g.rules.turn_start(st, st.power)
+    return Counter(st.purchases.get(st.power, {}))
 
 
 def _prices(pos: Position, power: str | None = None) -> dict[str, int]:
@@ -256,8 +276,8 @@ def _purchase(pos: Position, plan: Plan) -> dict[str, int]:
     bought: Counter = Counter()
     spend = int(treasury * rng.uniform(0.5, 1.0))
     choices = [u for u in prices if not pos.ut(u).has("marker")
-               and (pos.ut(u).domain != "sea" or coastal) and not pos.ut(u).has("infrastructure")]
-    facilities = [u for u in prices if pos.ut(u).has("infrastructure") and not pos.ut(u).has("marker")]
+               and (pos.ut(u).domain != "sea" or coastal) and not pos.rules.is_facility(u)]
+    facilities = [u for u in prices if pos.rules.is_facility(u) and not pos.ut(u).has("marker")]
     if facilities and rng.random() < 0.08:
         f = rng.choice(facilities)
         if prices[f] <= spend:
@@ -269,7 +289,7 @@ def _purchase(pos: Position, plan: Plan) -> dict[str, int]:
         plan.buy.append(f"buy {units_text(dict(bought))}")
     for guest, phase in pos.scenario.guests_of(pos.power):     # UK_Pacific's purchase in the British turn
         if phase == "purchase" and rng.random() < 0.7:
-            guest_prices = {u: c for u, c in _prices(pos, guest).items() if not pos.ut(u).has("infrastructure")}
+            guest_prices = {u: c for u, c in _prices(pos, guest).items() if not pos.rules.is_facility(u)}
             theirs: Counter = Counter()
             _shop(rng, guest_prices, st.treasury.get(guest, 0), theirs, 6)
             if theirs:
@@ -339,14 +359,14 @@ def _amphibious(pos: Position, plan: Plan) -> None:
     for zone in pos.places_with(("sea",)):
         if not pos.water(zone) or rng.random() < 0.1:
             continue
-        boats = sorted((u for u in pos.free(zone, ("sea",), True, need=0) if pos.ut(u).transport_capacity),
+        boats = sorted((u for u in pos.free(zone, ("sea",), True, need=0) if pos.rules.carries(u)),
                        key=lambda u: (u.moved, u.id))
         landed: set[str] = set()            # a second transport of the zone lands elsewhere if it can
         for boat in boats:
             if boat.id in pos.used or rng.random() < 0.15:
                 continue
             cargo = [c for c in st.cargo_of(boat) if c.id not in pos.used and pos.movable(c, True)]
-            room = pos.ut(boat).transport_capacity - sum(pos.ut(c).transport_cost for c in st.cargo_of(boat))
+            room = pos.rules.carries(boat) - sum(pos.ut(c).transport_cost for c in st.cargo_of(boat))
             sail = pos.sea_paths(zone, pos.left[boat.id]) if pos.left[boat.id] > 0 else {zone: [zone]}
             if cargo:
                 # cargo aboard: sail (or not) and land
@@ -565,7 +585,7 @@ def _noncombat(pos: Position, plan: Plan) -> None:
     for zone in pos.places_with(("sea",)):
         if not pos.water(zone) or rng.random() < 0.5:
             continue
-        ships = [u for u in pos.free(zone, ("sea",), False) if not pos.ut(u).transport_capacity
+        ships = [u for u in pos.free(zone, ("sea",), False) if not pos.rules.carries(u)
                  and not u.flags.get("combat_moved")]
         if not ships:
             continue
@@ -586,7 +606,7 @@ def _noncombat(pos: Position, plan: Plan) -> None:
     for zone in pos.places_with(("sea",)):
         if not pos.water(zone) or rules.blocks_ships(st, pos.power, zone):
             continue
-        for boat in (u for u in pos.free(zone, ("sea",), False, need=0) if pos.ut(u).transport_capacity):
+        for boat in (u for u in pos.free(zone, ("sea",), False, need=0) if pos.rules.carries(u)):
             if rng.random() < 0.4 or boat.flags.get("combat_moved"):
                 continue
             cargo = [c for c in st.cargo_of(boat) if c.id not in pos.used and pos.movable(c, False)
@@ -605,7 +625,7 @@ def _noncombat(pos: Position, plan: Plan) -> None:
                         pos.used.add(boat.id)
                         plan.ncm.append(f"ncm 1 {boat.type}, {units_text(units)} {path_text(sail[z])} > {shore}")
                 continue
-            room = pos.ut(boat).transport_capacity
+            room = pos.rules.carries(boat)
             shores = [c for c in pos.neighbours(zone) if pos.friendly_land(c) and st.owners.get(c) == pos.power]
             if shores:
                 shore = rng.choice(shores)
@@ -656,9 +676,9 @@ def _placements(pos: Position, plan: Plan, bought: dict[str, int]) -> None:
     decks: list[str] = []                   # sea zones where a new carrier is placed: new fighters may go aboard
     for unit, count in sorted(bought.items(), key=lambda item: (not pos.ut(item[0]).carrier_capacity, item[0])):
         t = pos.ut(unit)
-        if t.has("infrastructure"):
+        if rules.is_facility(unit):
             replaces = {f[1] for f in rules.fields(unit, "consumesUnits") if len(f) == 2}
-            spots = [p for p in sorted(st.owners) if st.owners[p] == pos.power
+            spots = [p for p in sorted(st.owners) if st.owners[p] == pos.power and not pos.water(p)
                      and pos.scenario.territory(p).production >= 1 and p not in plan.attacked
                      and (not replaces or replaces & {u.type for u in st.units_at(p, pos.power)})]
             if spots:
@@ -678,7 +698,7 @@ def _placements(pos: Position, plan: Plan, bought: dict[str, int]) -> None:
                 where = rng.choice(zones)
                 if t.carrier_capacity:
                     decks.append(where)
-            elif t.carrier_cost and decks and rng.random() < 0.5:
+            elif t.carrier_cost and decks and rules.prop("Produce fighters on carriers") and rng.random() < 0.5:
                 where = rng.choice(decks)
                 n = min(n, 2)
             else:
@@ -713,7 +733,9 @@ def standing_lines(g, power: str, rng: random.Random) -> list[str]:
             lines.append("kamikaze none")
         else:
             for zone in rng.sample(mine, min(len(mine), rng.randint(1, 3))):
-                targets = rng.sample(["battleship", "carrier", "cruiser", "destroyer"], rng.randint(0, 2))
+                ships = [t for t in ("battleship", "carrier", "cruiser", "destroyer")     # those the map has
+                         if any(u.name == t for u in rules.scenario.unit_types)]
+                targets = rng.sample(ships, min(len(ships), rng.randint(0, 2)))
                 lines.append(f"kamikaze {zone}" + (f" max {rng.randint(1, 3)}" if rng.random() < 0.5 else "")
                              + (f": {', '.join(targets)}" if targets else ""))
     if rng.random() < 0.3:
@@ -917,13 +939,14 @@ def count_events(tally: Tally, events: list[dict]) -> None:
 
 def play_game(db: str, game: str, maps_dir: Path, seed: int, rounds: int, settings, tally: Tally,
               cli=None, cli_turns: int = 0, log=None) -> None:
-    """Play `rounds` rounds of `game` on its map with random legal turns from `seed`, then audit it. `cli(args,
+    """Play `rounds` rounds of the MAPS entry `game` with random legal turns from `seed`, then audit it. `cli(args,
     input)` runs the adjudicator's CLI and returns its exit code and output: the first `cli_turns` power-turns go
     through it, where exit code 3 is an internal error."""
     from adjudicator.audit import audit
     rng = random.Random(seed)
     game_id = f"rnd-{game}-{seed}"
-    new_game(db, game, settings, map_arg=str(maps_dir / MAPS[game]), seed_hex=f"{seed:064x}", game_id=game_id)
+    family, xml = MAPS[game]
+    new_game(db, family, settings, map_arg=str(maps_dir / xml), seed_hex=f"{seed:064x}", game_id=game_id)
     engine = open_existing(db)
     context = {"game": game, "seed": seed}
     try:

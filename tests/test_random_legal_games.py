@@ -1,8 +1,9 @@
-"""Random legal turns on the real maps (issue 26, item 1): two rounds of every power on the G40 2nd-edition map
-and on the G40 Alt-Universe map, written by tests/legal_turns.py from the position (amphibious assaults, sea
-battles, air attacks and landings, raids, scrambles, carriers, purchases and placements, declarations of war,
-retreats), adjudicate with no internal error, their reports pass `verify`, and the game passes `audit`; the first
-turns go through the CLI, which never exits 3.
+"""Random legal turns on the real maps (issue 26, item 1): two rounds of every power on the G40 2nd-edition map,
+the G40 Alt-Universe map, and (`--game classic`) europe_improved and pacific, written by tests/legal_turns.py from
+the position (amphibious assaults, sea battles, air attacks and landings, raids, scrambles, carriers, purchases and
+placements, declarations of war where the map has politics, the Australians' purchase in the British turn,
+China's free infantry, retreats), adjudicate with no internal error, their reports pass `verify`, and the game
+passes `audit`; the first turns go through the CLI, which never exits 3.
 The long run is benchmarks/random_legal_games.py."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from adjudicator.config import load_settings
 from adjudicator.errors import OrderError, SubmissionRejected
 
 ROUNDS = 2
-SEEDS = {"g40": 26, "g40-alt-universe": 27}
+SEEDS = {"g40": 26, "g40-alt-universe": 27, "classic-europe": 28, "classic-pacific": 29}   # legal_turns.MAPS
 
 
 def explain(tally: legal_turns.Tally) -> str:
@@ -26,7 +27,7 @@ def explain(tally: legal_turns.Tally) -> str:
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory, maps_dir) -> dict:
-    """Both maps played once for this module's tests, in a folder of their own (keys, home, working folder), as
+    """Every map played once for this module's tests, in a folder of their own (keys, home, working folder), as
     tests/conftest.py's private_env gives each test: game -> (its tally, its powers that take turns)."""
     from adjudicator.store.db import open_existing
     work = tmp_path_factory.mktemp("random-legal")
@@ -63,11 +64,11 @@ def test_random_legal_turns_adjudicate_without_internal_errors_and_audit(played,
 
 
 def test_amphibious_assaults_raids_and_scrambles_are_written_and_accepted(played):
-    """The generator's richer orders reach the engine: over two rounds of both maps, troops board and land from
+    """The generator's richer orders reach the engine: over two rounds of the G40 maps, troops board and land from
     the sea, bombers raid, battles get retreat conditions, standing scrambles are filed."""
     tally = legal_turns.Tally()
-    for one, _ in played.values():
-        tally.add(one)
+    for game in ("g40", "g40-alt-universe"):
+        tally.add(played[game][0])
     for kind in ("cm amphibious", "bomb", "ncm board", "scramble", "retreat", "buy", "war"):
         assert tally.accepted[kind], (kind, tally.summary())
     assert tally.events["amphibious landings"] and tally.events["raids"], tally.summary()
@@ -113,3 +114,13 @@ def test_the_cli_submitter_tells_a_refusal_from_an_internal_error(code, recorded
     assert bool(tally.internal_errors) == recorded
     if not recorded:
         assert accepted == ["end"] and tally.refused["illegal"] == 1
+
+
+def test_the_classic_maps_play_their_own_turns(played):
+    """On the classic maps no `war` is written (they have no politics step), the Australians buy in the British
+    turn and place in their own, China places the infantry its turn gives it (CL-16)."""
+    europe, pacific = played["classic-europe"][0], played["classic-pacific"][0]
+    assert not europe.written["war"] and not pacific.written["war"]
+    assert pacific.events["rule"], pacific.summary()                   # CL-16: China's infantry given
+    for tally in (europe, pacific):
+        assert tally.accepted["cm amphibious"] and tally.events["sea battles"], tally.summary()

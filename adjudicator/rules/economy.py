@@ -108,7 +108,7 @@ def place(rules: MapFacts, state: State, power: str, order: Place, placed: dict[
     rules.check_placement(state, power, where, wanted)
     n = sum(uc.count for uc in order.units)
     domains = {rules.ut(uc.unit).domain for uc in order.units}
-    facilities = [uc.unit for uc in order.units if rules.ut(uc.unit).has("infrastructure")]
+    facilities = [uc.unit for uc in order.units if rules.is_facility(uc.unit)]
     if facilities:
         _check_facility(rules, state, power, where, facilities)
         producer = None

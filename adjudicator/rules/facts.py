@@ -166,6 +166,13 @@ class MapFacts(RulesCore):
     def true(self, unit: Unit | str, option: str) -> bool:
         return any(v.strip().lower() == "true" for v in self.ut(unit).options.get(option, []))
 
+    def is_facility(self, unit: Unit | str) -> bool:
+        """BG-34: infrastructure that never moves (factories, airfields, harbours) is placed as a facility, on land
+        held since the start of the turn; infrastructure that moves (the classic maps' AA gun, isAA) is placed at a
+        factory like any unit (TripleA places only constructions without a factory)."""
+        t = self.ut(unit)
+        return t.has("infrastructure") and t.movement == 0
+
     # -- abilities at sea and in the air (TripleA's UnitAttachment) -----------------------------------
 
     def is_air(self, unit: Unit | str) -> bool:
