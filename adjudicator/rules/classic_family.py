@@ -15,6 +15,7 @@ from ..notation import VerbRegistry
 from ..state import State
 from . import air, convoy, politics, turn, victory
 from .economy import collect_income, grant_per_valued_territory, lose_unplaced
+from .facts import RuleViolation
 from .family import MapFamily
 
 
@@ -123,6 +124,24 @@ class ClassicRules(MapFamily):
         if self._no_pu(power, "end_turn"):
             return 0, [{"item": "collects no income (the Pacific rulebook: China does not collect IPCs)", "amount": 0}]
         return super().income(state, power)
+
+    def check_move(self, state: State, power: str, units: list, path: list[str], phase: str) -> None:
+        super().check_move(state, power, units, path, phase)
+        self._one_aa_gun(state, power, path[-1], [u for u in units if self.ut(u).has("aa")])
+
+    def check_placement(self, state: State, power: str, place: str, units: dict[str, int]) -> None:
+        super().check_placement(state, power, place, units)
+        self._one_aa_gun(state, power, place, [t for t, n in units.items() if self.ut(t).has("aa") for _ in range(n)])
+
+    def _one_aa_gun(self, state: State, power: str, place: str, coming: list) -> None:
+        """CL-29: a territory holds at most one AA gun of a power (TripleA's rule where the map leaves "Multiple AA
+        Per Territory" off)."""
+        if not coming or self.is_water(place) or self.prop("Multiple AA Per Territory"):
+            return
+        there = [u for u in state.units_at(place, power) if self.ut(u).has("aa") and u not in coming]
+        if len(there) + len(coming) > 1:
+            raise RuleViolation(f"{place} may hold one AA gun of {power}: it {'has one already' if there else 'gets ' + str(len(coming))} "
+                                "(the map's \"Multiple AA Per Territory\" is off)", "CL-29")
 
     def give_units(self, state: State, power: str) -> list[dict]:
         """CL-27, the Europe game's Soviet Patriotic War: as a power's turn ends, its units in a territory the map

@@ -33,7 +33,7 @@ def buy(rules: MapFacts, state: State, mover: str, order: Buy, bid: bool = False
         if uc.unit not in prices:
             raise RuleViolation(f"{power} cannot buy {uc.unit}: it is not on {possessive(power, the=True)} purchase list "
                                 f"({', '.join(sorted(prices)) or 'empty'})", "BG-33")
-        if bid and rules.ut(uc.unit).has("infrastructure"):
+        if bid and rules.is_facility(uc.unit):
             raise RuleViolation(f"a bid buys no facilities ({uc.unit}): only units, placed where {power} already have "
                                 "units (RULINGS.md \"bid\")")
         total += prices[uc.unit] * uc.count
