@@ -61,8 +61,17 @@ class Setup:
                 self._parsed.clear()
             found = self._parsed[key] = parse_submission(text, self.lexicon, start_phase=start_phase,
                                                          phases=self.scenario.phases_of(power) or None,
-                                                         verbs=self.rules.verbs(), power=power)
+                                                         verbs=self.rules.verbs(), power=power,
+                                                         elsewhere=self._elsewhere(power))
         return found
+
+    def _elsewhere(self, power: str) -> dict[str, str]:
+        """Where `power`'s orders go for a phase it plays inside another power's turn (pacific's Australians and
+        the G40 maps' UK_Pacific buy in the British turn)."""
+        return {phase: f"{power} {'buy' if phase == 'purchase' else 'play that phase'} in the {host} turn: the {host} "
+                       f"submission writes `{'buy ' + power + ' UNITS' if phase == 'purchase' else '…'}`"
+                for host in self.scenario.turn_players() for guest, phase in self.scenario.guests_of(host)
+                if guest == power}
 
     def play(self, state: State, sub, roller, hashed: bool = True) -> list:
         """Play the locked submission `sub` (a row: seq, text, the phase it was accepted in) of the power to move on

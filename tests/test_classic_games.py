@@ -102,3 +102,13 @@ def test_pacific_round_gives_china_its_infantry_and_no_income(cli, tmp_path, map
     assert "Chinese receive 2 infantry to place: 1 for each territory with a value they hold" in china, china
     assert "2 infantry placed in Szechwan" in china and "not placed, lost" not in china
     assert cli.json("status", db)["powers"]["Chinese"]["treasury"] == 0
+
+
+def test_a_power_that_buys_in_another_turn_is_told_where(cli, tmp_path, maps_dir):
+    """pacific's Australians buy inside the British turn: their own `buy` is refused, saying where it goes."""
+    db = tmp_path / "p.db"
+    cli("new", db, "--game", "classic", "--map", maps_dir / PACIFIC, "--seed", TEST_SEED)
+    (tmp_path / "o.txt").write_text("buy 2 inf\n")
+    out = cli("submit", db, "--power", "Australians", tmp_path / "o.txt", code=1).output
+    assert ("this turn has no purchase phase: Australians buy in the British turn: the British submission writes "
+            "`buy Australians UNITS`") in out

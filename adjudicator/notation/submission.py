@@ -44,18 +44,19 @@ class ParseResult:
 
 def parse_submission(text: str, lexicon: Lexicon, start_phase: str | None = None,
                      phases: Sequence[str] | None = None, verbs: VerbRegistry | None = None,
-                     power: str | None = None) -> ParseResult:
+                     power: str | None = None, elsewhere: dict[str, str] | None = None) -> ParseResult:
     """Read `text` for a mover whose turn has `phases` (default: the G40 family's, as the default verbs are), starting
     at `start_phase` (default: the turn's first phase, where a power that is not on the move files its standing
     orders and salts); given the `power` who writes it, its unit names are read as that power's
-    (Lexicon.for_power)."""
+    (Lexicon.for_power). `elsewhere` says, for a phase the power plays inside another power's turn, where its
+    orders go (the refusal of such an order says so)."""
     if power:
         lexicon = lexicon.for_power(power)
     phases = tuple(phases or G40_PHASES)
     start_phase = start_phase or phases[0]
     if start_phase not in phases:
         raise ValueError(f"start phase {start_phase!r} is not one of {phases}")
-    return _SubmissionReader(text, lexicon, phases, start_phase, verbs or _G40).read()
+    return _SubmissionReader(text, lexicon, phases, start_phase, verbs or _G40, elsewhere or {}).read()
 
 
 def _words(phase: str) -> str:
@@ -76,8 +77,9 @@ def _section(text: str) -> str | None:
 
 class _SubmissionReader:
     def __init__(self, text: str, lexicon: Lexicon, phases: tuple[str, ...], start_phase: str,
-                 verbs: VerbRegistry):
+                 verbs: VerbRegistry, elsewhere: dict[str, str]):
         self.submission = Submission(text=text)
+        self.elsewhere = elsewhere
         self.errors: list[OrderError] = []
         self.lexicon = lexicon
         self.phases = phases
@@ -146,7 +148,8 @@ class _SubmissionReader:
         if not phase:
             return
         if phase not in self.phases:
-            r.fail(f"this turn has no {_words(phase)} phase", at, kind=ILLEGAL)
+            where = f": {self.elsewhere[phase]}" if phase in self.elsewhere else ""
+            r.fail(f"this turn has no {_words(phase)} phase{where}", at, kind=ILLEGAL)
         i = self.phases.index(phase)
         if i < self.running:
             order = ", ".join(_words(p) for p in self.phases if p not in ("battle", "end_turn"))

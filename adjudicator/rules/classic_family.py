@@ -28,6 +28,7 @@ class ClassicRules(MapFamily):
 
     burma_road = ("Burma", "India", "Yunnan", "Szechwan")   # TripleA's NoPUPurchaseDelegate (CL-16)
     europe_destroyer_bombard = 2      # CL-14, the Europe FAQ (RULINGS.md "destroyer-bombard")
+    destroyer_stops_submerging = False   # CL-13: a destroyer cancels first strike only (RULINGS.md "submerge")
     raid_aa_first = True              # CL-03: AA fires first, at every raiding aircraft (RULINGS.md "sbr-order")
     tokyo_express = "Japanese"        # the power whose destroyers carry troops under "Pacific Theater" (CL-24)
     victory_points_to_win = 22        # the Pacific rulebook's 22 (TripleA's EndRoundDelegate agrees; CL-19)

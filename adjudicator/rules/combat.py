@@ -89,6 +89,7 @@ class Battle:
         self.dfn = rules.hostile_units(state, power, place)
         self.dead: list[Unit] = []
         self.left: list[Unit] = []        # attackers out of the battle, counted as retreated (leaves_battle)
+        self.submerged: list[Unit] = []   # defenders that submerged: still there, but the battle is won without them
         self.att_ool = order_of_loss(rules, state, power, "attacker", orders.ool)
         self.def_ools = {p: order_of_loss(rules, state, p, "defender", None) for p in {u.owner for u in self.dfn}}
         defenders = sorted({u.owner for u in self.dfn}) or ([state.owners[place]] if place in state.owners else [])
@@ -228,11 +229,12 @@ class Battle:
         stay in the sea zone, out of the battle; the other units fight on."""
         if not self.sea or (rec["round"] == 1 and not self.rules.prop("Sub Retreat Before Battle")):
             return
-        if not self._destroyer(self.att):
+        if not self._stops_submerging(self.att):
             going = [u for u in self.dfn if self.rules.can_submerge(u, defending=True)
                      and self.state.standing.get(u.owner, {}).get("submerge")]
             if going:
                 self.dfn = [u for u in self.dfn if u not in going]
+                self.submerged += going
                 rec["submerged"] = {"defender": count_types(going), "why": "standing order `submerge always`"}
         order = self.orders.submerge
         if order is None or rec["round"] <= (order.after_round if order.after_round is not None else 1):
@@ -242,7 +244,7 @@ class Battle:
         subs = [u for u in self.att if self.rules.can_submerge(u)]
         if not subs:
             return
-        if self._destroyer(self.dfn):
+        if self._stops_submerging(self.dfn):
             if not self.event.get("submerge_blocked"):
                 self.event["submerge_blocked"] = True
                 self.event["notes"].append(f"`{order.canonical()}`: the attacking submarines cannot submerge while "
@@ -255,6 +257,11 @@ class Battle:
         rec["submerged"]["attacker_why"] = f"order `{order.canonical()}`"
         if not self.att:
             self.event["attack_submerged"] = True
+
+    def _stops_submerging(self, side: list[Unit]) -> bool:
+        """BG-17: an enemy destroyer keeps submarines from submerging, where the family's rulebook says so (the
+        classic rulebooks do not: MapFacts.destroyer_stops_submerging)."""
+        return self.rules.destroyer_stops_submerging and self._destroyer(side)
 
     def _leave(self, rec: dict, rnd: int) -> None:
         """Attackers the game takes out of the battle after this round (MapFacts.leaves_battle), by reason."""
@@ -371,7 +378,7 @@ class Battle:
             ev["result"] = "retreated" if "retreat" in ev else "defended"
         elif self.sea and self.att:
             ev["result"] = "cleared"
-            if rules.takes_sea_zone(state, self.power, self.place, self.att):
+            if rules.takes_sea_zone(state, self.power, self.place, self.att, self.submerged):
                 ev["capture"] = capture(rules, state, self.power, self.place)       # CL-15: a convoy zone
         elif any(rules.can_capture(u) for u in self.att):
             ev["result"] = "captured"

@@ -39,6 +39,8 @@ class MapFacts(RulesCore):
     # The territories of the Burma Road that give a power that buys nothing (China) one more infantry while its
     # side holds them all, where the map plays "Pacific Theater" (economy.grant_per_valued_territory); none here.
     burma_road: tuple[str, ...] = ()
+    # Whether an enemy destroyer keeps submarines from submerging (BG-17); the classic rulebooks say it does not.
+    destroyer_stops_submerging = True
     # Whether a raid's AA fires before its air battle, at escorts too (the classic rulebooks), or after it at the
     # bombers only (the G40 family, RULINGS.md "facility-aa-escorts").
     raid_aa_first = False
@@ -452,14 +454,19 @@ class MapFacts(RulesCore):
         return (self.prop("Naval Units May Not NonCombat Move Into Controlled Sea Zones") and self.is_water(place)
                 and self.is_hostile_land(state, power, place))
 
-    def takes_sea_zone(self, state: State, power: str, zone: str, units: list[Unit]) -> bool:
+    def takes_sea_zone(self, state: State, power: str, zone: str, units: list[Unit], submerged: list[Unit] = ()) -> bool:
         """CL-15: `units` of `power` take an enemy's convoy zone (a sea zone with a value, held by a power at war
         with it) where no enemy unit is left: ships do, transports do not (TripleA's BattleTracker.takeOver with
         "Transport Control Sea Zone" and "Sub Control Sea Zone Restricted" off). Sea zones without a value (the G40
         maps' kamikaze zones) never change hands."""
-        return (self.is_water(zone) and self.scenario.territory(zone).production > 0
-                and self.is_hostile_land(state, power, zone) and not self.hostile_units(state, power, zone)
+        return (self.is_enemy_convoy_zone(state, power, zone)
+                and not [u for u in self.hostile_units(state, power, zone) if u not in submerged]
                 and any(self.ut(u).domain == "sea" and not self.is_transport(u) for u in units))
+
+    def is_enemy_convoy_zone(self, state: State, power: str, zone: str) -> bool:
+        """CL-15: a sea zone with a value held by a power at war with `power`."""
+        return self.is_water(zone) and self.scenario.territory(zone).production > 0 and self.is_hostile_land(
+            state, power, zone)
 
     def check_sea_path(self, state: State, power: str, ships: list[Unit], path: list[str]) -> None:
         """A game's own limits on a voyage of `ships` along `path` (sea zones, the start first), such as a sea

@@ -403,7 +403,7 @@ def _check_idle_ships(rules: MapFacts, state: State, moved: dict[int, Order], er
         if state.cargo_of(unit) or id(order) in reported:
             continue
         reported.add(id(order))
-        if rules.is_hostile_land(state, state.power, unit.place):     # an enemy's convoy zone (CL-15)
+        if rules.is_enemy_convoy_zone(state, state.power, unit.place):
             errors.append(_illegal(order, f"{unit.place} is held by {state.owners.get(unit.place)} and "
                                    f"{'transports' if rules.is_transport(unit) else 'these ships'} cannot take it: a "
                                    "warship or submarine takes a convoy zone back in the combat move", "CL-15"))
