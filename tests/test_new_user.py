@@ -452,3 +452,12 @@ def test_orders_typed_at_a_terminal_are_asked_for(demo_db, tmp_path):
     os.close(terminal)
     assert "reading the orders from the keyboard" in err and "Ctrl-D" in err
     assert process.returncode == 0 and "1 order(s) of Germans accepted" in out
+
+
+def test_every_game_package_ships_in_the_wheel():
+    """The wheel lists its packages by name (pyproject.toml): a game folder left out installs as an empty
+    namespace, and `new --game` then fails only on an installed copy, never in a checkout."""
+    import tomllib
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    folders = {f"adjudicator.games.{p.parent.name}" for p in (ROOT / "games").glob("*/__init__.py")}
+    assert folders - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
