@@ -105,6 +105,8 @@ NO_TECH = "the G40 family plays no research and development (TripleA's technolog
 NO_AIRBORNE = "the G40 family plays no airborne assault (paratroopers are a technology), so it changes nothing"
 NO_ROCKETS = "the G40 family fires no rockets (a technology), so it changes nothing"
 BY_RULEBOOK = "the G40 family plays this by its rulebook, as the G40 2nd-edition map sets it"
+MIDDLE_EAST = ("a switch of europe_improved's own Middle East penalty, played by its user actions, which are left "
+               "out (games/classic/RULINGS.md \"middle-east-penalty\")")
 
 G40_PROPERTIES: dict[str, Rule] = {name: honoured(what) for name, (_, what) in HONOURED.items()} | {
     # -- the family's rulebook decides: the G40 maps set these as the rulebook plays them ---------------------
@@ -231,12 +233,9 @@ G40_PROPERTIES: dict[str, Rule] = {name: honoured(what) for name, (_, what) in H
     "* bid": fixed("0", "the G40 family takes a bid only from `new --bid POWER=PUS`: the map's is not given",
                    harmless=True),
     # -- the map's own switches, read by its triggers (europe_improved's Middle East penalty): -----------------
-    "Paid By USA": fixed(None, "a switch of the map's own Middle East penalty, which the G40 family does not play "
-                               "(its user actions are left out)", harmless=True),
-    "Pop-Up For Each Allied Power": fixed(None, "a switch of the map's own Middle East penalty, which the G40 "
-                                                "family does not play (its user actions are left out)", harmless=True),
-    "Pop-Up For Russia Only": fixed(None, "a switch of the map's own Middle East penalty, which the G40 family does "
-                                          "not play (its user actions are left out)", harmless=True),
+    "Paid By USA": fixed(None, MIDDLE_EAST, harmless=True),
+    "Pop-Up For Each Allied Power": fixed(None, MIDDLE_EAST, harmless=True),
+    "Pop-Up For Russia Only": fixed(None, MIDDLE_EAST, harmless=True),
     # -- changes nothing in play ---------------------------------------------------------------------------------
     "mapName": cosmetic("the map folder TripleA draws it with"),
     "notes": cosmetic("the map's notes, shown by TripleA"),
@@ -328,8 +327,8 @@ CLASSIC_BY_RULEBOOK = "the classic family plays this by its rulebook (games/clas
 NO_CLASSIC_TECH = "the classic family plays no weapons development (optional in the boxes, left out in the maps)"
 def _shared(table: dict[str, Rule]) -> dict[str, Rule]:
     """The G40 family's fixed entries, for a family that plays them the same way: the note says whose rule it is."""
-    return {name: replace(rule, note=f"{rule.note} (the classic family plays it so too)") if rule.state == FIXED
-            else rule for name, rule in table.items()}
+    return {name: replace(rule, note=f"{rule.note} (the same in the classic family)")
+            if rule.state == FIXED and "G40 family" in rule.note else rule for name, rule in table.items()}
 
 
 CLASSIC_PROPERTIES: dict[str, Rule] = _shared(G40_PROPERTIES) | {
@@ -354,12 +353,6 @@ CLASSIC_PROPERTIES: dict[str, Rule] = _shared(G40_PROPERTIES) | {
     "* Honorable Victory VCs": honoured("the victory cities a side needs (CL-17)"),
     "* Economic Victory": honoured("the income a side needs (CL-18)"),
     "Unplaced units live when not placed": honoured(HONOURED["Unplaced units live when not placed"][1]),
-    "Paid By USA": fixed(None, "a switch of europe_improved's own Middle East penalty, which the classic family "
-                               "does not play (its user actions are left out)", harmless=True),
-    "Pop-Up For Each Allied Power": fixed(None, "a switch of europe_improved's own Middle East penalty, which the "
-                                                "classic family does not play", harmless=True),
-    "Pop-Up For Russia Only": fixed(None, "a switch of europe_improved's own Middle East penalty, which the classic "
-                                          "family does not play", harmless=True),
     "* bid": fixed("0", "the classic family takes a bid only from `new --bid POWER=PUS`: the map's is not given",
                    harmless=True),
 }

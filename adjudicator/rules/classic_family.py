@@ -11,7 +11,6 @@ is a row of games/classic/RULES.md (CL-…) with its ruling in games/classic/RUL
 
 from __future__ import annotations
 
-from ..notation import VerbRegistry
 from ..state import State
 from . import air, convoy, politics, turn, victory
 from .economy import collect_income, grant_per_valued_territory, lose_unplaced
@@ -84,16 +83,9 @@ class ClassicRules(MapFamily):
         income = collect_income(self, state, power, convoy.loss(disrupted))
         victory.collect_points(self, state, power, income)
         events.append(income)
-        events += turn.triggers(self, state, power, "end_turn", "after")
-        events += self.end_of_turn(state, power)
-        events += self.check_victory(state, power)
-        return events + turn.pass_turn(self, state)
+        return events + self.close_turn(state, power)
 
     # -- hooks a game overrides ---------------------------------------------------------------------
-
-    def verbs(self):
-        """The map families' order verbs (NOTATION.md); a classic map has no politics step, so `war` never parses."""
-        return VerbRegistry.g40()
 
     def check_victory(self, state: State, power: str) -> list[dict]:
         """The map's victory triggers, each held a whole round ("Triggered Victory", europe_improved); then the

@@ -8,6 +8,7 @@ to win. Nothing below the families imports this module, so the rules core has no
 
 from __future__ import annotations
 
+from ..notation import VerbRegistry
 from ..state import State
 from . import politics, turn
 from .facts import MapFacts
@@ -40,8 +41,21 @@ class MapFamily(MapFacts):
         raise NotImplementedError
 
     def turn_end(self, state: State, roller) -> list[dict]:
-        """The end of the mover's turn, ending with turn.pass_turn."""
+        """The end of the mover's turn, ending with close_turn."""
         raise NotImplementedError
+
+    def close_turn(self, state: State, power: str) -> list[dict]:
+        """The last steps of every family's end of turn: the map's end-of-turn triggers, the game's own end of turn,
+        its victory conditions on the position the turn leaves; then the cursor passes to the next power."""
+        events = turn.triggers(self, state, power, "end_turn", "after")
+        events += self.end_of_turn(state, power)
+        events += self.check_victory(state, power)
+        return events + turn.pass_turn(self, state)
+
+    def verbs(self):
+        """The map families' order verbs (NOTATION.md); a game registers its own on top. A map without a politics
+        step never takes `war`: the parser refuses an order of a phase the turn does not have."""
+        return VerbRegistry.g40()
 
     # -- income -------------------------------------------------------------------------------------
 

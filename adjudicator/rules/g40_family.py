@@ -7,7 +7,6 @@ Games (games/g40, games/g40_alt_universe, games/demo) subclass `G40Rules`; nothi
 
 from __future__ import annotations
 
-from ..notation import VerbRegistry
 from ..state import State
 from . import air, convoy, politics, turn
 from .economy import collect_income
@@ -36,16 +35,9 @@ class G40Rules(MapFamily):
         events += disrupted
         events.append(collect_income(self, state, power, convoy.loss(disrupted)))
         events += turn.held_over(state, power)
-        events += turn.triggers(self, state, power, "end_turn", "after")
-        events += self.end_of_turn(state, power)
-        events += self.check_victory(state, power)
-        return events + turn.pass_turn(self, state)
+        return events + self.close_turn(state, power)
 
     # -- hooks a game overrides ---------------------------------------------------------------------
-
-    def verbs(self):
-        """The order verbs of this game: the G40 family's; a game registers its own on top (NOTATION.md)."""
-        return VerbRegistry.g40()
 
     def check_victory(self, state: State, power: str) -> list[dict]:
         """Called at the end of every power's turn, after income; answers with the report's events (a hold begun,
