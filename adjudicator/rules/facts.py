@@ -271,18 +271,20 @@ class MapFacts(RulesCore):
     def unlimited_factory(self, state: State, power: str, place: str) -> bool:
         """CL-23: a territory the map marks `originalFactory` produces any number of units for the power that
         held it at the start, while its factory stands (TripleA's AbstractPlaceDelegate); the G40 maps mark none."""
-        flagged = self.scenario.territory(place).options.get("originalFactory", [])
-        if not any(v.strip().lower() == "true" for v in flagged):
+        if not self.territory_true(place, "originalFactory"):
             return False
-        original = state.original_owners.get(place) or self.scenario.territory(place).original_owner
-        return original == power and any(self.ut(u).has("factory") and not u.flags.get("placed")
+        return self.original_owner(state, place) == power and any(self.ut(u).has("factory") and not u.flags.get("placed")
                                          for u in state.units_at(place, power))
 
     # -- territories --------------------------------------------------------------------------------
 
     def impassable(self, place: str) -> bool:
         """The map's isImpassable territories (the Himalayas): nothing enters, nothing captures them."""
-        return any(v.strip().lower() == "true" for v in self.scenario.territory(place).options.get("isImpassable", []))
+        return self.territory_true(place, "isImpassable")
+
+    def territory_true(self, place: str, option: str) -> bool:
+        """A true/false option of the territory's TerritoryAttachment (isImpassable, originalFactory …)."""
+        return any(v.strip().lower() == "true" for v in self.scenario.territory(place).options.get(option, []))
 
     def is_water(self, place: str) -> bool:
         return self.scenario.territory(place).water
