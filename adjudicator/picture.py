@@ -46,7 +46,12 @@ TINT = 0.8                  # a territory takes 80 % of its owner's colour: dark
 # Colours of powers a map does not colour (the demo, a map.properties without them): the usual ones.
 KNOWN_COLOURS = {"Germans": "#5d5d5d", "Russians": "#b23a2a", "Japanese": "#e0a126", "Americans": "#5f7f2e",
                  "Chinese": "#7d4a91", "British": "#b58a45", "Italians": "#3c6f8f", "ANZAC": "#4f8f86",
-                 "French": "#2f62c4"}
+                 "French": "#2f62c4",
+                 # the Expanded Global Scenario's nations (games/expanded_global/scenario.py NATIONS)
+                 "United States": "#5f7f2e", "Russia": "#b23a2a", "Germany": "#5d5d5d", "Great Britain": "#b58a45",
+                 "China": "#7d4a91", "France": "#2f62c4", "Japan": "#e0a126", "Indonesia": "#c04cc4",
+                 "Eastern European Commonwealth": "#8fbf3f", "Italy": "#3c6f8f", "India": "#e07a1f",
+                 "Australia": "#4f8f86", "Union of South American Nations": "#3bb273", "Canada": "#d1495b"}
 SPARE_COLOURS = ("#d1495b", "#2e86ab", "#8a6fdf", "#3bb273", "#e07a1f", "#c04cc4", "#1f9fa8", "#9c7a3c")
 SEA, SEA_LINE, LAND_LINE, PAPER, UNOWNED = "#cfe3f3", "#6f9cc4", "#8d8d8d", "#f5f2eb", "#e4dfd3"
 BATTLE = "#e8262b"

@@ -36,8 +36,14 @@ POWER_GROUPS = (
     ("chinese", "china", "chn"),
     ("british", "uk", "united kingdom", "britain", "great britain", "gb"),
     ("italians", "italy", "italian", "ita"),
-    ("anzac", "anz", "australia"),
+    ("anzac", "anz", "australia", "aus"),
     ("french", "france", "fra"),
+    # the Expanded Global Scenario's other nations (games/expanded_global/scenario.py NATIONS)
+    ("indonesia", "idn"),
+    ("eastern european commonwealth", "eec"),
+    ("india", "ind"),
+    ("union of south american nations", "unasur"),
+    ("canada", "can"),
 )
 
 _SEA_ZONE = re.compile(r"(?:(\d+) sea zone|sea zone (\d+)|sz ?(\d+))")
