@@ -527,6 +527,11 @@ def battle_view(event: dict, ools: dict[str, str]) -> dict:
     if event.get("capture"):
         result = capture_phrase(event["capture"])
     notes = [n for n in event.get("notes", []) if not n.startswith("neither side can hit")]
+    if event.get("aircraft_retreat"):
+        gone = event["aircraft_retreat"]
+        notes.append(f"the attacking aircraft leave the battle after round {gone['after_round']} "
+                     f"({units_phrase(gone['units'])}) and land in the non-combat move; the units that came ashore "
+                     "fight on")
     if event.get("retreat", {}).get("stay"):
         notes.append(f"units that came ashore from the sea cannot retreat and fight on: {units_phrase(event['retreat']['stay'])}")
     return {"place": event["place"], "attacker": event["attacker"], "defenders": ", ".join(event["defenders"]),

@@ -347,8 +347,7 @@ class Battle:
             return False
         amphibious = [u for u in self.att if u.flags.get("amphibious")]
         if amphibious and not rules.prop("Partial Amphibious Retreat"):
-            ev["notes"].append("retreat void: units that came ashore from the sea are in this battle")
-            return False
+            return self._planes_retreat(rnd)
         domain = "sea" if self.sea else "land"
         going = [u for u in self.att if rules.ut(u).domain == domain and not u.flags.get("amphibious")]
         for u in going:
@@ -360,6 +359,21 @@ class Battle:
         ev["retreat"] = {"to": order.to, "after_round": rnd, "units": count_types(going),
                          "stay": count_types(amphibious)}
         self.att = amphibious
+        return True
+
+    def _planes_retreat(self, rnd: int) -> bool:
+        """An amphibious assault where only aircraft may retreat ("Attacker Retreat Planes" on, "Partial Amphibious
+        Retreat" off: CL-30, TripleA's canAttackerRetreatPlanes): the aircraft leave the battle and land in the
+        non-combat move; every land unit fights on. Without aircraft, or without the switch, the retreat is void."""
+        planes = [u for u in self.att if self.rules.is_air(u)] if self.rules.prop("Attacker Retreat Planes") else []
+        if not planes:
+            self.event["notes"].append("retreat void: units that came ashore from the sea are in this battle")
+            return False
+        self.att = [u for u in self.att if u not in planes]
+        self.left += planes
+        for u in planes:
+            u.mark(fought=True)
+        self.event["aircraft_retreat"] = {"after_round": rnd, "units": count_types(planes)}
         return True
 
     def _outcome(self) -> dict:

@@ -62,6 +62,8 @@ HONOURED: dict[str, tuple[bool, str]] = {
     "Economic Victory": (False, "a side wins with its income at the map's figure (CL-18)"),
     "Pacific Theater": (False, "Japan collects victory points with its income, and only its destroyers carry troops "
                                "(CL-19, CL-24)"),
+    "Attacker Retreat Planes": (False, "aircraft may retreat from an amphibious assault while the units that came "
+                                       "ashore fight on (CL-30)"),
     "Multiple AA Per Territory": (False, "a territory may hold more than one AA gun of a power (CL-29)"),
     "Give Units By Territory": (False, "units placed where the map gives them to another power change owner "
                                        "(canBeGivenByTerritoryTo, changeUnitOwners; CL-11)"),

@@ -371,6 +371,11 @@ def _check_battle_orders(rules: MapFacts, state: State, orders: list[Order], err
         if not isinstance(o, Retreat):
             continue
         sea = battle.get("kind") == "sea"
+        if not sea and battle.get("amphibious") and not rules.prop("Partial Amphibious Retreat") and rules.prop(
+                "Attacker Retreat Planes"):
+            if o.to not in rules.scenario.neighbours(place):       # CL-30: only the aircraft leave, landing later
+                errors.append(_illegal(o, f"{o.to} is not next to {place}", "BG-23"))
+            continue
         came = battle.get("from", [])
         where = "sea zone free of enemy units" if sea else "friendly territory"
         if o.to not in rules.scenario.neighbours(place) or not retreat_open(rules, state, state.power, o.to, sea):
