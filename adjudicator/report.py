@@ -19,6 +19,7 @@ from sqlmodel import Session
 
 from . import dice
 from .errors import AdjudicatorError, ConfigError, StoreError
+from .scenario import AGENDA_PHASES
 from .store import db
 from .store.schema import now
 from .words import capitalised, possessive
@@ -29,7 +30,13 @@ FORMATS = ("markdown", "bbcode", "text")
 DICE_FENCES = {"markdown": ("```", "```"), "bbcode": ("[code]", "[/code]"), "text": ("", "")}
 PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purchase": "Purchase", "politics": "Politics",
                 "combat_move": "Combat move", "battle": "Battles", "noncombat_move": "Non-combat move",
-                "place": "Mobilize new units", "end_turn": "End of turn", "spin": "Spin", "actions": "Actions"}
+                "place": "Mobilize new units", "end_turn": "End of turn", "spin": "Spin", "actions": "Actions",
+                # the Expanded Global Agenda (EG-09); its Purchase and Repair is "purchase"
+                "surrenders": "Surrenders and armistices", "research": "Technology research and exchange",
+                "influence": "Influence", "alliances": "Alliances", "declare_war": "Declarations of war"}
+# Optional phases a report shows only when something happened in them (the Agenda steps a nation may skip, EG-10):
+# a turn passes through them with no orders, and "No orders." under each would only pad the report.
+QUIET_PHASES = AGENDA_PHASES
 BID_TITLES = {"purchase": "Bid purchase", "place": "Bid placement", "end_turn": "End of the bid"}   # round 0's steps
 # The bytecode cache's files (see _bytecode_cache): named anew whenever the compiled code changes for safety, as
 # Jinja keys them by the template's file and text alone: "bounded", since code compiled before the size bounds
@@ -258,6 +265,11 @@ def describe(event: dict) -> list[str]:
         kept = event["kept"]
         return [f"{event['power']} keep the {kept} PU{'' if kept == 1 else 's'} left of their bid in their treasury "
                 f"(now {event['treasury']})." if kept else f"{event['power']} have spent their whole bid."]
+    if kind == "spending":          # the Expanded Global's war status, taken as Purchase and Repair begins (EG-29)
+        if event["cap"] is None:
+            return [f"{event['power']}: at war (with {', '.join(event['at_war_with'])}) — full spending."]
+        return [f"{event['power']}: at peace — Peacetime Spending: at most {event['cap']} IPCs this turn (half the "
+                f"income of {event['income']}, rounded down) [EG-29]."]
     if kind == "repair":
         return [f"{event['power']} repair {event['amount']} damage on the {event['unit']} in {event['place']} ({event['treasury']} PUs left)."]
     if kind == "war":
@@ -328,6 +340,9 @@ def describe(event: dict) -> list[str]:
         return [f"The attack on {event['place']} is called off: {event['reason']}."]
     if kind == "ship_repaired":
         where = f" at the naval base in {event['base']}" if event.get("base") else ""
+        if "fee" in event:          # the Expanded Global's repair fee (EG-30)
+            return [f"The {event['power']} {event['unit']} in {event['place']} is repaired{where} for {event['fee']} "
+                    f"IPCs ({event['treasury']} left)."]
         return [f"The {event['power']} {event['unit']} in {event['place']} is repaired{where}."]
     if kind == "convoy":
         return [f"Convoy disruption in {event['zone']} against {event['power']}: {' '.join(map(str, event['values']))} "
@@ -681,6 +696,8 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
     phases, game_over = [], []
     for st in mine:
         mine_events = events[st.id]
+        if st.phase in QUIET_PHASES and not mine_events:
+            continue
         game_over += [victory_phrase(e) for e in mine_events if e["type"] == "victory"]
         title = ((BID_TITLES if st.round == 0 else setup.rules.phase_titles).get(st.phase)
                  or PHASE_TITLES.get(st.phase, st.phase))

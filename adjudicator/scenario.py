@@ -15,7 +15,13 @@ from typing import Any
 # and in what order, is its map's <sequence> (Scenario.phases_of), played by its rules family's driver; a board game
 # orders its own (spin the spinner, then act on the space landed on).
 G40_PHASES = ("purchase", "politics", "combat_move", "battle", "noncombat_move", "place", "end_turn")
-PHASES = G40_PHASES + ("spin", "actions")
+# The Expanded Global Scenario's Agenda steps other than Purchase and Repair (its "purchase"), in EG-09's order:
+# Resolving Surrenders and Armistices, Technology Research and Exchange, Collect and Spend Influence, Make Alliances,
+# Declare War. All of them come before the combat move.
+AGENDA_PHASES = ("surrenders", "research", "influence", "alliances", "declare_war")
+PHASES = G40_PHASES + ("spin", "actions") + AGENDA_PHASES
+# The phases in which `move` is a combat move: the combat move and every phase a turn may have before it.
+BEFORE_COMBAT = ("purchase", "politics", "combat_move") + AGENDA_PHASES
 
 @dataclass
 class UnitType:

@@ -62,7 +62,10 @@ def test_fourteen_nations_in_eg01_order(eg):
     assert not any(p.optional for p in eg.players if p.name in EG_02)
 
 
-def test_each_nation_plays_the_g40_steps_for_now(eg, g40):
+def test_each_nation_plays_the_agenda_then_the_combat_phase(eg, g40):
+    """EG-07, EG-09: the Agenda's six steps in their order, then the Combat Phase (RULINGS.md "turn")."""
+    assert TURN_PHASES == ("surrenders", "purchase", "research", "influence", "alliances", "declare_war",
+                           "combat_move", "battle", "noncombat_move", "place", "end_turn")
     for name in EG_02:
         assert eg.phases_of(name) == list(TURN_PHASES)
         assert eg.guests_of(name) == []
@@ -225,7 +228,7 @@ def test_round_trip_state_and_income(eg):
     assert [p.name for p in back.players] == [p.name for p in eg.players]
     assert back.turn_players() == list(EG_02)
     state = State.initial(back)
-    assert (state.round, state.power, state.phase) == (1, "United States", "purchase")
+    assert (state.round, state.power, state.phase) == (1, "United States", "surrenders")
     assert {n: state.treasury[n] for n in EG_02} == EG_02
     rules = G40Rules(back)
     for n, income in EG_02.items():

@@ -85,10 +85,10 @@ class Reader:
         return self.pos >= len(self.tokens)
 
     def fail(self, message: str, at: Token | None = None, expected: str = "", kind: str = INVALID,
-             candidates: list[str] | None = None) -> NoReturn:
+             candidates: list[str] | None = None, rule: str = "") -> NoReturn:
         """Stop reading the line; `at` None points just past the end of the line."""
         column = at.column if at else len(self.line.text) + 1
-        raise ParseFailure(OrderError(kind, message, self.line.number, column, self.line.text, expected,
+        raise ParseFailure(OrderError(kind, message, self.line.number, column, self.line.text, expected, rule=rule,
                                       candidates=list(candidates or [])))
 
     def expect(self, what: str) -> NoReturn:

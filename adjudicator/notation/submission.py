@@ -154,7 +154,7 @@ class _SubmissionReader:
         if i < self.running:
             order = ", ".join(_words(p) for p in self.phases if p not in ("battle", "end_turn"))
             r.fail(f"the {_words(phase)} phase is already over: orders must come in phase order ({order})", at,
-                   kind=ILLEGAL)
+                   kind=ILLEGAL, rule=self.verbs.order_rule)
         self.running = i
 
     def _header(self, r: Reader, first: Token) -> None:

@@ -17,7 +17,7 @@ from adjudicator.notation.orders import (
     Scramble, Submerge, War,
 )
 from adjudicator.notation.parser import ARROW, LESS, ParseFailure, Reader
-from adjudicator.scenario import PHASES
+from adjudicator.scenario import BEFORE_COMBAT, PHASES
 
 Parse = Callable[[Reader], dict[str, Any]]
 
@@ -43,6 +43,9 @@ class VerbRegistry:
 
     def __init__(self) -> None:
         self._words: dict[str, Verb] = {}
+        # The ledger row a game's phase order answers to (the Expanded Global's EG-09): an order of a phase already
+        # over is refused under it; "" for the games whose turn order no row of theirs states.
+        self.order_rule = ""
 
     def register(self, name: str, *, phase: str | None, parse: Parse, usage: str = "",
                  order: type[Order] = GameVerb, aliases: tuple[str, ...] = ()) -> Verb:
@@ -75,6 +78,7 @@ class VerbRegistry:
     def copy(self) -> VerbRegistry:
         new = VerbRegistry()
         new._words = dict(self._words)
+        new.order_rule = self.order_rule
         return new
 
     @classmethod
@@ -123,6 +127,17 @@ def _buy(r: Reader) -> dict[str, Any]:
 
 
 def _repair(r: Reader) -> dict[str, Any]:
+    """`repair N PLACE [FACILITY]`: N damage points of a facility (BG-29), or N damaged units of that type in a sea
+    zone where a game repairs ships by order (the Expanded Global's EG-30). `repair 1 bb 110 Sea Zone` (UNITS
+    PLACE, one type) reads as `repair 1 110 Sea Zone battleship`."""
+    start = r.pos
+    try:
+        units, place = r.units_at()
+    except ParseFailure:
+        units = ()
+    if len(units) == 1:
+        return {"count": units[0].count, "place": place, "facility": units[0].unit}
+    r.pos = start
     count = r.count("the number of damage points to repair")
     place, facility = r.place_and_facility()
     return {"count": count, "place": place, "facility": facility}
@@ -145,7 +160,7 @@ def _path(r: Reader) -> dict[str, Any]:
 
 def _move(r: Reader) -> dict[str, Any]:
     """Combat move until the combat move phase is over, non-combat move after it."""
-    combat = PHASES.index(r.running) <= PHASES.index("combat_move")
+    combat = r.running in BEFORE_COMBAT
     return {**_path(r), "phase": "combat_move" if combat else "noncombat_move"}
 
 

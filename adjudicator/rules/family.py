@@ -40,6 +40,11 @@ class MapFamily(MapFacts):
         """Events as `power`'s turn starts, before the orders of its first phase."""
         raise NotImplementedError
 
+    def phase_start(self, state: State, power: str, phase: str) -> list[dict]:
+        """Events as each phase of `power`'s turn begins, before its orders (after turn_start in the first); the
+        families have none, a game may (the Expanded Global's Peacetime Spending is settled as Purchase begins)."""
+        return []
+
     def turn_end(self, state: State, roller) -> list[dict]:
         """The end of the mover's turn, ending with close_turn."""
         raise NotImplementedError
@@ -51,6 +56,11 @@ class MapFamily(MapFacts):
         events += self.end_of_turn(state, power)
         events += self.check_victory(state, power)
         return events + turn.pass_turn(self, state)
+
+    def repair_order(self, state: State, power: str, order) -> dict:
+        """A `repair` order of the purchase phase: the family's facilities (BG-29, turn.repair); a game that repairs
+        more (the Expanded Global's ships for a fee, EG-30) overrides this."""
+        return turn.repair(self, state, power, order)
 
     def verbs(self):
         """The map families' order verbs (NOTATION.md); a game registers its own on top. A map without a politics

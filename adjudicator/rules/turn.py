@@ -103,6 +103,7 @@ def _play_phase(rules: MapFacts, state: State, phase: str, orders: list[Order], 
         return _bid_phase(rules, state, phase, mine, errors)
     if phase == rules.scenario.phases_of(power)[0]:
         events += rules.turn_start(state, power)
+    events += rules.phase_start(state, power, phase)
     events += triggers(rules, state, power, phase, "before")
     if phase == "battle":
         events += _battles(rules, state, orders, roller)
@@ -301,7 +302,7 @@ def _apply(rules: MapFacts, state: State, power: str, order: Order, placed: dict
     if isinstance(order, Buy):
         return buy(rules, state, power, order)
     if isinstance(order, Repair):
-        return repair(rules, state, power, order)
+        return rules.repair_order(state, power, order)
     if isinstance(order, War):
         return politics.declare_war(rules, state, power, order.power)
     if isinstance(order, Move):

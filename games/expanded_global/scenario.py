@@ -96,8 +96,21 @@ DROPPED_TERRITORY_OPTIONS = ("capital", "originalOwner", "changeUnitOwners", "wh
 # infantry joining whoever enters.
 DROPPED_UNIT_OPTIONS = ("canBeGivenByTerritoryTo", "canBeCapturedOnEnteringBy")
 
-# The phases of a nation's turn for now (a G40 power's, without politics): the Agenda phases replace this later.
-TURN_PHASES = ("purchase", "combat_move", "battle", "noncombat_move", "place", "end_turn")
+# The phases of a nation's turn (EG-07, EG-09): the Agenda Phase's six steps in EG-09's order — Resolving Surrenders
+# and Armistices, Purchase and Repair (the G40 purchase phase, with its `buy` and `repair`), Technology Research and
+# Exchange, Collect and Spend Influence, Make Alliances, Declare War — then the Combat Phase as a G40 power plays it
+# (combat move, battles, non-combat move, mobilisation, end of turn with income). RULINGS.md "turn".
+AGENDA = ("surrenders", "purchase", "research", "influence", "alliances", "declare_war")
+COMBAT = ("combat_move", "battle", "noncombat_move", "place", "end_turn")
+TURN_PHASES = AGENDA + COMBAT
+# The steps the G40 map has no step for: their step names (after the nation's abbreviation) and display names.
+AGENDA_STEPS = {
+    "surrenders": ("Surrenders", "Resolving Surrenders and Armistices"),
+    "research": ("Research", "Technology Research and Exchange"),
+    "influence": ("Influence", "Collect and Spend Influence"),
+    "alliances": ("Alliances", "Make Alliances"),
+    "declare_war": ("DeclareWar", "Declare War"),
+}
 
 
 def nation(name: str) -> Nation:
@@ -151,8 +164,9 @@ def expanded_global(g40: Scenario) -> Scenario:
 
 
 def turn_sequence(g40: Scenario, nations: list[str]) -> list[Step]:
-    """Each nation's turn, in EG-01's order, as one G40 power's steps of TURN_PHASES (their delegates and display
-    names), between the map's game-init and end-of-round steps. The Agenda phases will replace this function."""
+    """Each nation's turn, in EG-01's order, as the steps of TURN_PHASES, between the map's game-init and end-of-round
+    steps: Purchase and Repair and the Combat Phase are one G40 power's steps (their delegates and display names);
+    the other Agenda steps are the game's own (AGENDA_STEPS, no delegate: the map has none for them)."""
     template = g40.turn_players()[0]
     steps = {s.phase: s for s in g40.sequence if s.player == template and s.phase in TURN_PHASES}
     out = [Step(s.name, s.phase, None, s.delegate, s.display) for s in g40.sequence
@@ -160,6 +174,10 @@ def turn_sequence(g40: Scenario, nations: list[str]) -> list[Step]:
     for name in nations:
         key = nation(name).abbreviation.lower()
         for phase in TURN_PHASES:
+            if phase in AGENDA_STEPS:
+                suffix, display = AGENDA_STEPS[phase]
+                out.append(Step(key + suffix, phase, name, "", display))
+                continue
             step = steps[phase]
             out.append(Step(key + _step_suffix(step), phase, name, step.delegate, step.display))
     out += [Step(s.name, s.phase, None, s.delegate, s.display) for s in g40.sequence

@@ -5,6 +5,8 @@ A case file is TOML with `[[case]]` tables:
     id       stable id, e.g. "BG-24-01"          rule     ledger id (shared/rules/LEDGER.md)
     purpose  one line                             ruling   optional: the RULINGS.md entry it depends on
     setup    "demo", or a map game (its default map) power    the mover (default: the setup's first power)
+             "expanded-global" (not in GAMES yet): the G40 2nd-edition XML made into its start position by
+             games.expanded_global.scenario_of, with its RULES (game_of, expanded_global_scenario)
     rules    the game's rule version (e.g. "beta-1.1"; it picks the map that goes with it)
     options  [name, …]: optional rules agreed at game start, checked as `new --option` checks them
              (e.g. ["war-time-production-5"])
@@ -44,6 +46,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import replace
 from functools import cache
+from importlib import import_module
 from pathlib import Path
 
 import pytest
@@ -80,11 +83,29 @@ def map_scenario(game_stem: str):
     return load_scenario(found)
 
 
+def game_of(setup: str):
+    """The module of a case's game: by GAMES, except the Expanded Global Scenario, not playable yet (GAMES keeps it
+    None), whose package is imported directly."""
+    if setup == "expanded-global":
+        return import_module("adjudicator.games.expanded_global")
+    return game_module(setup)
+
+
+@cache
+def expanded_global_scenario():
+    """The Expanded Global start position: the G40 2nd-edition game XML (module.MAP) made into it by its
+    `scenario_of` (scenario.expanded_global)."""
+    module = game_of("expanded-global")
+    return module.scenario_of(map_scenario(module.MAP))
+
+
 def position(case: dict):
-    module = game_module(case.get("setup", "demo"))
+    module = game_of(case.get("setup", "demo"))
     if hasattr(module, "seat"):
         return _seated(case, module)
-    if not module.NEEDS_MAP:
+    if case.get("setup") == "expanded-global":
+        scenario = expanded_global_scenario()
+    elif not module.NEEDS_MAP:
         scenario = module.scenario()
     else:
         version = case.get("rules", getattr(module, "DEFAULT_VERSION", ""))
@@ -100,7 +121,8 @@ def position(case: dict):
     state.treasury.update(case.get("treasury", {}))
     state.spent.update(case.get("spent", {}))
     state.switches.update(case.get("switches", {}))
-    state.switches.update(game_options(case.get("setup", "demo"), rules.rules_version, case.get("options", [])))
+    if case.get("options"):             # (a game outside GAMES has none)
+        state.switches.update(game_options(case.get("setup", "demo"), rules.rules_version, case["options"]))
     for power, bought in case.get("purchases", {}).items():
         state.purchases[power] = dict(bought)
     for place, spec in case.get("position", {}).items():

@@ -1,0 +1,191 @@
+"""The Expanded Global Scenario's own rules: the G40 2nd-edition base rules (EG-28) with the game's turn.
+
+A nation's turn (EG-07 … EG-10; RULINGS.md "turn") is the Agenda Phase, its six steps in EG-09's order, then the
+Combat Phase: the phases `scenario.TURN_PHASES`, played by the map driver (adjudicator/rules/turn.py) like any G40
+turn. Purchase and Repair is the G40 purchase phase with two changes:
+
+* Peacetime Spending (EG-29; RULINGS.md "peacetime-spending"): a nation at war with no one spends at most half its
+  total income, rounded down, in Purchase and Repair — on units and on repairs together;
+* the repair fee (EG-30; RULINGS.md "repair-fee"): a damaged battleship or carrier is repaired by a `repair` order for
+  5 IPCs a unit, where a naval base serves it; nothing is repaired free as the turn starts (BG-21 is replaced).
+
+The steps whose orders do not exist yet (surrenders, research, influence, alliances, declarations) take none: a
+turn passes through them.
+"""
+
+from __future__ import annotations
+
+from adjudicator.notation.orders import Repair
+from adjudicator.rules import turn
+from adjudicator.rules.facts import RuleViolation
+from adjudicator.rules.g40_family import G40Rules
+from adjudicator.state import State
+
+REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
+PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
+PEACETIME_SPENT = "peacetime:{}"    # State.spent: IPCs a nation has spent in this turn's Purchase and Repair
+
+
+class ExpandedGlobalRules(G40Rules):
+    """The G40 base rules with the Expanded Global turn: the Agenda, Peacetime Spending, the repair fee."""
+
+    name = "expanded-global"
+    title = "Expanded Global Scenario"
+    phase_titles = {"purchase": "Purchase and repair"}
+    takes_bids = False
+
+    def verbs(self):
+        """The G40 verbs; the Agenda's order is binding (EG-09): an order of a step already over cites it."""
+        reg = super().verbs().copy()
+        reg.order_rule = "EG-09"
+        return reg
+
+    # -- the turn -------------------------------------------------------------------------------------
+
+    def turn_start(self, state: State, power: str) -> list[dict]:
+        """Nothing as the turn starts: G40's free repair at a naval base (BG-21) is replaced by the repair fee
+        (EG-30), paid with a `repair` order in Purchase and Repair."""
+        return []
+
+    def phase_start(self, state: State, power: str, phase: str) -> list[dict]:
+        """As Purchase and Repair begins, the nation's war status is taken for the whole turn (RULINGS.md
+        "at-war"): at peace, its cap is half its income then, rounded down (EG-29); the report says which."""
+        if phase != "purchase":
+            return []
+        enemies = self.nations_at_war_with(state, power)
+        income = self.income(state, power)[0]
+        state.spent.pop(PEACETIME_SPENT.format(power), None)
+        if enemies:
+            state.spent.pop(PEACETIME_CAP.format(power), None)
+            return [{"type": "spending", "power": power, "at_war_with": enemies, "cap": None}]
+        state.spent[PEACETIME_CAP.format(power)] = income // 2
+        return [{"type": "spending", "power": power, "at_war_with": [], "income": income, "cap": income // 2}]
+
+    def turn_end(self, state: State, roller) -> list[dict]:
+        """G40's end of turn; a nation at peace this turn collects half its income, rounded down, after convoy
+        losses (RULINGS.md "peacetime-spending", "eg-income"): the other half is not collected."""
+        power = state.power
+        cap_key = PEACETIME_CAP.format(power)
+        peace = cap_key in state.spent
+        events = super().turn_end(state, roller)
+        if peace:
+            income = next((e for e in events if e["type"] == "income" and e["power"] == power), None)
+            if income is not None and income["income"] > 0:
+                cut = income["income"] - income["income"] // 2
+                state.treasury[power] -= cut
+                income["income"] -= cut
+                income["treasury"] = state.treasury[power]
+                income["lines"] = income["lines"] + [{
+                    "item": "peacetime", "amount": -cut,
+                    "note": f"at war with no nation, {power} collect half their income, rounded down: {cut} PUs are "
+                            "not collected (EG-29)"}]
+        return events
+
+    def end_of_turn(self, state: State, power: str) -> list[dict]:
+        """The records of this turn's Peacetime Spending are cleared; the next Purchase takes them anew."""
+        state.spent.pop(PEACETIME_SPENT.format(power), None)
+        state.spent.pop(PEACETIME_CAP.format(power), None)
+        return super().end_of_turn(state, power)
+
+    # -- Peacetime Spending (EG-29) ---------------------------------------------------------------------
+
+    def nations_at_war_with(self, state: State, power: str) -> list[str]:
+        """The nations `power` is at war with: EG-29's "at war" (RULINGS.md "at-war"). Fighting a neutral's
+        standing army is not a war: the neutral owners (optional players) do not count."""
+        return [p.name for p in self.scenario.players
+                if not p.optional and p.name != power and self.at_war(state, power, p.name)]
+
+    def peacetime_limit(self, state: State, power: str) -> int | None:
+        """The most `power` may spend in this turn's Purchase and Repair, or None (at war: no cap beyond its
+        treasury). Taken as its Purchase began (phase_start); if the cursor stood inside Purchase already, now."""
+        key = PEACETIME_CAP.format(power)
+        if key in state.spent:
+            return state.spent[key]
+        if self.nations_at_war_with(state, power):
+            return None
+        return self.income(state, power)[0] // 2
+
+    def spend(self, state: State, power: str, cost: int, what: str) -> None:
+        """Count `cost` IPCs of Purchase and Repair against Peacetime Spending: refused (EG-29) if a nation at peace
+        would spend more than half its income this turn; else recorded (the caller pays it next, with nothing
+        left to refuse it)."""
+        key = PEACETIME_SPENT.format(power)
+        spent = state.spent.get(key, 0)
+        limit = self.peacetime_limit(state, power)
+        if limit is not None and spent + cost > limit:
+            raise RuleViolation(
+                f"{what} costs {cost} IPCs, but {power} are at war with no nation: in peacetime a nation spends at "
+                f"most half its income, rounded down, in Purchase and Repair ({limit} IPCs this turn"
+                + (f", {spent} spent already, {max(0, limit - spent)} left" if spent else "")
+                + "); what it does not spend stays in its treasury", "EG-29")
+        state.spent[key] = spent + cost
+
+    def check_purchase(self, state: State, power: str, units: dict[str, int]) -> None:
+        super().check_purchase(state, power, units)
+        prices = self.prices(state, power)
+        cost = sum(prices.get(u, 0) * n for u, n in units.items())
+        self.spend(state, power, cost, "buying " + ", ".join(f"{n} {u}" for u, n in sorted(units.items())))
+
+    def prices(self, state: State, power: str) -> dict[str, int]:
+        """Unit type -> its price on `power`'s purchase list (the cheapest rule that buys one), as economy.buy reads it."""
+        prices: dict[str, int] = {}
+        for rule in self.scenario.frontier_of(power, self.frontier(state, power)):
+            if len(rule.results) == 1:
+                (unit, qty), = rule.results.items()
+                if qty == 1 and (unit not in prices or rule.cost < prices[unit]):
+                    prices[unit] = rule.cost
+        return prices
+
+    # -- repairs (BG-29 facilities; EG-30 ships) ------------------------------------------------------------
+
+    def repair_order(self, state: State, power: str, order: Repair) -> dict:
+        """`repair N SEAZONE [TYPE]` repairs N of the mover's damaged battleships or carriers (of TYPE) in SEAZONE,
+        for 5 IPCs each (EG-30; RULINGS.md "repair-fee"); `repair N PLACE [FACILITY]` repairs N damage points of a
+        facility for N IPCs, as in G40 (BG-29). Both count against Peacetime Spending (EG-29)."""
+        if self.is_water(order.place):
+            return self._repair_ships(state, power, order)
+        cost = order.count
+        if state.treasury.get(power, 0) >= cost:        # else BG-29's refusal says what is missing
+            key = PEACETIME_SPENT.format(power)
+            before = state.spent.get(key, 0)
+            self.spend(state, power, cost, order.canonical())
+            try:
+                return super().repair_order(state, power, order)
+            except RuleViolation:
+                state.spent[key] = before
+                raise
+        return super().repair_order(state, power, order)
+
+    def _repair_ships(self, state: State, power: str, order: Repair) -> dict:
+        what = order.facility or "battleship or carrier"
+        if order.facility is not None and self.ut(order.facility).hit_points < 2:
+            raise RuleViolation(f"a {order.facility} is not repaired: only battleships and carriers (two-hit units) "
+                                "are, for 5 IPCs each", "EG-30")
+        damaged = [u for u in state.units_at(order.place, power) if u.damage and self.ut(u).hit_points >= 2
+                   and order.facility in (None, u.type)]
+        if not damaged:
+            raise RuleViolation(f"{power} have no damaged {what} in {order.place} to repair", "EG-30")
+        if self.prop("Two HitPoint Units Require Repair Facilities"):
+            served = [u for u in damaged if turn._repairing_base(self, state, u)]
+            if not served:
+                raise RuleViolation(f"no operative friendly naval base next to {order.place} repairs {power}'s damaged "
+                                    f"{what}: ships are repaired where a naval base serves their sea zone "
+                                    "(RULINGS.md \"repair-fee\")", "EG-30")
+            damaged = served
+        if order.count > len(damaged):
+            raise RuleViolation(f"{power} have {len(damaged)} damaged {what} in {order.place} that can be repaired, "
+                                f"not {order.count}", "EG-30")
+        fee = REPAIR_FEE * order.count
+        if state.treasury.get(power, 0) < fee:
+            raise RuleViolation(f"repairing {order.count} ship{'s' if order.count > 1 else ''} costs {fee} IPCs "
+                                f"(5 a unit); {power} have {state.treasury.get(power, 0)}", "EG-30")
+        self.spend(state, power, fee, order.canonical())
+        events = []
+        for u in sorted(damaged, key=lambda u: u.id)[:order.count]:
+            u.damage = 0
+            state.treasury[power] -= REPAIR_FEE
+            events.append({"type": "ship_repaired", "power": power, "place": u.place, "unit": u.type,
+                           "base": turn._repairing_base(self, state, u) or "", "fee": REPAIR_FEE,
+                           "treasury": state.treasury[power]})
+        first, *rest = events
+        return {**first, "follows": rest} if rest else first
