@@ -250,6 +250,8 @@ def objective_phrase(line: dict) -> str:
         times = f" ({line['times']} × {line['value']})" if line.get("times") else ""
         return f"National objective met: {line['name']}, {line['paid']:+d} PUs{times}."
     why = f" ({line['note']})" if line.get("note") else ""
+    if line["value"] < 0:               # a penalty (europe_improved's Soviet convoy center): nothing lost
+        return f"National objective not triggered: {line['name']} (no penalty of {line['value']} PUs){why}."
     return f"National objective missed: {line['name']} ({line['value']} PUs){why}."
 
 

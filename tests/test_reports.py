@@ -226,3 +226,12 @@ def test_units_bought_and_not_placed_and_lost_are_named_in_the_report():
     from adjudicator.report import describe
     assert describe({"type": "unplaced_lost", "power": "British", "units": {"infantry": 1}}) == [
         "Bought but not placed, lost (not refunded): 1 infantry of British."]
+
+
+def test_a_penalty_objective_not_triggered_says_no_penalty():
+    """europe_improved's Soviet Convoy Center objective is worth -4: missed, it costs nothing, and says so."""
+    from adjudicator.report import objective_phrase
+    line = {"name": "Soviet Convoy Center Eliminated", "value": -4, "paid": 0}
+    assert objective_phrase(line) == ("National objective not triggered: Soviet Convoy Center Eliminated (no penalty "
+                                      "of -4 PUs).")
+    assert objective_phrase({**line, "paid": -4}) == "National objective met: Soviet Convoy Center Eliminated, -4 PUs."

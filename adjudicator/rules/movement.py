@@ -393,7 +393,7 @@ def check_air(rules: MapFacts, state: State, power: str, units: list[Unit], path
                 needs[deck] = air.landing_distance(rules, state, power, dest, spots if deck else None, at_sea=deck)
             need = needs[deck]
             if need > left:
-                where = f"{need} spaces away" if need < air.FAR else "out of reach"
+                where = f"{need} space{'s' if need != 1 else ''} away" if need < air.FAR else "out of reach"
                 raise RuleViolation(f"the {u.type} would have no place to land after attacking {dest}: it has {left} "
                                     f"movement left and the nearest landing place is {where}", "BG-06")
     elif rules.is_water(dest) and not all(rules.ut(u).carrier_cost for u in units):
