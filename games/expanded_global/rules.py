@@ -21,6 +21,8 @@ from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
+from . import politics
+
 REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
 PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
 PEACETIME_SPENT = "peacetime:{}"    # State.spent: IPCs a nation has spent in this turn's Purchase and Repair
@@ -36,20 +38,46 @@ class ExpandedGlobalRules(G40Rules):
 
     def verbs(self):
         """The G40 verbs; the Agenda's order is binding (EG-09): an order of a step already over cites it."""
-        reg = super().verbs().copy()
+        reg = politics.add_verbs(super().verbs().copy())     # war, ally, leave, accept, refuse (politics.py)
         reg.order_rule = "EG-09"
         return reg
+
+    # -- wars and alliances (politics.py) ---------------------------------------------------------------
+
+    def game_order(self, state: State, power: str, order) -> dict:
+        if order.name == "ally":
+            return politics.offer(self, state, power, order.args["nation"])
+        if order.name == "leave":
+            return politics.leave(self, state, power, order.args.get("nation"))
+        return super().game_order(state, power, order)
+
+    def may_declare_war(self, state: State, power: str, target: str) -> None:
+        politics.may_declare_war(self, state, power, target)
+
+    def declared_war(self, state: State, power: str, target: str) -> list[dict]:
+        return politics.declared_war(self, state, power, target)
+
+    def check_land_destination(self, state: State, power: str, place: str, phase: str) -> None:
+        politics.entering(self, state, power, place, phase)        # a Surprise Attack (EG-66), not a refusal
+        super().check_land_destination(state, power, place, phase)
 
     # -- the turn -------------------------------------------------------------------------------------
 
     def turn_start(self, state: State, power: str) -> list[dict]:
         """Nothing as the turn starts: G40's free repair at a naval base (BG-21) is replaced by the repair fee
-        (EG-30), paid with a `repair` order in Purchase and Repair."""
-        return []
+        (EG-30), paid with a `repair` order in Purchase and Repair. The nation's alliance offers still unanswered
+        end, refused by silence (EG-60), and departures filed outside their turn take effect (EG-63)."""
+        return politics.turn_start(self, state, power)
 
     def phase_start(self, state: State, power: str, phase: str) -> list[dict]:
         """As Purchase and Repair begins, the nation's war status is taken for the whole turn (RULINGS.md
-        "at-war"): at peace, its cap is half its income then, rounded down (EG-29); the report says which."""
+        "at-war"): at peace, its cap is half its income then, rounded down (EG-29); the report says which. As
+        Make Alliances begins, the nation's answers to alliance offers take effect (EG-60, EG-61); as the battles
+        begin, the Surprise Attacks of the combat move are reported (EG-66, EG-67)."""
+        if phase == "alliances":
+            return politics.alliances_start(self, state, power)
+        if phase == "battle":
+            return politics.surprise_reports(state, power)
         if phase != "purchase":
             return []
         enemies = self.nations_at_war_with(state, power)

@@ -1,0 +1,85 @@
+"""Alliances across submissions (games/expanded_global/politics.py; RULINGS.md "eg-alliance-offers"): an offer in one
+nation's turn, the answer filed by another, its effect at the answerer's Make Alliances step, the deadline."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.games.expanded_global import RULES, scenario_of
+from adjudicator.games.expanded_global import politics
+from adjudicator.notation import parse_submission
+from adjudicator.rules.facts import RuleViolation
+from adjudicator.state import State
+from adjudicator.triplea import load_scenario
+
+G40_2ND = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
+
+
+@pytest.fixture(scope="module")
+def rules(maps_dir):
+    return RULES(scenario_of(load_scenario(maps_dir / G40_2ND)))
+
+
+def _offer(rules):
+    state = State.initial(rules.scenario)
+    event = politics.offer(rules, state, "Canada", "United States")
+    return state, event["offer"]
+
+
+def test_accept_and_refuse_are_read_at_any_time(rules):
+    parsed = parse_submission("accept A1\nrefuse a2", rules.lexicon(), verbs=rules.verbs(),
+                              phases=rules.scenario.phases_of("United States"), start_phase="surrenders")
+    assert [(o.name, o.phase, o.args["offer"]) for o in parsed.submission.orders] == [("accept", "", "A1"),
+                                                                                       ("refuse", "", "A2")]
+
+
+def test_acceptance_makes_allies_at_the_answerers_alliances_step(rules):
+    state, oid = _offer(rules)
+    assert oid == "A1"
+    parsed = parse_submission(f"accept {oid}", rules.lexicon(), verbs=rules.verbs(),
+                              phases=rules.scenario.phases_of("United States"), start_phase="surrenders")
+    assert politics.check_answers(rules, state, "United States", parsed.submission.orders) == []
+    assert not rules.friendly(state, "Canada", "United States")
+    [formed] = rules.phase_start(state, "United States", "alliances")
+    assert formed["type"] == "alliance_formed" and formed["members"] == ["Canada", "United States"]
+    assert rules.friendly(state, "Canada", "United States")
+    assert state.relationship("Canada", "United States") == "Allied"
+    [left] = [politics.leave(rules, state, "Canada")]
+    assert left["type"] == "alliance_left" and not rules.friendly(state, "Canada", "United States")
+    assert not rules.at_war(state, "Canada", "United States")
+
+
+def test_an_alliance_brings_its_members_wars(rules):
+    state, oid = _offer(rules)
+    state.set_relationship("United States", "Japan", "War")
+    politics.file_answer(rules, state, "United States", "accept", oid)
+    [formed] = rules.phase_start(state, "United States", "alliances")
+    assert formed["type"] == "alliance_formed" and formed["wars"] == [["Canada", "Japan"]]
+    assert rules.at_war(state, "Canada", "Japan")
+    assert not politics.combat_allowed(rules, state, "Canada", "Japan")     # from the next round (EG-65)
+
+
+def test_silence_until_the_deadline_is_a_refusal(rules):
+    state, oid = _offer(rules)
+    events = rules.turn_start(state, "Canada")
+    assert events == [{"type": "alliance_refused", "offer": oid, "power": "Canada", "silent": ["United States"],
+                       "why": "no answer by the deadline", "rule": "EG-60"}]
+    with pytest.raises(RuleViolation, match="no pending alliance offer"):
+        politics.file_answer(rules, state, "United States", "accept", oid)      # expired
+
+
+def test_a_refusal_ends_the_offer(rules):
+    state, oid = _offer(rules)
+    politics.file_answer(rules, state, "United States", "refuse", oid)
+    [refused] = rules.phase_start(state, "United States", "alliances")
+    assert refused["type"] == "alliance_refused" and not rules.friendly(state, "Canada", "United States")
+
+
+def test_answers_to_unknown_offers_or_not_addressed_are_refused(rules):
+    state, oid = _offer(rules)
+    with pytest.raises(RuleViolation, match="no pending alliance offer A9"):
+        politics.file_answer(rules, state, "United States", "accept", "A9")
+    with pytest.raises(RuleViolation, match="not addressed to Japan"):
+        politics.file_answer(rules, state, "Japan", "accept", oid)
+    with pytest.raises(RuleViolation, match="not addressed to Canada"):
+        politics.file_answer(rules, state, "Canada", "accept", oid)
