@@ -115,8 +115,8 @@ def test_case_ids_are_unique_and_rules_exist():
 
 def _rulings(case) -> set[str]:
     """The entries of the case's game's RULINGS.md (its `## name` headings)."""
-    from adjudicator.games import game_module
-    path = Path(game_module(case.get("setup", "demo")).__file__).parent / "RULINGS.md"
+    from cases.runner import game_of        # GAMES, and the Expanded Global Scenario not registered yet
+    path = Path(game_of(case.get("setup", "demo")).__file__).parent / "RULINGS.md"
     return set(re.findall(r"^## (\S+)$", path.read_text(encoding="utf-8"), re.M)) if path.exists() else set()
 
 

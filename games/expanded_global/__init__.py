@@ -5,8 +5,9 @@ so far — `scenario.expanded_global(g40)` turns the G40 2nd-edition Scenario, a
 reads it, into the Expanded Global start position (EG-01, EG-02): the 14 nations, their territories, units, capitals,
 starting money and relations, with the 2nd-edition scenario's own politics, triggers and objectives switched off;
 `rules.ExpandedGlobalRules` plays a nation's turn: the Agenda Phase in EG-09's order, then the Combat Phase, with
-Peacetime Spending (EG-29) and the repair fee (EG-30). The choices the rule document leaves open are in RULINGS.md.
-The Agenda's own orders (surrenders, research, influence, alliances, declarations) and victory come later.
+Peacetime Spending (EG-29) and the repair fee (EG-30), Influence (EG-49 … EG-54, influence.py) and victory
+(victory.py). The choices the rule document leaves open are in RULINGS.md. The Agenda's other orders (surrenders,
+research, alliances, declarations) come later.
 """
 
 from .rules import ExpandedGlobalRules

@@ -9,7 +9,9 @@ turn. Purchase and Repair is the G40 purchase phase with two changes:
 * the repair fee (EG-30; RULINGS.md "repair-fee"): a damaged battleship or carrier is repaired by a `repair` order for
   5 IPCs a unit, where a naval base serves it; nothing is repaired free as the turn starts (BG-21 is replaced).
 
-The steps whose orders do not exist yet (surrenders, research, influence, alliances, declarations) take none: a
+Collect and Spend Influence takes the `influence` orders (EG-49 … EG-54; influence.py): Influence taken is deducted
+from the IPCs collected at the end of the turn. Victory (RULINGS.md "eg-victory") is checked as each round ends
+(victory.py). The steps whose orders do not exist yet (surrenders, research, alliances, declarations) take none: a
 turn passes through them.
 """
 
@@ -21,7 +23,7 @@ from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
-from . import politics
+from . import influence, politics, victory
 
 REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
 PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
@@ -40,11 +42,14 @@ class ExpandedGlobalRules(G40Rules):
         """The G40 verbs; the Agenda's order is binding (EG-09): an order of a step already over cites it."""
         reg = politics.add_verbs(super().verbs().copy())     # war, ally, leave, accept, refuse (politics.py)
         reg.order_rule = "EG-09"
+        influence.register(reg)             # `influence`, `influence N NEUTRAL` (influence.py)
         return reg
 
     # -- wars and alliances (politics.py) ---------------------------------------------------------------
 
     def game_order(self, state: State, power: str, order) -> dict:
+        if order.name == influence.VERB:
+            return influence.order(self, state, power, order)
         if order.name == "ally":
             return politics.offer(self, state, power, order.args["nation"])
         if order.name == "leave":
@@ -60,6 +65,19 @@ class ExpandedGlobalRules(G40Rules):
     def check_land_destination(self, state: State, power: str, place: str, phase: str) -> None:
         politics.entering(self, state, power, place, phase)        # a Surprise Attack (EG-66), not a refusal
         super().check_land_destination(state, power, place, phase)
+
+    # -- influence and victory (influence.py, victory.py) ---------------------------------------------
+
+    def check_victory(self, state: State, power: str) -> list[dict]:
+        """RULINGS.md "eg-victory", checked as each round ends (victory.py)."""
+        return victory.check(self, state, power)
+
+    def victory_status(self, state: State) -> dict:
+        return victory.status(self, state)
+
+    def status_fields(self, state: State) -> dict:
+        """`status --json`: every nation's Influence markers on every neutral ("eg-competing-markers")."""
+        return {**super().status_fields(state), "influence_markers": influence.markers(state)}
 
     # -- the turn -------------------------------------------------------------------------------------
 
@@ -95,6 +113,7 @@ class ExpandedGlobalRules(G40Rules):
         power = state.power
         cap_key = PEACETIME_CAP.format(power)
         peace = cap_key in state.spent
+        taken = influence.taken(state, power)      # read before end_of_turn clears it
         events = super().turn_end(state, roller)
         if peace:
             income = next((e for e in events if e["type"] == "income" and e["power"] == power), None)
@@ -107,12 +126,14 @@ class ExpandedGlobalRules(G40Rules):
                     "item": "peacetime", "amount": -cut,
                     "note": f"at war with no nation, {power} collect half their income, rounded down: {cut} PUs are "
                             "not collected (EG-29)"}]
+        influence.deduct(state, power, events, taken)      # the Influence taken this turn (RULINGS.md "eg-income")
         return events
 
     def end_of_turn(self, state: State, power: str) -> list[dict]:
         """The records of this turn's Peacetime Spending are cleared; the next Purchase takes them anew."""
         state.spent.pop(PEACETIME_SPENT.format(power), None)
         state.spent.pop(PEACETIME_CAP.format(power), None)
+        influence.end_of_turn(state, power)
         return super().end_of_turn(state, power)
 
     # -- Peacetime Spending (EG-29) ---------------------------------------------------------------------
