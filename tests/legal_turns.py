@@ -33,7 +33,7 @@ from pathlib import Path
 from adjudicator.errors import SubmissionRejected
 from adjudicator.game import adjudicate, new_game, open_game, status, submit
 from adjudicator.rules import air
-from adjudicator.rules.economy import factory_capacity
+from adjudicator.rules.economy import factory_capacity, price_list
 from adjudicator.rules.movement import allowances
 from adjudicator.store.db import open_existing, rows, transaction
 
@@ -234,14 +234,7 @@ def _given(g) -> Counter:
 
 
 def _prices(pos: Position, power: str | None = None) -> dict[str, int]:
-    rules, st, power = pos.rules, pos.state, power or pos.power
-    prices = {}
-    for rule in pos.scenario.frontier_of(power, rules.frontier(st, power)):
-        if len(rule.results) == 1:
-            (unit, qty), = rule.results.items()
-            if qty == 1 and (unit not in prices or rule.cost < prices[unit]):
-                prices[unit] = rule.cost
-    return prices
+    return price_list(pos.rules, pos.state, power or pos.power)
 
 
 def _shop(rng, prices: dict[str, int], money: int, bought: Counter, tries: int, full=lambda: False) -> None:

@@ -9,6 +9,17 @@ from .facts import MapFacts, RuleViolation
 from .politics import pay_objectives
 
 
+def price_list(rules: MapFacts, state: State, power: str) -> dict[str, int]:
+    """Unit type -> its price on `power`'s purchase list now: the cheapest rule that buys exactly one."""
+    prices: dict[str, int] = {}
+    for rule in rules.scenario.frontier_of(power, rules.frontier(state, power)):
+        if len(rule.results) == 1:
+            (unit, qty), = rule.results.items()
+            if qty == 1 and (unit not in prices or rule.cost < prices[unit]):
+                prices[unit] = rule.cost
+    return prices
+
+
 def buy(rules: MapFacts, state: State, mover: str, order: Buy, bid: bool = False) -> dict:
     """BG-33; `buy POWER UNITS` buys for a power that purchases inside the mover's turn (UK_Pacific in the
     British turn), from that power's treasury. `bid`: paid from the mover's bid instead, which buys no facility
@@ -22,12 +33,7 @@ def buy(rules: MapFacts, state: State, mover: str, order: Buy, bid: bool = False
                     None)
         raise RuleViolation(f"{mover} cannot buy for {power}: {power} buys in "
                             + (f"{possessive(host, the=True)} turn" if host else "its own turn"), "BG-01")
-    prices = {}
-    for rule in rules.scenario.frontier_of(power, rules.frontier(state, power)):
-        if len(rule.results) == 1:
-            (unit, qty), = rule.results.items()
-            if qty == 1 and (unit not in prices or rule.cost < prices[unit]):
-                prices[unit] = rule.cost
+    prices = price_list(rules, state, power)
     total = 0
     for uc in order.units:
         if uc.unit not in prices:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from adjudicator.notation.orders import Repair
 from adjudicator.rules import turn
+from adjudicator.rules.economy import price_list
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
@@ -171,19 +172,9 @@ class ExpandedGlobalRules(G40Rules):
 
     def check_purchase(self, state: State, power: str, units: dict[str, int]) -> None:
         super().check_purchase(state, power, units)
-        prices = self.prices(state, power)
+        prices = price_list(self, state, power)
         cost = sum(prices.get(u, 0) * n for u, n in units.items())
         self.spend(state, power, cost, "buying " + ", ".join(f"{n} {u}" for u, n in sorted(units.items())))
-
-    def prices(self, state: State, power: str) -> dict[str, int]:
-        """Unit type -> its price on `power`'s purchase list (the cheapest rule that buys one), as economy.buy reads it."""
-        prices: dict[str, int] = {}
-        for rule in self.scenario.frontier_of(power, self.frontier(state, power)):
-            if len(rule.results) == 1:
-                (unit, qty), = rule.results.items()
-                if qty == 1 and (unit not in prices or rule.cost < prices[unit]):
-                    prices[unit] = rule.cost
-        return prices
 
     # -- repairs (BG-29 facilities; EG-30 ships) ------------------------------------------------------------
 
