@@ -204,7 +204,7 @@ def fast_forward(g: services.Loaded, journal: Journal, split: int, dice: Journal
         parsed = setup.parse(target.text, target.power, state.phase if target.power == state.power else None)
         standing = services.standing_orders(parsed.submission.orders)
         if standing:
-            services.apply_standing(state, target.power, standing)
+            services.apply_standing(setup.rules, state, target.power, standing)
         if target.kind == "turn":
             locked.append(target)
     return "orders are locked there" if locked else None

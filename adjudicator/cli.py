@@ -218,6 +218,7 @@ def new(db: Optional[str] = typer.Argument(None, help="Where to create the game:
         typer.echo(f"warning: {warning}", err=True)
     typer.echo(f"created game {out['game']} ({out['title']}, rules {game}{' ' + out['rules'] if out['rules'] else ''}) in {shown(db)}")
     typer.echo(f"powers in turn order: {', '.join(out['powers'])}")
+    typer.echo(f"starting PUs: {', '.join(f'{p} {n}' for p, n in out['treasury'].items())}")
     if out["options"]:
         typer.echo(f"optional rules: {', '.join(out['options'])}")
     typer.echo(f"dice anchor: {out['anchor']}" + ("  (TEST DICE: created with --seed)" if out["test_seed"] else ""))
@@ -397,11 +398,12 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         typer.echo(f"kamikaze tokens of {power}: {k['tokens']} left "
                    f"(strikes at {k['attack']} in {', '.join(k['zones'])})")
     money = out.get("currency", "PUs")          # a game with money of its own says so in its status fields
-    typer.echo(f"{'power':<22}{money:>5}{'income':>8}  at war with")
+    width = max([22] + [len(name) + 2 for name, p in out["powers"].items() if p["turn_order"] is not None])
+    typer.echo(f"{'power':<{width}}{money:>5}{'income':>8}  at war with")
     for name, p in out["powers"].items():
         if p["turn_order"] is None:
             continue
-        typer.echo(f"{name:<22}{p['treasury']:>5}{p['income']:>8}  {', '.join(p['at_war_with']) or '-'}")
+        typer.echo(f"{name:<{width}}{p['treasury']:>5}{p['income']:>8}  {', '.join(p['at_war_with']) or '-'}")
     objectives = out["powers"].get(out["power"], {}).get("objectives", [])
     if objectives:
         met = [f"{o['name']} (+{o['paid']})" for o in objectives if o["paid"]]

@@ -22,7 +22,7 @@ from .errors import ILLEGAL, AdjudicatorError, ConfigError, MapError, NothingToD
 from .inputs import whole_number
 from .keys import KeyStore, check_game_id
 from .notation import Lexicon, parse_submission
-from .notation.orders import STANDING, Intercept, Kamikaze, OrderOfLoss, Salt, Scramble, Submerge
+from .notation.orders import STANDING, GameVerb, Intercept, Kamikaze, OrderOfLoss, Salt, Scramble, Submerge
 from . import salts as salts_mod
 from .rules import turn
 from .rules.core import RulesCore
@@ -94,8 +94,9 @@ class Setup:
 
 
 def standing_orders(orders: list) -> list:
-    """The orders that stand until replaced, as opposed to a phase's orders of this turn."""
-    return [o for o in orders if isinstance(o, STANDING) and not o.phase]
+    """The orders filed at any time, as opposed to a phase's orders of this turn: those that stand until replaced,
+    and a game's own verbs of no phase (an answer to an offer, DESIGN.md "Agreements between powers")."""
+    return [o for o in orders if isinstance(o, (*STANDING, GameVerb)) and not o.phase]
 
 
 @dataclass
@@ -175,7 +176,7 @@ def load_scenario(name: str, map_arg: str | None, rules_version: str | None,
         return module.scenario(), version, None
     from .triplea import find_map, load_scenario as load_xml
     from .triplea.finder import how_to_give, searched
-    wanted = map_arg or versions.get(version)
+    wanted = map_arg or versions.get(version) or getattr(module, "MAP", None)
     if not wanted:
         raise ConfigError(f"the {name} game is played on a TripleA map, and none was given: {how_to_give()}. "
                           f"Searched: {searched(settings.maps_path)}")
@@ -184,9 +185,12 @@ def load_scenario(name: str, map_arg: str | None, rules_version: str | None,
     except MapError as exc:
         if map_arg:
             raise
-        raise MapError(f"{name} (rules {version}) is played on TripleA's game XML {wanted}.xml, of the map "
+        raise MapError(f"{name}{f' (rules {version})' if version else ''} is played on TripleA's game XML {wanted}.xml, of the map "
                        f"{getattr(module, 'MAP_TITLE', wanted)!r}: {exc.message}") from None
     scenario = load_xml(xml)
+    made_from = getattr(module, "scenario_of", None)
+    if made_from is not None:           # a game whose own start position is made from the map's (Expanded Global)
+        scenario = made_from(scenario)
     return scenario, _version_of_map(name, module, scenario, xml, version, rules_version), xml
 
 
@@ -274,7 +278,7 @@ def new_game(db_arg: str, name: str, settings: Settings, map_arg: str | None = N
     creation.write(db_arg, lambda s: _fill(s, game, fixed, state, order, contacts, art), keystore, gid, secret)
     return {"game": gid, "name": name, "title": f"{scenario.name} {scenario.version}".strip(), "rules": version,
             "anchor": dice.hexb(anchor), "setup_hash": setup, "test_seed": seed_hex is not None, "key_file": str(keystore.path_for(gid, anchor)),
-            "powers": order, "round": state.round, "power": state.power, "phase": state.phase,
+            "powers": order, "treasury": {p: state.treasury.get(p, 0) for p in order}, "round": state.round, "power": state.power, "phase": state.phase,
             "dice": dice_mode, "salts_from": salters, "options": sorted(o.removeprefix("option:") for o in chosen),
             "bids": bid, "map_art": sorted(art), "warnings": warnings}
 
@@ -423,9 +427,15 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         elif turn_orders and locked:
             errors.append(OrderError(ILLEGAL, f"{possessive(power, the=True)} orders for this turn are already locked; "
                                      "they are adjudicated next (`adjudicate`)"))
+        standing = standing_orders(sub.orders)
+        standing_errors = g.rules.check_standing(g.state, power, standing)
+        errors += standing_errors
+        if standing and not standing_errors:
+            # on file before the turn's orders are checked, which may rest on them (a `leave` before a `war`); the
+            # state is saved only if the whole submission is taken
+            apply_standing(g.rules, g.state, power, standing)
         if turn_orders and not blocked:
             errors += g.rules.check(g.state, turn_orders, sub.ended)
-        errors += g.rules.check_standing(power, standing_orders(sub.orders))
         if not sub.orders and not errors:
             errors.append(OrderError("invalid", "the submission holds no orders"))
         if errors:
@@ -442,9 +452,7 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         seq, row_id = _add_submission(s, g, power, kind, text, summary["sha256"], "locked" if kind == "turn" else "done")
         if "binds" in summary:
             _add_step(s, g, row_id, "standing", [salts_mod.binding(power, salts[0].text, locked.sha256)])
-        standing = standing_orders(sub.orders)
         if standing:
-            apply_standing(g.state, power, standing)
             _add_step(s, g, row_id, "standing", [{"type": "standing", "power": power,
                                                   "orders": [o.canonical() for o in standing]}])
             db.save_state(s, g.game, g.state)
@@ -528,13 +536,15 @@ def _header_errors(g: Loaded, sub, power: str) -> list[OrderError]:
     return errors
 
 
-def apply_standing(state: State, power: str, orders: list) -> None:
-    """Standing orders replace the power's earlier ones of the same kind."""
+def apply_standing(rules: RulesCore, state: State, power: str, orders: list) -> None:
+    """Standing orders replace the power's earlier ones of the same kind; a game's own are filed by the game."""
     mine = state.standing.setdefault(power, {})
     scrambles = []
     strikes: list[dict] | None = None          # kamikaze orders of this submission replace the earlier ones
     for o in orders:
-        if isinstance(o, OrderOfLoss):
+        if isinstance(o, GameVerb):
+            rules.file_standing(state, power, o)
+        elif isinstance(o, OrderOfLoss):
             mine["ool"] = list(o.units)
         elif isinstance(o, Submerge):
             mine["submerge"] = o.always

@@ -274,6 +274,8 @@ def describe(event: dict) -> list[str]:
                 f"income of {event['income']}, rounded down) [EG-29]."]
     if kind == "repair":
         return [f"{event['power']} repair {event['amount']} damage on the {event['unit']} in {event['place']} ({event['treasury']} PUs left)."]
+    if kind == "war" and "text" in event:          # a game that words its declarations (Expanded Global)
+        return [event["text"] + (f" [{event['rule']}]" if event.get("rule") else "")]
     if kind == "war":
         also = [c for c in event.get("changes", []) if {c[0], c[1]} != {event["power"], event["target"]}]
         return [f"{event['power']} declare war on {event['target']}."] + (
@@ -286,7 +288,7 @@ def describe(event: dict) -> list[str]:
         return [f"{event['reason']}: {units_phrase(event['units'])} of {event['power']} removed from {event['place']}."]
     if kind == "placed_by_rule":
         return [f"{event['reason']}: {units_phrase(event['units'])} of {event['power']} placed in {event['place']}."]
-    if kind == "rule":          # a game's own rule at work, in its words (French escalation, a neutral changing sides)
+    if kind == "rule" or "text" in event:   # a game's own rule at work, in its words (an alliance formed…)
         return [event["text"] + (f" [{event['rule']}]" if event.get("rule") else "")]
     if kind == "move":
         line = f"{units_phrase(event['units'])}: {' > '.join(event['path'])}"

@@ -16,7 +16,7 @@ GAMES: dict[str, str | None] = {
     "g40": "g40",
     "g40-alt-universe": "g40_alt_universe",
     "classic": "classic",
-    "expanded-global": None,
+    "expanded-global": "expanded_global",
     "apone-europe": None,
     "allies-vs-axis": "allies_vs_axis",
 }
@@ -39,9 +39,10 @@ def family_of(name: str) -> str | None:
 
 
 def base_games(families: list[str]) -> list[str]:
-    """The games that play any map of these families (those with no rule versions of their own: `g40`)."""
+    """The games that play any map of these families (those with no rule versions and no map of their own: `g40`)."""
     return [name for name, module_name in GAMES.items() if module_name is not None
-            and not getattr(game_module(name), "RULE_VERSIONS", {}) and family_of(name) in families]
+            and not getattr(game_module(name), "RULE_VERSIONS", {}) and not getattr(game_module(name), "MAP", None)
+            and family_of(name) in families]
 
 
 def played_on(xml_stem: str, families: list[str]) -> list[dict]:
@@ -57,4 +58,6 @@ def played_on(xml_stem: str, families: list[str]) -> list[dict]:
         for version, stem in getattr(module, "RULE_VERSIONS", {}).items():
             if stem.casefold() == xml_stem.casefold():
                 found.append({"game": name, "rules": version, "default": version == default})
+        if getattr(module, "MAP", "").casefold() == xml_stem.casefold():    # a scenario of its own made from the map
+            found.append({"game": name, "rules": None, "default": False})
     return found + [{"game": name, "rules": None, "default": True} for name in base_games(families)]

@@ -38,13 +38,18 @@ def test_acceptance_makes_allies_at_the_answerers_alliances_step(rules):
     assert oid == "A1"
     parsed = parse_submission(f"accept {oid}", rules.lexicon(), verbs=rules.verbs(),
                               phases=rules.scenario.phases_of("United States"), start_phase="surrenders")
-    assert politics.check_answers(rules, state, "United States", parsed.submission.orders) == []
+    [answer] = parsed.submission.orders
+    assert rules.check_standing(state, "United States", [answer]) == []
+    rules.file_standing(state, "United States", answer)
     assert not rules.friendly(state, "Canada", "United States")
-    [formed] = rules.phase_start(state, "United States", "alliances")
+    [accepted, formed] = rules.phase_start(state, "United States", "alliances")
+    assert accepted["type"] == "alliance_accepted" and accepted["waiting"] == []
     assert formed["type"] == "alliance_formed" and formed["members"] == ["Canada", "United States"]
     assert rules.friendly(state, "Canada", "United States")
     assert state.relationship("Canada", "United States") == "Allied"
-    [left] = [politics.leave(rules, state, "Canada")]
+    politics.file_standing(rules, state, "Canada", parse_submission(
+        "leave", rules.lexicon(), verbs=rules.verbs(), phases=rules.scenario.phases_of("Canada")).submission.orders[0])
+    [left] = rules.turn_start(state, "Mexico")
     assert left["type"] == "alliance_left" and not rules.friendly(state, "Canada", "United States")
     assert not rules.at_war(state, "Canada", "United States")
 
@@ -53,7 +58,8 @@ def test_an_alliance_brings_its_members_wars(rules):
     state, oid = _offer(rules)
     state.set_relationship("United States", "Japan", "War")
     politics.file_answer(rules, state, "United States", "accept", oid)
-    [formed] = rules.phase_start(state, "United States", "alliances")
+    [accepted, formed] = rules.phase_start(state, "United States", "alliances")
+    assert accepted["type"] == "alliance_accepted" and accepted["waiting"] == []
     assert formed["type"] == "alliance_formed" and formed["wars"] == [["Canada", "Japan"]]
     assert rules.at_war(state, "Canada", "Japan")
     assert not politics.combat_allowed(rules, state, "Canada", "Japan")     # from the next round (EG-65)
@@ -62,8 +68,11 @@ def test_an_alliance_brings_its_members_wars(rules):
 def test_silence_until_the_deadline_is_a_refusal(rules):
     state, oid = _offer(rules)
     events = rules.turn_start(state, "Canada")
-    assert events == [{"type": "alliance_refused", "offer": oid, "power": "Canada", "silent": ["United States"],
-                       "why": "no answer by the deadline", "rule": "EG-60"}]
+    [expired] = events
+    assert {k: v for k, v in expired.items() if k != "text"} == {
+        "type": "alliance_refused", "offer": oid, "power": "Canada", "silent": ["United States"],
+        "why": "no answer by the deadline", "rule": "EG-60"}
+    assert expired["text"].startswith(f"Alliance offer {oid} of Canada has expired: no answer from United States")
     with pytest.raises(RuleViolation, match="no pending alliance offer"):
         politics.file_answer(rules, state, "United States", "accept", oid)      # expired
 

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from adjudicator.games import GAMES
+import pytest
+
+from adjudicator.errors import ConfigError
+from adjudicator.games import GAMES, base_games, played_on
 from adjudicator.games.expanded_global import RULES, scenario_of
 from adjudicator.games.expanded_global.rules import ExpandedGlobalRules
 from adjudicator.games.expanded_global.scenario import TURN_PHASES
@@ -20,9 +23,16 @@ def _rules(maps_dir) -> ExpandedGlobalRules:
     return RULES(scenario_of(load_scenario(maps_dir / G40_2ND)))
 
 
-def test_not_playable_yet():
-    assert GAMES["expanded-global"] is None
-    assert RULES is ExpandedGlobalRules
+def test_registered_as_a_game_of_its_own_made_from_the_2nd_edition_map():
+    assert GAMES["expanded-global"] == "expanded_global" and RULES is ExpandedGlobalRules
+    assert base_games(["g40"]) == ["g40"]           # it does not play any G40 map: only the one it is made from
+    assert {"game": "expanded-global", "rules": None, "default": False} in played_on("ww2global40_2nd_edition", ["g40"])
+    assert all(g["game"] != "expanded-global" for g in played_on("G40_Alt_Universe", ["g40"]))
+
+
+def test_another_map_is_refused(maps_dir):
+    with pytest.raises(ConfigError, match="made from the G40 2nd-edition map"):
+        scenario_of(load_scenario(maps_dir / "g40_alt_universe/map/games/G40_Alt_Universe.xml"))
 
 
 def test_agenda_phases_are_in_the_vocabulary_with_titles():

@@ -113,11 +113,12 @@ def test_kamikaze_orders_of_a_submission_replace_the_earlier_ones_and_none_withd
     from adjudicator.state import State
 
     state = State.initial(demo.scenario())
-    apply_standing(state, "Japanese", [Kamikaze(zone="6 Sea Zone", max=2), Kamikaze(zone="19 Sea Zone"),
+    rules = demo.RULES(demo.scenario())
+    apply_standing(rules, state, "Japanese", [Kamikaze(zone="6 Sea Zone", max=2), Kamikaze(zone="19 Sea Zone"),
                                        Kamikaze(zone="6 Sea Zone", targets=("carrier",))])
     assert state.standing["Japanese"]["kamikaze"] == [{"zone": "19 Sea Zone", "max": None, "targets": []},
                                                       {"zone": "6 Sea Zone", "max": None, "targets": ["carrier"]}]
-    apply_standing(state, "Japanese", [Kamikaze(zone="20 Sea Zone", max=1)])
+    apply_standing(rules, state, "Japanese", [Kamikaze(zone="20 Sea Zone", max=1)])
     assert state.standing["Japanese"]["kamikaze"] == [{"zone": "20 Sea Zone", "max": 1, "targets": []}]
-    apply_standing(state, "Japanese", [Kamikaze(none=True)])
+    apply_standing(rules, state, "Japanese", [Kamikaze(none=True)])
     assert "kamikaze" not in state.standing["Japanese"]

@@ -51,9 +51,14 @@ class RulesCore:
         state hash after it unless not `hashed` (a position brought forward to be replayed from, audit_halves)."""
         raise NotImplementedError
 
-    def check_standing(self, power: str, orders: list) -> list[OrderError]:
-        """Standing orders the game cannot honour; a game without standing orders has none to check."""
+    def check_standing(self, state: State, power: str, orders: list) -> list[OrderError]:
+        """Standing orders the game cannot honour now; a game without standing orders has none to check."""
         return []
+
+    def file_standing(self, state: State, power: str, order) -> None:
+        """File a standing order of a verb the game registered (a GameVerb of no phase: an answer to an offer…),
+        once check_standing has passed it; a game that registers such a verb says what filing it does."""
+        raise NotImplementedError(f"the {self.name} game registered the standing order {order.name!r} but files none")
 
     def income(self, state: State, power: str) -> tuple[int, list[dict]]:
         """What `power` collects per turn, with the lines `status` shows."""

@@ -645,9 +645,9 @@ class MapFacts(RulesCore):
         """A game's own limits on a move, knowing the units and the phase (French units at low escalation); the
         base game has none beyond those movement.py checks."""
 
-    def declared_war(self, state: State, power: str, target: str) -> list[dict]:
-        """`power` has just declared war on `target`; a game that counts a declaration as an attack answers with
-        the events."""
+    def declared_war(self, state: State, power: str, target: str, event: dict) -> list[dict]:
+        """`power` has just declared war on `target` (`event`, the declaration's, which a game may add to); a game
+        that counts a declaration as an attack answers with the events."""
         return []
 
     def flying_over_attacks(self, state: State, power: str, place: str) -> bool:

@@ -31,7 +31,7 @@ class MapFamily(MapFacts):
     def play(self, state: State, orders: list, ended: bool, roller, hashed: bool = True) -> list:
         return turn.play(self, state, orders, ended, roller, hashed)
 
-    def check_standing(self, power: str, orders: list) -> list:
+    def check_standing(self, state: State, power: str, orders: list) -> list:
         return turn.check_standing(self, power, orders)
 
     # -- the family's turn ----------------------------------------------------------------------------

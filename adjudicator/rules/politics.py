@@ -36,7 +36,7 @@ def declare_war(rules: MapFacts, state: State, power: str, target: str) -> dict:
         action = _usable_action(rules, state, power, target)
         event = {"type": "war", "power": power, "target": target, "action": action.value("text") or action.name,
                  "changes": apply_changes(rules, state, action.values("relationshipChange"))}
-    follows = rules.declared_war(state, power, target)
+    follows = rules.declared_war(state, power, target, event)
     if follows:
         event["follows"] = follows
     return event

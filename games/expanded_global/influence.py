@@ -21,6 +21,8 @@ from __future__ import annotations
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State
 
+from .phrases import said
+
 POOL = "influence:{}"
 TAKEN = "influence-taken:{}"
 MARKERS = "markers:{}:{}"
@@ -112,8 +114,8 @@ def take(rules, state: State, power: str) -> dict:
     state.spent[key] = taken
     pool = state.spent.get(POOL.format(power), 0) + taken
     state.spent[POOL.format(power)] = pool
-    return {"type": "influence_taken", "power": power, "income": income, "peacetime": peace, "influence": taken,
-            "stored": pool, "rule": "EG-50" if peace else "EG-49"}
+    return said({"type": "influence_taken", "power": power, "income": income, "peacetime": peace,
+                 "influence": taken, "stored": pool, "rule": "EG-50" if peace else "EG-49"})
 
 
 def buy(rules, state: State, power: str, count: int, name: str) -> dict:
@@ -130,8 +132,8 @@ def buy(rules, state: State, power: str, count: int, name: str) -> dict:
     key = MARKERS.format(power, target)
     markers = state.spent.get(key, 0) + count
     state.spent[key] = markers
-    event = {"type": "influence_markers", "power": power, "target": target, "count": count, "cost": cost,
-             "markers": markers, "stored": pool - cost, "rule": "EG-54" if target in GROUPS else "EG-52"}
+    event = said({"type": "influence_markers", "power": power, "target": target, "count": count, "cost": cost,
+                  "markers": markers, "stored": pool - cost, "rule": "EG-54" if target in GROUPS else "EG-52"})
     if markers >= MARKERS_TO_TAKE:
         event["follows"] = [take_over(rules, state, power, target, members)]
     return event
@@ -150,8 +152,8 @@ def take_over(rules, state: State, power: str, target: str, members: list[str]) 
                 u.moved = rules.ut(u).movement + 99     # activated: no move this turn (moves reset at its end)
                 army[u.type] = army.get(u.type, 0) + 1
     removed = remove_markers(state, target)
-    return {"type": "influence_taken_over", "power": power, "target": target, "territories": members,
-            "army": army, "markers_removed": removed, "rule": "EG-54" if target in GROUPS else "EG-53"}
+    return said({"type": "influence_taken_over", "power": power, "target": target, "territories": members,
+                 "army": army, "markers_removed": removed, "rule": "EG-54" if target in GROUPS else "EG-53"})
 
 
 def remove_markers(state: State, target: str) -> dict[str, int]:

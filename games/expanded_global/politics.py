@@ -11,6 +11,8 @@ carries it:
   state.spent["offers"] counts them (the ids are "A1", "A2" …);
 * state.switches["answer:ID:NATION"] = "accept" | "refuse": an answer filed, applied at NATION's next
   `alliances` phase;
+* state.switches["leave:NATION"] = "": a departure filed, applied at the next turn start or NATION's `alliances`
+  phase, whichever comes first;
 * state.switches["surprise-report:A:B"] = JSON: a Surprise Attack made in this combat move, reported as the
   battle phase begins;
 * state.spent["influence:NATION"]: stored Influence (kept by the influence step), lost by a Surprise Attack.
@@ -26,6 +28,7 @@ from adjudicator.notation.verbs import VerbRegistry, _declare, _war
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State, pair_key
 
+from .phrases import said
 from .scenario import PEACE
 
 ALLIED = "Allied"           # the map's relationship of archetype "allied" that an alliance sets
@@ -40,13 +43,16 @@ def _key(a: str, b: str) -> str:
 
 def add_verbs(reg: VerbRegistry) -> VerbRegistry:
     """`war NATION` (and `declare war on NATION`) in the declare_war step instead of G40's politics phase;
-    `ally NATION` and `leave [NATION]` in the alliances step; `accept ID`, `refuse ID` at any time."""
+    `ally NATION` (or `alliance NATION`) in the alliances step; `accept ID`, `refuse ID` and `leave [NATION]` at any
+    time, by any nation (standing orders: DESIGN.md "Agreements between powers", RULINGS.md
+    "eg-leaving-an-alliance")."""
     for word in ("war", "declare"):
         reg._words.pop(word, None)          # the G40 words are bound to the politics phase: the game's own form
     reg.register("war", phase="declare_war", order=War, usage="war NATION", parse=_war)
     reg.register("declare", phase="declare_war", order=War, usage="declare war [on] NATION", parse=_declare)
-    reg.register("ally", phase="alliances", usage="ally NATION", parse=lambda r: {"nation": r.power()})
-    reg.register("leave", phase="alliances", usage="leave [NATION]", parse=_leave)
+    reg.register("ally", phase="alliances", usage="ally NATION", parse=lambda r: {"nation": r.power()},
+                 aliases=("alliance",))
+    reg.register("leave", phase="", usage="leave [NATION]", parse=_leave)
     reg.register("accept", phase="", usage="accept ID", parse=lambda r: {"offer": r.word("an offer's id").upper()})
     reg.register("refuse", phase="", usage="refuse ID", parse=lambda r: {"offer": r.word("an offer's id").upper()})
     return reg
@@ -103,12 +109,13 @@ def may_declare_war(rules, state: State, power: str, target: str) -> None:
         raise RuleViolation(f"{power} are already at war with {target}", "EG-64")
 
 
-def declared_war(rules, state: State, power: str, target: str) -> list[dict]:
-    """The whole of both blocs go to war (EG-62, "eg-alliance-wars"); combat from the next round (EG-65)."""
+def declared_war(rules, state: State, power: str, target: str, event: dict) -> None:
+    """The whole of both blocs go to war (EG-62, "eg-alliance-wars"); combat from the next round (EG-65): said in
+    the declaration's own event."""
     state.switches[f"war-round:{_key(power, target)}"] = str(state.round)
     changes = _go_to_war(rules, state, bloc(rules, state, power), bloc(rules, state, target))
-    return [{"type": "war_declared", "power": power, "target": target, "round": state.round,
-             "combat_from": state.round + 1, "pairs": [[power, target]] + changes, "rule": "EG-65"}]
+    event.update(round=state.round, combat_from=state.round + 1, pairs=[[power, target]] + changes, rule="EG-65")
+    said(event)
 
 
 # -- alliances (EG-60 … EG-63) ------------------------------------------------------------------------------------
@@ -132,48 +139,73 @@ def offer(rules, state: State, power: str, target: str) -> dict:
     members = sorted(set(mine) | set(theirs))
     state.switches[f"offer:{oid}"] = json.dumps({"from": power, "to": target, "round": state.round,
                                                   "members": members, "accepted": [power]})
-    return {"type": "alliance_offer", "power": power, "target": target, "offer": oid,
-            "addressed": [m for m in members if m != power], "deadline": f"the start of {power}'s next turn",
-            "rule": "EG-60"}
+    return said({"type": "alliance_offer", "power": power, "target": target, "offer": oid,
+                 "addressed": [m for m in members if m != power], "rule": "EG-60"})
+
+
+def may_answer(rules, state: State, power: str, oid: str) -> None:
+    """An answer is taken only if it can take effect: the offer is pending, addressed to `power`, and `power`'s
+    next `alliances` phase comes before the deadline (it does unless that phase of its own turn is over)."""
+    found = offers(state).get(oid.upper())
+    if found is None:
+        raise RuleViolation(f"there is no pending alliance offer {oid.upper()}: it was never made, or it was refused "
+                            "or has expired", "EG-60")
+    if power not in found["members"] or power == found["from"]:
+        raise RuleViolation(f"the alliance offer {oid.upper()} is not addressed to {power}", "EG-60")
+    phases = rules.scenario.phases_of(power)
+    if state.power == power and phases.index(state.phase) > phases.index("alliances"):
+        raise RuleViolation(f"{power}'s Make Alliances step of this turn is over, and the offer {oid.upper()} expires "
+                            f"as {found['from']}' next turn begins, before {power}'s next one: the answer could not "
+                            "take effect", "EG-60")
 
 
 def file_answer(rules, state: State, power: str, verb: str, oid: str) -> None:
-    """`accept ID` / `refuse ID` filed by `power` (in any submission): refused unless the offer is pending and
-    addressed to it; applied at its next `alliances` phase."""
-    oid = oid.upper()
-    found = offers(state).get(oid)
-    if found is None:
-        raise RuleViolation(f"there is no pending alliance offer {oid}", "EG-60")
-    if power not in found["members"] or power == found["from"]:
-        raise RuleViolation(f"the alliance offer {oid} is not addressed to {power}", "EG-60")
-    state.switches[f"answer:{oid}:{power}"] = verb
+    """`accept ID` / `refuse ID` filed by `power` (in any submission), applied at its next `alliances` phase; a
+    later answer to the same offer replaces an earlier one."""
+    may_answer(rules, state, power, oid)
+    state.switches[f"answer:{oid.upper()}:{power}"] = verb
 
 
-def check_answers(rules, state: State, power: str, orders: list) -> list[RuleViolation]:
-    """The `accept`/`refuse` orders of a submission, filed; the refusals of those that cannot be."""
-    errors = []
-    for o in orders:
-        if isinstance(o, GameVerb) and o.name in ("accept", "refuse"):
-            try:
-                file_answer(rules, state, power, o.name, o.args["offer"])
-            except RuleViolation as exc:
-                errors.append(exc)
-    return errors
+def may_leave(rules, state: State, power: str, nation: str | None) -> None:
+    partners = [n for n in bloc(rules, state, power) if n != power]
+    if not partners:
+        raise RuleViolation(f"{power} are in no alliance", "EG-63")
+    if nation is not None and nation not in partners:
+        raise RuleViolation(f"{power} are not allied with {nation}", "EG-63")
+
+
+def check_standing(rules, state: State, power: str, order: GameVerb) -> None:
+    """The game's standing orders (`accept`, `refuse`, `leave`), refused at `submit` when they cannot be honoured."""
+    if order.name == "leave":
+        may_leave(rules, state, power, order.args.get("nation"))
+    else:
+        may_answer(rules, state, power, order.args["offer"])
+
+
+def file_standing(rules, state: State, power: str, order: GameVerb) -> None:
+    if order.name == "leave":
+        state.switches[f"leave:{power}"] = ""
+    else:
+        file_answer(rules, state, power, order.name, order.args["offer"])
 
 
 def alliances_start(rules, state: State, power: str) -> list[dict]:
-    """`power`'s answers take effect; an offer every member has accepted forms its alliance (EG-61, EG-62)."""
-    events = []
+    """`power`'s departure filed before it (EG-63) and its answers take effect; an offer every member has accepted
+    forms its alliance (EG-61, EG-62)."""
+    events = leaves_take_effect(rules, state, only=power)
     for oid, found in offers(state).items():
         answer = state.switches.pop(f"answer:{oid}:{power}", None)
         if answer is None:
             continue
         if answer == "refuse":
             _end_offer(state, oid)
-            events.append({"type": "alliance_refused", "offer": oid, "power": power, "by": found["from"],
-                           "rule": "EG-60"})
+            events.append(said({"type": "alliance_refused", "offer": oid, "power": power, "by": found["from"],
+                                "rule": "EG-60"}))
             continue
         found["accepted"] = sorted(set(found["accepted"]) | {power})
+        events.append(said({"type": "alliance_accepted", "offer": oid, "power": power, "by": found["from"],
+                            "waiting": [m for m in found["members"] if m not in found["accepted"]],
+                            "rule": "EG-60"}))
         if set(found["accepted"]) >= set(found["members"]):
             events += _form(rules, state, oid, found)
         else:
@@ -185,8 +217,8 @@ def _form(rules, state: State, oid: str, found: dict) -> list[dict]:
     _end_offer(state, oid)
     a, b = bloc(rules, state, found["from"]), bloc(rules, state, found["to"])
     if sorted(set(a) | set(b)) != found["members"] or any(rules.at_war(state, x, y) for x in a for y in b):
-        return [{"type": "alliance_lapsed", "offer": oid, "power": found["from"], "target": found["to"],
-                 "why": "the blocs changed or went to war", "rule": "EG-60"}]
+        return [said({"type": "alliance_lapsed", "offer": oid, "power": found["from"], "target": found["to"],
+                      "why": "the blocs changed or went to war", "rule": "EG-60"})]
     members = found["members"]
     for x in members:
         for y in members:
@@ -194,7 +226,7 @@ def _form(rules, state: State, oid: str, found: dict) -> list[dict]:
                 state.set_relationship(x, y, ALLIED)
     enemies = sorted({e for m in members for e in nations(rules) if rules.at_war(state, m, e)})
     changes = _go_to_war(rules, state, members, enemies)       # the joined blocs' wars are shared (EG-62)
-    return [{"type": "alliance_formed", "offer": oid, "members": members, "wars": changes, "rule": "EG-61"}]
+    return [said({"type": "alliance_formed", "offer": oid, "members": members, "wars": changes, "rule": "EG-61"})]
 
 
 def _end_offer(state: State, oid: str) -> None:
@@ -210,31 +242,32 @@ def turn_start(rules, state: State, power: str) -> list[dict]:
         if found["from"] == power:
             _end_offer(state, oid)
             silent = [m for m in found["members"] if m not in found["accepted"]]
-            events.append({"type": "alliance_refused", "offer": oid, "power": power, "silent": silent,
-                           "why": "no answer by the deadline", "rule": "EG-60"})
+            events.append(said({"type": "alliance_refused", "offer": oid, "power": power, "silent": silent,
+                                "why": "no answer by the deadline", "rule": "EG-60"}))
     return events
 
 
-def leave(rules, state: State, power: str, nation: str | None = None) -> dict:
+def leave(rules, state: State, power: str) -> dict:
+    """`power` and its partners are at peace with one another; their wars stay (RULINGS.md "eg-leaving-an-alliance")."""
     partners = [n for n in bloc(rules, state, power) if n != power]
-    if not partners:
-        raise RuleViolation(f"{power} are in no alliance", "EG-63")
-    if nation is not None and nation not in partners:
-        raise RuleViolation(f"{power} are not allied with {nation}", "EG-63")
     for p in partners:
         state.set_relationship(power, p, PEACE)
-    return {"type": "alliance_left", "power": power, "partners": partners, "rule": "EG-63"}
+    return said({"type": "alliance_left", "power": power, "partners": partners, "rule": "EG-63"})
 
 
-def leaves_take_effect(rules, state: State) -> list[dict]:
-    """`leave` filed outside the leaver's turn (state.switches["leave:NATION"]) takes effect at the next turn start."""
+def leaves_take_effect(rules, state: State, only: str | None = None) -> list[dict]:
+    """Departures filed (state.switches["leave:NATION"]) take effect, in the order of the turn: all of them as a turn
+    starts, or `only` one nation's as its `alliances` phase begins. One whose alliance has already broken up (its
+    partners left first) has nothing left to leave, and the report says so."""
     events = []
-    for k in [k for k in state.switches if k.startswith("leave:")]:
-        state.switches.pop(k)
-        try:
-            events.append(leave(rules, state, k.removeprefix("leave:")))
-        except RuleViolation:
-            pass
+    for nation in nations(rules):
+        if f"leave:{nation}" not in state.switches or only not in (None, nation):
+            continue
+        state.switches.pop(f"leave:{nation}")
+        if any(n != nation for n in bloc(rules, state, nation)):
+            events.append(leave(rules, state, nation))
+        else:
+            events.append(said({"type": "alliance_left", "power": nation, "partners": [], "rule": "EG-63"}))
     return events
 
 
@@ -265,8 +298,8 @@ def surprise_reports(state: State, power: str) -> list[dict]:
     if not raw:
         return []
     report = json.loads(raw)
-    return [{"type": "surprise_attack", "power": power, "victims": report["victims"], "lost": report["lost"],
-             "rule": "EG-67"}]
+    return [said({"type": "surprise_attack", "power": power, "victims": report["victims"], "lost": report["lost"],
+                  "rule": "EG-67"})]
 
 
 def entering(rules, state: State, power: str, place: str, phase: str) -> None:

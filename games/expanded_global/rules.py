@@ -17,7 +17,8 @@ turn passes through them.
 
 from __future__ import annotations
 
-from adjudicator.notation.orders import Repair
+from adjudicator.errors import ILLEGAL, OrderError
+from adjudicator.notation.orders import GameVerb, Repair
 from adjudicator.rules import turn
 from adjudicator.rules.economy import price_list
 from adjudicator.rules.facts import RuleViolation
@@ -53,15 +54,28 @@ class ExpandedGlobalRules(G40Rules):
             return influence.order(self, state, power, order)
         if order.name == "ally":
             return politics.offer(self, state, power, order.args["nation"])
-        if order.name == "leave":
-            return politics.leave(self, state, power, order.args.get("nation"))
         return super().game_order(state, power, order)
+
+    def check_standing(self, state: State, power: str, orders: list) -> list:
+        """The G40 standing orders, and the game's own: answers to alliance offers and departures (politics.py)."""
+        own = [o for o in orders if isinstance(o, GameVerb)]
+        errors = super().check_standing(state, power, [o for o in orders if o not in own])
+        for o in own:
+            try:
+                politics.check_standing(self, state, power, o)
+            except RuleViolation as exc:
+                errors.append(OrderError(ILLEGAL, exc.message, o.line, o.column, o.source, rule=exc.rule))
+        return errors
+
+    def file_standing(self, state: State, power: str, order) -> None:
+        politics.file_standing(self, state, power, order)
 
     def may_declare_war(self, state: State, power: str, target: str) -> None:
         politics.may_declare_war(self, state, power, target)
 
-    def declared_war(self, state: State, power: str, target: str) -> list[dict]:
-        return politics.declared_war(self, state, power, target)
+    def declared_war(self, state: State, power: str, target: str, event: dict) -> list[dict]:
+        politics.declared_war(self, state, power, target, event)
+        return []
 
     def check_land_destination(self, state: State, power: str, place: str, phase: str) -> None:
         politics.entering(self, state, power, place, phase)        # a Surprise Attack (EG-66), not a refusal

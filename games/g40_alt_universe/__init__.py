@@ -208,7 +208,7 @@ class AltUniverseRules(G40Rules):
             return True
         return self.flying_over_attacks(state, power, place) and self.may_attack_neutrals(state, power)
 
-    def declared_war(self, state: State, power: str, target: str) -> list[dict]:
+    def declared_war(self, state: State, power: str, target: str, event: dict) -> list[dict]:
         """A declaration of war on the League is an attack on it (RULINGS.md "league-declaration"): it decides who
         attacked the League first (AU-49, AU-64)."""
         if target != neutrals.LEAGUE:
@@ -397,11 +397,11 @@ class AltUniverseRules(G40Rules):
         """AU-149: there are no kamikaze strikes, whatever a map says."""
         return []
 
-    def check_standing(self, power: str, orders: list) -> list:
+    def check_standing(self, state: State, power: str, orders: list) -> list:
         """AU-149: a `kamikaze` standing order (the G40 family's) is refused with the document's rule."""
         errors = [OrderError(ILLEGAL, "there are no kamikaze strikes in G40 Alt-Universe", o.line, o.column, o.source,
                              rule="AU-149") for o in orders if isinstance(o, Kamikaze)]
-        return errors + super().check_standing(power, [o for o in orders if not isinstance(o, Kamikaze)])
+        return errors + super().check_standing(state, power, [o for o in orders if not isinstance(o, Kamikaze)])
 
     def declaration_rule(self, power: str) -> str:
         """The AU row that limits each power's declarations (AU-12 Soviet, AU-22 US, AU-27 China, AU-45 ANZAC,

@@ -203,7 +203,7 @@ def run(case: dict) -> tuple[State, list[OrderError], list[dict]]:
     if parsed.errors:
         return state, list(parsed.errors), []
     orders = turn.turn_orders(parsed.submission.orders)
-    errors = rules.check_standing(state.power, standing_orders(parsed.submission.orders))
+    errors = rules.check_standing(state, state.power, standing_orders(parsed.submission.orders))
     errors += rules.check(state, orders, parsed.submission.ended)
     if errors:
         return state, errors, []

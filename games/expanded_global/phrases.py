@@ -1,0 +1,95 @@
+"""The report's sentences for the Expanded Global's own events (alliances, wars, Influence).
+
+The engine's report knows no game: an event that carries "text" is printed as it is, with its rule. Each event of
+this game gets its sentence here as it is made (`said`), so the journal keeps both the facts (for `--json`) and the
+words players read, and one module holds the wording.
+"""
+
+from __future__ import annotations
+
+from adjudicator.words import possessive
+
+
+def _names(nations: list[str]) -> str:
+    return ", ".join(nations[:-1]) + f" and {nations[-1]}" if len(nations) > 1 else "".join(nations)
+
+
+def _pairs(pairs: list[list[str]]) -> str:
+    return "; ".join(f"{a} and {b}" for a, b in pairs)
+
+
+def _alliance_offer(e: dict) -> str:
+    return (f"Alliance offer {e['offer']}: {e['power']} offer an alliance to {e['target']}; "
+            f"{_names(e['addressed'])} may answer `accept {e['offer']}` or `refuse {e['offer']}` until the start "
+            f"of {possessive(e['power'], the=True)} next turn.")
+
+
+def _alliance_refused(e: dict) -> str:
+    if "silent" in e:
+        return (f"Alliance offer {e['offer']} of {e['power']} has expired: no answer from {_names(e['silent'])} "
+                "by the start of their next turn; it counts as refused.")
+    return f"{e['power']} refuse the alliance offer {e['offer']} of {e['by']}."
+
+
+def _alliance_accepted(e: dict) -> str:
+    waiting = f" (still to answer: {_names(e['waiting'])})" if e["waiting"] else ""
+    return f"{e['power']} accept the alliance offer {e['offer']} of {e['by']}{waiting}."
+
+
+def _alliance_formed(e: dict) -> str:
+    wars = f" Their wars are shared: now at war, {_pairs(e['wars'])}." if e["wars"] else ""
+    return f"Alliance offer {e['offer']} accepted by all: {_names(e['members'])} are allies.{wars}"
+
+
+def _alliance_lapsed(e: dict) -> str:
+    return f"Alliance offer {e['offer']} of {e['power']} to {e['target']} lapses: {e['why']}."
+
+
+def _alliance_left(e: dict) -> str:
+    if not e["partners"]:
+        return f"{e['power']} leave their alliance, which had already broken up."
+    return (f"{e['power']} leave their alliance: now at peace with {_names(e['partners'])}; every war stays as it "
+            "was.")
+
+
+def _war(e: dict) -> str:
+    also = [p for p in e["pairs"][1:] if set(p) != {e["power"], e["target"]}]
+    with_ = f" With their alliances: {_pairs(also)}." if also else ""
+    return (f"{e['power']} declare war on {e['target']}; combat between them may start in round {e['combat_from']}."
+            f"{with_}")
+
+
+def _surprise_attack(e: dict) -> str:
+    lost = ", ".join(f"{n} {k}" for n, k in e["lost"].items())
+    return (f"Surprise Attack: {e['power']} on {_names(e['victims'])} — at war at once; stored Influence lost: "
+            f"{lost or 'none'}.")
+
+
+def _influence_taken(e: dict) -> str:
+    base = f"half of {e['income'] // 2}, their income of {e['income']} halved in peacetime" if e["peacetime"] \
+        else f"half of their income of {e['income']}"
+    return (f"{e['power']} take {e['influence']} Influence: {base}, rounded down, not collected as IPCs; "
+            f"{e['stored']} stored.")
+
+
+def _influence_markers(e: dict) -> str:
+    return (f"{e['power']} place {e['count']} Influence marker{'s' if e['count'] != 1 else ''} on {e['target']} "
+            f"for {e['cost']}: {e['markers']} of the 6 that take it; {e['stored']} Influence left.")
+
+
+def _influence_taken_over(e: dict) -> str:
+    army = ", ".join(f"{n} {u}" for u, n in e["army"].items()) or "no units"
+    gone = ", ".join(f"{n} {k}" for n, k in e["markers_removed"].items())
+    return (f"{e['power']} take {e['target']} by Influence ({_names(e['territories'])}); its standing army joins "
+            f"them: {army}. Markers removed: {gone or 'none'}.")
+
+
+_TEXTS = {f.__name__[1:]: f for f in (_alliance_offer, _alliance_accepted, _alliance_refused, _alliance_formed, _alliance_lapsed,
+                                      _alliance_left, _war, _surprise_attack, _influence_taken,
+                                      _influence_markers, _influence_taken_over)}
+
+
+def said(event: dict) -> dict:
+    """The event with its sentence ("text"), which the report prints."""
+    event["text"] = _TEXTS[event["type"]](event)
+    return event
