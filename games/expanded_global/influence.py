@@ -165,6 +165,19 @@ def remove_markers(state: State, target: str) -> dict[str, int]:
     return removed
 
 
+def conquered(rules, state: State, place: str) -> list[dict]:
+    """A neutral taken by force: every nation's markers on it are lost ("eg-neutrals"); a conquered territory of
+    Mongolia or Persia leaves its group, whose markers stay until none of it is neutral ("eg-mongolia-persia")."""
+    if is_neutral(rules, state, place):
+        return []
+    group = next((g for g in GROUPS if f"{g}" in markers(state) and not group_members(rules, state, g)), None)
+    target = place if place in markers(state) else group
+    if target is None:
+        return []
+    return [said({"type": "influence_markers_lost", "target": target, "place": place,
+                  "power": state.owners.get(place), "removed": remove_markers(state, target), "rule": "EG-53"})]
+
+
 def markers(state: State) -> dict[str, dict[str, int]]:
     """Target -> nation -> markers, for `status` (RULINGS.md "eg-competing-markers")."""
     out: dict[str, dict[str, int]] = {}

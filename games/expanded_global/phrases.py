@@ -84,9 +84,15 @@ def _influence_taken_over(e: dict) -> str:
             f"them: {army}. Markers removed: {gone or 'none'}.")
 
 
-_TEXTS = {f.__name__[1:]: f for f in (_alliance_offer, _alliance_accepted, _alliance_refused, _alliance_formed, _alliance_lapsed,
-                                      _alliance_left, _war, _surprise_attack, _influence_taken,
-                                      _influence_markers, _influence_taken_over)}
+def _influence_markers_lost(e: dict) -> str:
+    gone = ", ".join(f"{n} {k}" for n, k in e["removed"].items())
+    where = e["target"] if e["target"] == e["place"] else f"{e['target']} (the last of it neutral, {e['place']})"
+    return f"{e['power']} take {where} by force: every Influence marker on it is lost ({gone})."
+
+
+_TEXTS = {f.__name__[1:]: f for f in (
+    _alliance_offer, _alliance_accepted, _alliance_refused, _alliance_formed, _alliance_lapsed, _alliance_left, _war,
+    _surprise_attack, _influence_taken, _influence_markers, _influence_taken_over, _influence_markers_lost)}
 
 
 def said(event: dict) -> dict:

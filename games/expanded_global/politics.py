@@ -28,6 +28,7 @@ from adjudicator.notation.verbs import VerbRegistry, _declare, _war
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State, pair_key
 
+from .influence import neutral_owners
 from .phrases import said
 from .scenario import PEACE
 
@@ -304,8 +305,12 @@ def surprise_reports(state: State, power: str) -> list[dict]:
 
 def entering(rules, state: State, power: str, place: str, phase: str) -> None:
     """A combat move into land of a nation `power` has no combat allowed with is a Surprise Attack (RULINGS.md
-    "eg-entering-territory"); elsewhere nothing changes."""
+    "eg-entering-territory"); one into a neutral's land attacks it with no declaration ("eg-neutrals"): `power` is
+    at war with that neutral owner from then on, which is no war between nations (nations_at_war_with); elsewhere
+    nothing changes."""
     owner = rules.owner(state, place)
+    if phase == "combat_move" and owner in neutral_owners(rules) and not rules.at_war(state, power, owner):
+        state.set_relationship(power, owner, rules.war_type())
     if (phase == "combat_move" and owner in nations(rules) and owner != power
             and not rules.friendly(state, power, owner) and not combat_allowed(rules, state, power, owner)):
         surprise_attack(rules, state, power, owner)

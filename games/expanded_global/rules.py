@@ -83,6 +83,10 @@ class ExpandedGlobalRules(G40Rules):
 
     # -- influence and victory (influence.py, victory.py) ---------------------------------------------
 
+    def after_battle(self, state: State, power: str, place: str, outcome: dict) -> list[dict]:
+        """A neutral conquered loses every nation's Influence markers on it (RULINGS.md "eg-neutrals")."""
+        return super().after_battle(state, power, place, outcome) + influence.conquered(self, state, place)
+
     def check_victory(self, state: State, power: str) -> list[dict]:
         """RULINGS.md "eg-victory", checked as each round ends (victory.py)."""
         return victory.check(self, state, power)
