@@ -710,7 +710,8 @@ def _print_names(out: dict) -> None:
             typer.echo(f"{g['name']}: not playable yet")
             continue
         versions = (f"rules {', '.join(g['rules'])} (default {g['default_rules']})" if g["rules"] else "")
-        where = "on a TripleA map (--map)" if g["needs_map"] else "its own scenario (no --map)"
+        where = ("its own scenario made from TripleA's " + g["made_from"] + ".xml (found by name, or --map)"
+                 if g.get("made_from") else "on a TripleA map (--map)" if g["needs_map"] else "its own scenario (no --map)")
         typer.echo(f"{g['name']}: {g['title']}; {where}" + (f"; {versions}" if versions else ""))
         for option, what in g["options"].items():
             typer.echo(f"    --option {option}: {what}")

@@ -96,6 +96,6 @@ def game_names() -> dict:
         versions = list(getattr(m, "RULE_VERSIONS", {}))
         out.append({"name": name, "playable": True, "title": getattr(m.RULES, "title", name),
                     "rules": versions, "default_rules": getattr(m, "DEFAULT_VERSION", "") or None,
-                    "needs_map": bool(m.NEEDS_MAP), "bids": bool(m.RULES.takes_bids),
+                    "needs_map": bool(m.NEEDS_MAP), "made_from": getattr(m, "MAP", None), "bids": bool(m.RULES.takes_bids),
                     "options": {o: what for o, (_, what) in getattr(m, "OPTIONS", {}).items()}})
     return {"games": out}
