@@ -342,7 +342,7 @@ class MapFacts(RulesCore):
         if self.neutral_closed(state, place):
             raise self.neutral_refusal(place, "land units may not enter it")
         if self.is_neutral_land(state, power, place) and not self.neutral_passage(state, power, place, "Land"):
-            raise RuleViolation(self.not_at_war(state, power, place), "BG-02")
+            raise self.not_at_war(state, power, place)
         if phase == "combat_move":
             if not self.is_attack(state, power, place):
                 raise RuleViolation(f"{place} is not hostile: a combat move must end in an attack; "
@@ -350,10 +350,11 @@ class MapFacts(RulesCore):
         elif not self.is_passable_land(state, power, place) or self.hostile_units(state, power, place):
             raise RuleViolation(f"land units may not enter hostile {place} in non-combat", "BG-08")
 
-    def not_at_war(self, state: State, power: str, place: str, verb: str = "enter") -> str:
+    def not_at_war(self, state: State, power: str, place: str, verb: str = "enter") -> RuleViolation:
         """Why `power` may not enter (or fly over, `verb`) `place` of a power that is neither its ally nor its enemy
         (BG-02): a power not yet at war enters no other power's territory; one at war enters its own and its
-        allies' land and attacks its enemies'. Then the declaration that would open it, if the map has one."""
+        allies' land and attacks its enemies'. Then the declaration that would open it, if the map has one. A game
+        with its own rule for it overrides this."""
         owner = self.owner(state, place) or ""
         if not self.enemies_of(state, power):
             text = (f"{power} may not {verb} {place}, which belongs to {owner}: a power that is not at war yet may "
@@ -363,7 +364,7 @@ class MapFacts(RulesCore):
                     "allies nor at war, and units enter only their own and allied territories or attack an enemy's")
         if self.war_actions(power, owner):
             text += f"; to attack it, declare war first (`war {owner}`)"
-        return text
+        return RuleViolation(text, "BG-02")
 
     def neutral_passage(self, state: State, power: str, place: str, kind: str) -> bool:
         """Land of a power `power` is not at war with that the map's relationship still opens to it

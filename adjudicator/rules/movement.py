@@ -349,7 +349,7 @@ def _check_land(rules: MapFacts, state: State, power: str, units: list[Unit], pa
         if rules.neutral_closed(state, place):
             raise rules.neutral_refusal(place, "land units may not enter or pass through it")
         if rules.is_neutral_land(state, power, place) and not rules.neutral_passage(state, power, place, "Land"):
-            raise RuleViolation(rules.not_at_war(state, power, place), "BG-02")
+            raise rules.not_at_war(state, power, place)
         if rules.is_passable_land(state, power, place) and not rules.hostile_units(state, power, place):
             continue
         if phase != "combat_move":
@@ -377,7 +377,7 @@ def check_air(rules: MapFacts, state: State, power: str, units: list[Unit], path
                 raise rules.neutral_refusal(place, "aircraft may not fly over it or into it")
             if rules.owner(state, place) in rules.scenario.turn_players():      # a power, not a neutral country
                 verb = "fly into" if place == path[-1] else "fly over"
-                raise RuleViolation(rules.not_at_war(state, power, place, verb), "BG-02")
+                raise rules.not_at_war(state, power, place, verb)
             raise RuleViolation(f"aircraft may not fly over neutral {place}", "BG-41")
     dest = path[-1]
     if phase == "combat_move":

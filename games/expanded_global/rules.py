@@ -25,7 +25,7 @@ from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
-from . import influence, politics, victory
+from . import influence, nations, politics, victory
 
 REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
 PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
@@ -81,6 +81,20 @@ class ExpandedGlobalRules(G40Rules):
         politics.entering(self, state, power, place, phase)        # a Surprise Attack (EG-66), not a refusal
         super().check_land_destination(state, power, place, phase)
 
+    # -- nations and their land (nations.py) ------------------------------------------------------------
+
+    def not_at_war(self, state: State, power: str, place: str, verb: str = "enter") -> RuleViolation:
+        """A nation's land is closed without an alliance or combat allowed: EG-05, not G40's BG-02."""
+        return nations.not_allied(self, state, power, place, verb) or super().not_at_war(state, power, place, verb)
+
+    def check_placement(self, state: State, power: str, place: str, units: dict[str, int]) -> None:
+        super().check_placement(state, power, place, units)
+        nations.check_factories(self, state, power, place, units)       # EG-04
+
+    def check_move(self, state: State, power: str, units: list, path: list[str], phase: str) -> None:
+        super().check_move(state, power, units, path, phase)
+        nations.check_move(self, state, power, units, path, phase)      # EG-05 while combat is not allowed yet
+
     # -- influence and victory (influence.py, victory.py) ---------------------------------------------
 
     def after_battle(self, state: State, power: str, place: str, outcome: dict) -> list[dict]:
@@ -133,7 +147,8 @@ class ExpandedGlobalRules(G40Rules):
         cap_key = PEACETIME_CAP.format(power)
         peace = cap_key in state.spent
         taken = influence.taken(state, power)      # read before end_of_turn clears it
-        events = super().turn_end(state, roller)
+        interned = nations.intern(self, state, power)      # EG-63: before the next nation's turn starts
+        events = interned + super().turn_end(state, roller)
         if peace:
             income = next((e for e in events if e["type"] == "income" and e["power"] == power), None)
             if income is not None and income["income"] > 0:
