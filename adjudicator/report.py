@@ -286,9 +286,6 @@ def describe(event: dict) -> list[str]:
         return [f"{event['what']}: {event['power']} now buy from the list {event['frontier']}."]
     if kind == "removed":
         return [f"{event['reason']}: {units_phrase(event['units'])} of {event['power']} removed from {event['place']}."]
-    if kind == "interned":          # units left in the land of a power no longer allied (the Expanded Global's EG-63)
-        return [f"{units_phrase(event['units'])} of {event['power']} in {event['place']}, land of {event['owner']} "
-                f"(neither ally nor enemy), are interned [{event['rule']}]."]
     if kind == "placed_by_rule":
         return [f"{event['reason']}: {units_phrase(event['units'])} of {event['power']} placed in {event['place']}."]
     if kind == "rule" or "text" in event:   # a game's own rule at work, in its words (an alliance formed…)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State
 
+from .phrases import said
 from .politics import combat_allowed, nations
 
 
@@ -64,6 +65,6 @@ def intern(rules, state: State, power: str) -> list[dict]:
         for u in gone:
             units[u.type] = units.get(u.type, 0) + 1
         state.remove_units([u.id for u in gone])
-        events.append({"type": "interned", "power": power, "place": place, "owner": rules.owner(state, place),
-                       "units": units, "rule": "EG-63"})
+        events.append(said({"type": "interned", "power": power, "place": place, "owner": rules.owner(state, place),
+                            "units": units, "rule": "EG-63"}))
     return events
