@@ -25,7 +25,7 @@ from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
-from . import influence, nations, politics, victory
+from . import influence, nations, politics, victory, view
 
 REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
 PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
@@ -107,6 +107,10 @@ class ExpandedGlobalRules(G40Rules):
 
     def victory_status(self, state: State) -> dict:
         return victory.status(self, state)
+
+    def position_lines(self, state: State) -> list[str]:
+        """Nations with their money, income, Influence and alliance; alliances, wars, offers, markers (view.py)."""
+        return view.position_lines(self, state)
 
     def status_fields(self, state: State) -> dict:
         """`status --json`: every nation's Influence markers on every neutral ("eg-competing-markers")."""
