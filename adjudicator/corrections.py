@@ -121,10 +121,10 @@ def impossible(rules: G40Rules, state: State) -> list[str]:
     for place, owners in sorted(by_place.items()):
         ordered = sorted(owners)
         for i, a in enumerate(ordered):
-            problems += [f"{a} and {b}, at war, both in {place}" for b in ordered[i + 1:] if rules.at_war(state, a, b)]
+            problems += [f"{a} and {b}, at war, both in {place}" for b in ordered[i + 1:] if rules.fights(state, a, b)]
         holder = state.owners.get(place)
         if holder and not rules.is_water(place):
             problems += [f"{possessive(a, the=True)} units in {place}, held by {holder}, their enemy" for a in ordered
-                         if rules.at_war(state, a, holder)]
+                         if rules.fights(state, a, holder)]
     problems += [f"{p} with {n} PUs" for p, n in sorted(state.treasury.items()) if n < 0]
     return sorted(set(problems))

@@ -27,7 +27,7 @@ def facility_name(rules: MapFacts, unit_type: str) -> str:
 def target(rules: MapFacts, state: State, power: str, place: str, facility: str | None) -> Unit:
     """The enemy facility a raid names: a factory by default, or the facility type given."""
     wanted = facility or "factory"
-    found = [u for u in state.units_at(place) if rules.ut(u).has("can_be_damaged") and rules.at_war(state, power, u.owner)
+    found = [u for u in state.units_at(place) if rules.ut(u).has("can_be_damaged") and rules.fights(state, power, u.owner)
              and (rules.ut(u).has("factory") if wanted == "factory" else u.type == wanted)]
     if not found:
         raise RuleViolation(f"{place} has no enemy {wanted} to bomb", "BG-27")
@@ -46,6 +46,7 @@ def declare_raid(rules: MapFacts, state: State, power: str, order: Bomb) -> dict
     """Check and fly a raid in the combat move; the raid is fought first in the battle phase (BG-42)."""
     path = movement.check_path(rules, order.path, "a raid needs a path: where the aircraft are and the territory they bomb")
     place = path[-1]
+    rules.raiding(state, power, place)
     if rules.is_water(place) or not rules.is_hostile_land(state, power, place):
         raise RuleViolation(f"raids bomb a facility in enemy territory; {place} is not one", "BG-27")
     goal = target(rules, state, power, place, order.facility)
@@ -83,7 +84,7 @@ def resolve_raid(rules: MapFacts, state: State, power: str, battle: dict, roller
     raiders = [u for u in state.units_at(place, power) if u.flags.get("raid") == facility]
     event = {"type": "raid", "place": place, "attacker": power, "facility": facility,
              "raiders": count_types(raiders), "notes": []}
-    goal = next((u for u in state.units_at(place) if u.type == facility and rules.at_war(state, power, u.owner)), None)
+    goal = next((u for u in state.units_at(place) if u.type == facility and rules.fights(state, power, u.owner)), None)
     if goal is None:
         event["notes"].append(f"the {facility} is no longer there")
         return event
@@ -158,7 +159,7 @@ def raid_aa(rules: MapFacts, state: State, power: str, goal: Unit) -> list[Unit]
     the enemy's AA guns in the territory that no raid can damage (the classic maps' isAA gun). As in TripleA, a
     facility with AA of its own fires only when it is the one raided."""
     return [u for u in state.units_at(goal.place) if rules.ut(u).has("aa_bombing") and u.carried_by is None
-            and rules.at_war(state, power, u.owner) and (u is goal or not rules.ut(u).has("can_be_damaged"))]
+            and rules.fights(state, power, u.owner) and (u is goal or not rules.ut(u).has("can_be_damaged"))]
 
 
 def _volley(rules: MapFacts, roller, label: str, units: list[Unit], option: str) -> dict | None:

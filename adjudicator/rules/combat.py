@@ -290,7 +290,7 @@ class Battle:
         limit). A gun that is infrastructure (the classic maps' isAA) fires too, though it cannot be hit."""
         rules = self.rules
         guns = [u for u in self.state.units_at(self.place) if rules.ut(u).has("aa") and u.carried_by is None
-                and rules.at_war(self.state, self.power, u.owner)]
+                and rules.fights(self.state, self.power, u.owner)]
         if not guns:
             return
         targets_of = []
@@ -511,7 +511,7 @@ def kamikaze_strikes(rules: MapFacts, state: State, mover: str, roller) -> list[
         return events
     for power in rules.scenario.turn_players():
         found = rules.suicide_attack(power)
-        if found is None or not rules.at_war(state, power, mover):
+        if found is None or not rules.fights(state, power, mover):
             continue
         for order in state.standing.get(power, {}).get("kamikaze", []):
             zone = order["zone"]

@@ -24,7 +24,7 @@ def disrupt(rules: MapFacts, state: State, power: str, roller) -> list[dict]:
         if not shores:
             continue
         cap = sum(rules.scenario.territory(n).production for n in shores)
-        raiders = sorted((u for u in state.units_at(zone.name) if rules.at_war(state, power, u.owner)
+        raiders = sorted((u for u in state.units_at(zone.name) if rules.fights(state, power, u.owner)
                           and rules.number(u, "blockade", 0) > 0), key=lambda u: (u.type, u.id))
         if not raiders or cap <= 0:
             continue

@@ -97,6 +97,11 @@ class MapFacts(RulesCore):
     def at_war(self, state: State, a: str, b: str) -> bool:
         return self.archetype(state, a, b) == "war"
 
+    def fights(self, state: State, a: str, b: str) -> bool:
+        """Units of `a` and `b` stop, block, raid and fight one another: at war, here. A game whose wars allow
+        combat only later narrows it; diplomacy (declarations, alliances, objectives) keeps at_war."""
+        return self.at_war(state, a, b)
+
     def friendly(self, state: State, a: str, b: str) -> bool:
         return self.archetype(state, a, b) in ("self", "allied")
 
@@ -293,11 +298,11 @@ class MapFacts(RulesCore):
         return state.owners.get(place)
 
     def hostile_units(self, state: State, power: str, place: str) -> list[Unit]:
-        return [u for u in state.units_at(place) if self.at_war(state, power, u.owner) and self.is_combatant(u)]
+        return [u for u in state.units_at(place) if self.fights(state, power, u.owner) and self.is_combatant(u)]
 
     def is_hostile_land(self, state: State, power: str, place: str) -> bool:
         owner = self.owner(state, place)
-        return owner is not None and self.at_war(state, power, owner)
+        return owner is not None and self.fights(state, power, owner)
 
     def is_friendly_land(self, state: State, power: str, place: str) -> bool:
         owner = self.owner(state, place)
@@ -305,7 +310,7 @@ class MapFacts(RulesCore):
 
     def is_neutral_land(self, state: State, power: str, place: str) -> bool:
         owner = self.owner(state, place)
-        return owner is not None and not self.friendly(state, power, owner) and not self.at_war(state, power, owner)
+        return owner is not None and not self.friendly(state, power, owner) and not self.fights(state, power, owner)
 
     def is_attack(self, state: State, power: str, place: str) -> bool:
         """Entering `place` starts a battle: enemy units there, or enemy land."""
@@ -540,6 +545,10 @@ class MapFacts(RulesCore):
                                  "zones": [z for z in zones if self.kamikaze_striker(state, z) == p]} for p in strikers}}
 
     # -- hooks a game overrides ---------------------------------------------------------------------
+
+    def raiding(self, state: State, power: str, place: str) -> None:
+        """A raid of `power` on `place` is about to be checked: a game in which an attack without a war is legal,
+        with a penalty, starts that war here; the base game leaves the check to refuse it (BG-27)."""
 
     def game_order(self, state: State, power: str, order) -> dict:
         """Play an order of a verb the game registered itself (verbs()); returns the report event."""

@@ -42,7 +42,7 @@ def scramble(rules: MapFacts, state: State, mover: str, zone: str, assaults: lis
     anywhere = not assaults or rules.prop("Scramble To Any Amphibious Assault")
     events = []
     for power in rules.scenario.turn_players():
-        if not rules.at_war(state, mover, power):
+        if not rules.fights(state, mover, power):
             continue
         for order in state.standing.get(power, {}).get("scramble", []):
             if order["sea_zone"] != zone or not (anywhere or order["place"] in assaults):

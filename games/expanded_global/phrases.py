@@ -90,6 +90,10 @@ def _influence_markers_lost(e: dict) -> str:
     return f"{e['power']} take {where} by force: every Influence marker on it is lost ({gone})."
 
 
+def _attack_order(e: dict) -> str:
+    return f"{e['power']} attack {_names(e['against'])} in {e['place']}."
+
+
 def _interned(e: dict) -> str:
     units = ", ".join(f"{n} {u}" for u, n in e["units"].items())
     return (f"{units} of {e['power']} in {e['place']}, land of {e['owner']} (neither ally nor enemy), are "
@@ -99,7 +103,7 @@ def _interned(e: dict) -> str:
 _TEXTS = {f.__name__[1:]: f for f in (
     _alliance_offer, _alliance_accepted, _alliance_refused, _alliance_formed, _alliance_lapsed, _alliance_left, _war,
     _surprise_attack, _influence_taken, _influence_markers, _influence_taken_over, _influence_markers_lost,
-    _interned)}
+    _interned, _attack_order)}
 
 
 def said(event: dict) -> dict:

@@ -25,7 +25,7 @@ from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
-from . import influence, nations, politics, victory, view
+from . import influence, nations, politics, victory, view, war
 
 REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
 PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
@@ -45,6 +45,7 @@ class ExpandedGlobalRules(G40Rules):
         reg = politics.add_verbs(super().verbs().copy())     # war, ally, leave, accept, refuse (politics.py)
         reg.order_rule = "EG-09"
         influence.register(reg)             # `influence`, `influence N NEUTRAL` (influence.py)
+        war.register(reg)                   # `attack [NATION] ZONE` (war.py)
         return reg
 
     # -- wars and alliances (politics.py) ---------------------------------------------------------------
@@ -52,6 +53,8 @@ class ExpandedGlobalRules(G40Rules):
     def game_order(self, state: State, power: str, order) -> dict:
         if order.name == influence.VERB:
             return influence.order(self, state, power, order)
+        if order.name == war.VERB:
+            return war.attack(self, state, power, order.args["place"], order.args.get("nation"))
         if order.name == "ally":
             return politics.offer(self, state, power, order.args["nation"])
         return super().game_order(state, power, order)
@@ -76,6 +79,13 @@ class ExpandedGlobalRules(G40Rules):
     def declared_war(self, state: State, power: str, target: str, event: dict) -> list[dict]:
         politics.declared_war(self, state, power, target, event)
         return []
+
+    def fights(self, state: State, a: str, b: str) -> bool:
+        """Units stop, block and fight only with combat allowed (RULINGS.md "eg-shared-sea-zones"; war.py)."""
+        return politics.combat_allowed(self, state, a, b)
+
+    def raiding(self, state: State, power: str, place: str) -> None:
+        war.raiding(self, state, power, place)     # a Surprise Attack (EG-66), not a refusal
 
     def check_land_destination(self, state: State, power: str, place: str, phase: str) -> None:
         politics.entering(self, state, power, place, phase)        # a Surprise Attack (EG-66), not a refusal
