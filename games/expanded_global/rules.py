@@ -70,6 +70,17 @@ class ExpandedGlobalRules(G40Rules):
     def file_standing(self, state: State, power: str, order) -> None:
         politics.file_standing(self, state, power, order)
 
+    def combat_allowed(self, state: State, power: str, other: str) -> bool:
+        """At war with `other`, and combat between them allowed (EG-65: from the round after the declaration, or
+        at once after a Surprise Attack): what a player, or tests/legal_turns.py, may attack without one."""
+        return politics.combat_allowed(self, state, power, other)
+
+    def hostile_units(self, state: State, power: str, place: str) -> list:
+        """The enemy units `power` fights at `place`: those of nations it has combat allowed with. Units of a nation
+        at war with it since this round only share their sea zone: they stop no ships, block no loading and fight
+        no battle there (RULINGS.md "eg-shared-sea-zones"); a Surprise Attack allows combat at once (EG-66)."""
+        return [u for u in super().hostile_units(state, power, place) if self.combat_allowed(state, power, u.owner)]
+
     def may_declare_war(self, state: State, power: str, target: str) -> None:
         politics.may_declare_war(self, state, power, target)
 
