@@ -1,17 +1,20 @@
-"""Random *legal* turns on the real maps (issue 26, item 1): the G40 maps and the classic family's europe_improved
-and pacific (MAPS); the generator behind tests/test_random_legal_games.py (a short seeded run in CI) and
-benchmarks/random_legal_games.py (the long run).
+"""Random *legal* turns on the real maps (issue 26, item 1): the G40 maps, the classic family's europe_improved and
+pacific, and the Expanded Global Scenario made from the G40 2nd-edition map (MAPS); the generator behind
+tests/test_random_legal_games.py (a short seeded run in CI) and benchmarks/random_legal_games.py (the long run).
 
 For the power to move, `turn_lines` reads the position (the engine's own State, rules and scenario) and writes a
 whole turn as a player would, in the phases the map's sequence gives it (no declaration of war where there is no
-politics step; a purchase for a power that buys inside another's turn, as the Australians in the British turn;
-the units its turn's start gives it placed, as China's infantry): a purchase and repairs, now and then a
-declaration of war, land attacks, amphibious
-assaults (troops boarding from the coast, cargo already aboard, transports sailing first, two landings from one sea
-zone), sea battles, carriers sailing with their aircraft, air attacks with a landing place in reach, strategic
-bombing raids with escorts, retreat conditions and orders of loss; then non-combat moves (aircraft flying home
-from their battles, troops boarding and unloading, ships and carriers moving on), and placements at the factories.
-`standing_lines` writes standing orders (scrambles, orders of loss, submerge, intercept) for any power.
+politics step; a purchase for a power that buys inside another's turn, as the Australians in the British turn; the
+units its turn's start gives it placed, as China's infantry): a purchase and repairs (within the rules'
+`peacetime_limit`, where they have one), the game's own Agenda steps where its verbs exist (Influence taken and
+markers bought on a neutral, an alliance offered), now and then a declaration of war, attacks only on those the
+rules allow combat with (`combat_allowed`, where they part war and combat) or, now and then, a deliberate Surprise
+Attack, amphibious assaults (troops boarding from the coast, cargo already aboard, transports sailing first, two
+landings from one sea zone), sea battles, carriers sailing with their aircraft, air attacks with a landing place in
+reach, strategic bombing raids with escorts, retreat conditions and orders of loss; then non-combat moves (aircraft
+flying home from their battles, troops boarding and unloading, ships and carriers moving on), and placements at the
+factories. `standing_lines` writes standing orders (scrambles, orders of loss, submerge, intercept, answers to the
+alliance offers addressed to it) for any power; a nation an offer waits on files them before the next turn.
 
 `submit_legal` submits a turn and, when the rules refuse lines, drops them and submits the rest again: what is
 accepted is legal by the engine's own check. `play_game` plays whole rounds that way through the library API
@@ -34,6 +37,7 @@ from adjudicator.errors import SubmissionRejected
 from adjudicator.game import adjudicate, new_game, open_game, status, submit
 from adjudicator.rules import air
 from adjudicator.rules.economy import factory_capacity, price_list
+from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.movement import allowances
 from adjudicator.store.db import open_existing, rows, transaction
 
@@ -44,7 +48,8 @@ PACIFIC = "pacific/map/games/pacific.xml"
 # what a run plays, by name: the game (`--game`) and its map's XML in triplea/; a G40 entry's name is its game, as
 # before the classic entries came, so that its seeds play what they played
 MAPS = {"g40": ("g40", G40_2E), "g40-alt-universe": ("g40-alt-universe", G40_AU),
-        "classic-europe": ("classic", EUROPE), "classic-pacific": ("classic", PACIFIC)}
+        "classic-europe": ("classic", EUROPE), "classic-pacific": ("classic", PACIFIC),
+        "expanded-global": ("expanded-global", G40_2E)}
 
 
 def units_text(counts: dict[str, int]) -> str:
@@ -72,6 +77,15 @@ class Position:
         self.left = {uid: n - st.unit(uid).moved for uid, n in allowances(rules, st, mine).items()}
         self.used: set[int] = set()               # units given an order this turn
         self.mine = [u for u in st.units if u.owner == power]
+        # whom the power may fight: where a game lets war and combat part (a war declared this round: the Expanded
+        # Global's EG-65), its rules say so (`combat_allowed`); now and then one nation it may not fight yet is
+        # attacked all the same, a deliberate Surprise Attack (EG-66)
+        allowed = getattr(rules, "combat_allowed", None)
+        self.fights = None if allowed is None else {p for p in self.enemies if allowed(st, power, p)}
+        self.surprise = None
+        if allowed is not None and rng.random() < 0.05:
+            victims = sorted(p for p in self.players - {power} - self.fights if not rules.friendly(st, power, p))
+            self.surprise = rng.choice(victims) if victims else None
         self._landing: dict[tuple[str, bool], int] = {}
         self._spots: set[str] | None = None
 
@@ -135,7 +149,21 @@ class Position:
         return sorted({u.place for u in self.mine if self.ut(u).domain in kinds})
 
     def hostile(self, place: str) -> bool:
-        return self.rules.is_attack(self.state, self.power, place)
+        """Entering `place` starts a battle the power means to fight: against enemies it may fight (all of them
+        there), or in the land of its Surprise Attack's victim."""
+        rules, st = self.rules, self.state
+        if self.surprise and not self.water(place) and rules.owner(st, place) == self.surprise:
+            return not rules.impassable(place)
+        if not rules.is_attack(st, self.power, place):
+            return False
+        if self.water(place) and not rules.hostile_units(st, self.power, place):
+            return False            # a sea zone an enemy owns is no battle without its units
+        if self.fights is None:
+            return True
+        owners = {u.owner for u in rules.hostile_units(st, self.power, place)}
+        if rules.is_hostile_land(st, self.power, place):
+            owners.add(rules.owner(st, place))
+        return owners <= self.fights
 
     def friendly_land(self, place: str) -> bool:
         rules, st = self.rules, self.state
@@ -161,7 +189,7 @@ class Position:
 
     def air_paths(self, start: str, limit: int) -> dict[str, list[str]]:
         rules, st, power = self.rules, self.state, self.power
-        return self.paths(start, limit, lambda a, b: rules.air_passable(st, power, b)
+        return self.paths(start, limit, lambda a, b: rules.air_passable(st, power, b) and not rules.impassable(b)
                           and rules.crossing_closed(st, power, a, b) is None)
 
     def sea_paths(self, start: str, limit: int, end_anywhere: bool = False) -> dict[str, list[str]]:
@@ -169,9 +197,20 @@ class Position:
         rules, st, power = self.rules, self.state, self.power
 
         def step(a: str, b: str) -> bool:
-            return (self.water(b) and rules.crossing_closed(st, power, a, b) is None
+            return (self.water(b) and rules.crossing_closed(st, power, a, b) is None and self.canal_open(a, b)
                     and (a == start or not rules.blocks_ships(st, power, a)))
         return self.paths(start, limit, step)
+
+    def canal_open(self, a: str, b: str) -> bool:
+        """Ships may pass from `a` to `b`: every canal between them is held by the mover or an ally (BG-07), as for
+        ships no canal excepts."""
+        try:
+            for canal in self.scenario.canals:
+                if a in canal.sea_zones and b in canal.sea_zones:
+                    self.rules.check_canal(self.state, self.power, canal, a, b)
+        except RuleViolation:
+            return False
+        return True
 
     def land_paths(self, start: str, limit: int) -> dict[str, list[str]]:
         """Land paths through friendly land, the last step into any land."""
@@ -185,15 +224,17 @@ class Plan:
     """The lines of one turn, by phase, and what the non-combat move must still do."""
 
     buy: list[str] = field(default_factory=list)
+    agenda: list[str] = field(default_factory=list)     # a game's steps between purchase and war: Influence, alliances
     politics: list[str] = field(default_factory=list)
     cm: list[str] = field(default_factory=list)
     ncm: list[str] = field(default_factory=list)
     place: list[str] = field(default_factory=list)
     flown: list[tuple[str, str, int, int]] = field(default_factory=list)   # aircraft at a battle: place, type, n, left
     attacked: set[str] = field(default_factory=set)
+    passed: set[str] = field(default_factory=set)       # enemy land blitzed through: taken, no battle there
 
     def lines(self) -> list[str]:
-        return self.buy + self.politics + self.cm + self.ncm + self.place + ["end"]
+        return self.buy + self.agenda + self.politics + self.cm + self.ncm + self.place + ["end"]
 
 
 # -- the turn --------------------------------------------------------------------------------------------
@@ -204,7 +245,11 @@ def turn_lines(g, rng: random.Random) -> list[str]:
     plan = Plan()
     phases = set(g.scenario.phases_of(pos.power)) or {"purchase", "politics", "combat_move", "noncombat_move", "place"}
     bought = _purchase(pos, plan) if "purchase" in phases else {}
-    if "politics" in phases:
+    if _phase_of(g.rules, "influence") in phases:
+        _influence(pos, plan)
+    if _phase_of(g.rules, "ally") in phases:
+        _alliance(pos, plan)
+    if _phase_of(g.rules, "war") in phases:
         _politics(pos, plan)
     if "combat_move" in phases:
         _sea_battles(pos, plan)
@@ -220,6 +265,12 @@ def turn_lines(g, rng: random.Random) -> list[str]:
         waiting.update(bought)
         _placements(pos, plan, dict(waiting))
     return plan.lines()
+
+
+def _phase_of(rules, word: str) -> str | None:
+    """The phase whose order the verb `word` is, if the game has the verb: where its orders go in a turn."""
+    found = rules.verbs().get(word)
+    return found.phase if found else None
 
 
 def _given(g) -> Counter:
@@ -251,15 +302,18 @@ def _shop(rng, prices: dict[str, int], money: int, bought: Counter, tries: int, 
 
 
 def _purchase(pos: Position, plan: Plan) -> dict[str, int]:
-    """Repairs of damaged facilities, then a random purchase of what the power's factories can take."""
+    """Repairs of damaged facilities, then a random purchase of what the power's factories can take; together
+    within what the rules let it spend (`peacetime_limit`: the Expanded Global's Peacetime Spending, EG-29)."""
     rng, st = pos.rng, pos.state
-    treasury = st.treasury.get(pos.power, 0)
+    limit = getattr(pos.rules, "peacetime_limit", lambda *_: None)(st, pos.power)
+    budget = st.treasury.get(pos.power, 0) if limit is None else min(st.treasury.get(pos.power, 0), limit)
     for u in pos.mine:
-        if u.damage and pos.ut(u).has("can_be_damaged") and not pos.water(u.place) and rng.random() < 0.6:
-            n = rng.randint(1, min(u.damage, max(treasury, 1)))
+        if (u.damage and pos.ut(u).has("can_be_damaged") and not pos.water(u.place) and (budget or limit is None)
+                and rng.random() < 0.6):
+            n = rng.randint(1, min(u.damage, max(budget, 1)))
             kind = "airfield" if pos.ut(u).has("air_base") else "harbour" if pos.ut(u).has("naval_base") else ""
             plan.buy.append(f"repair {n} {u.place}" + (f" {kind}" if kind else ""))
-            treasury -= n
+            budget -= n
     prices = _prices(pos)
     room = sum(factory_capacity(pos.rules, st, pos.power, t) for t in st.owners if st.owners[t] == pos.power)
     coastal = any(factory_capacity(pos.rules, st, pos.power, t) and any(pos.water(n) for n in pos.neighbours(t))
@@ -267,7 +321,7 @@ def _purchase(pos: Position, plan: Plan) -> dict[str, int]:
     if rng.random() < 0.15 or not prices:
         return {}
     bought: Counter = Counter()
-    spend = int(treasury * rng.uniform(0.5, 1.0))
+    spend = int(budget * rng.uniform(0.5, 1.0))
     choices = [u for u in prices if not pos.ut(u).has("marker")
                and (pos.ut(u).domain != "sea" or coastal) and not pos.rules.is_facility(u)]
     facilities = [u for u in prices if pos.rules.is_facility(u) and not pos.ut(u).has("marker")]
@@ -290,10 +344,47 @@ def _purchase(pos: Position, plan: Plan) -> dict[str, int]:
     return dict(bought)
 
 
+def _influence(pos: Position, plan: Plan) -> None:
+    """Now and then Influence taken (`influence`), and markers bought with what is stored on a neutral (EG-49 …
+    EG-53): the take played on a copy of the position says how much there will be."""
+    from adjudicator.games.expanded_global import influence
+    rng, rules, st = pos.rng, pos.rules, pos.state
+    pool = st.spent.get(influence.POOL.format(pos.power), 0)
+    if rng.random() < 0.5:
+        plan.agenda.append("influence")
+        pool = influence.take(rules, st.copy(), pos.power)["stored"]
+    neutrals = sorted(t for t in st.owners if influence.is_neutral(rules, st, t) and not rules.impassable(t))
+    if pool >= influence.MARKER_COST and neutrals and rng.random() < 0.6:
+        plan.agenda.append(f"influence {rng.randint(1, pool // influence.MARKER_COST)} {rng.choice(neutrals)}")
+
+
+def _alliance(pos: Position, plan: Plan) -> None:
+    """Now and then an alliance offered to a nation outside the power's alliance that neither alliance is at war
+    with (EG-60)."""
+    from adjudicator.games.expanded_global import politics
+    rng, rules, st = pos.rng, pos.rules, pos.state
+    if rng.random() > 0.15 or _joining(pos):
+        return
+    mine = politics.bloc(rules, st, pos.power)
+    others = sorted(p for p in pos.players - set(mine)
+                    if not any(rules.at_war(st, a, b) for a in mine for b in politics.bloc(rules, st, p)))
+    if others:
+        plan.agenda.append(f"ally {rng.choice(others)}")
+
+
+def _joining(pos: Position) -> bool:
+    """The power has accepted an alliance offer: the alliance may form, and bring its wars, as its Make Alliances
+    begins, before its `ally` or `war` is read; it writes neither this turn."""
+    answers = pos.state.switches
+    return any(answers.get(f"answer:{oid}:{pos.power}") == "accept" for oid in _offers(pos.rules, pos.state))
+
+
 def _politics(pos: Position, plan: Plan) -> None:
     """Now and then a declaration of war on a power of the other side."""
     rng, rules, st = pos.rng, pos.rules, pos.state
     if rng.random() > (0.08 if st.round == 1 else 0.2):
+        return
+    if _joining(pos):
         return
     others = sorted(p for p in pos.players - pos.enemies - {pos.power} if not rules.friendly(st, pos.power, p))
     if others:
@@ -312,7 +403,7 @@ def _sea_battles(pos: Position, plan: Plan) -> None:
         if not ships:
             continue
         reach = max(pos.left[u.id] for u in ships)
-        targets = [z for z, p in pos.sea_paths(zone, reach).items() if z != zone and rules.hostile_units(st, pos.power, z)]
+        targets = [z for z in pos.sea_paths(zone, reach) if z != zone and pos.hostile(z)]
         if not targets:
             continue
         target = rng.choice(targets)
@@ -433,17 +524,20 @@ def _land_attacks(pos: Position, plan: Plan) -> None:
         if not force:
             continue
         reach = pos.land_paths(place, 2)
-        targets = [t for t, p in reach.items() if t != place and pos.hostile(t) and len(p) == 2]
-        far = [t for t, p in reach.items() if len(p) == 3 and pos.hostile(t) and pos.friendly_land(p[1])]
+        targets = [t for t, p in reach.items()
+                   if t != place and len(p) == 2 and pos.hostile(t) and t not in plan.passed]
+        far = [t for t, p in reach.items() if len(p) == 3 and pos.hostile(t) and pos.friendly_land(p[1])
+               and t not in plan.passed]
         # a blitz: through empty enemy land to the place beyond it
-        blitz = [[place, m, t] for m in pos.neighbours(place) if not pos.water(m)
+        blitz = [[place, m, t] for m in pos.neighbours(place) if not pos.water(m) and pos.hostile(m)
                  and rules.is_hostile_land(pos.state, pos.power, m) and not rules.hostile_units(pos.state, pos.power, m)
-                 for t in pos.neighbours(m) if t != place and not pos.water(t) and not rules.impassable(t)]
+                 for t in pos.neighbours(m) if t != place and not pos.water(t) and pos.hostile(t)]
         fast = [u for u in force if pos.ut(u).has("can_blitz") and pos.left[u.id] >= 2]
         if blitz and fast and rng.random() < 0.3:
             path = rng.choice(blitz)
             plan.cm.append(f"cm {units_text(pos.take(pos.pick(fast)))} {path_text(path)}")
             plan.attacked.update(path[1:])
+            plan.passed.add(path[1])
             continue
         if far and rng.random() < 0.25:
             target = rng.choice(far)
@@ -474,7 +568,7 @@ def _air_attacks(pos: Position, plan: Plan) -> None:
             continue
         reach = max(pos.left[u.id] for u in planes)
         paths = pos.air_paths(place, reach)
-        targets = [t for t in paths if t != place and (t in plan.attacked or pos.hostile(t))]
+        targets = [t for t in paths if t != place and (t in plan.attacked or pos.hostile(t)) and t not in plan.passed]
         joined = [t for t in targets if t in plan.attacked]
         if not targets:
             continue
@@ -506,7 +600,7 @@ def _raids(pos: Position, plan: Plan) -> None:
         paths = pos.air_paths(place, reach)
         targets = []
         for t, p in paths.items():
-            if pos.water(t) or not rules.is_hostile_land(st, pos.power, t):
+            if pos.water(t) or not rules.is_hostile_land(st, pos.power, t) or not pos.hostile(t) or t in plan.passed:
                 continue
             for f in st.units_at(t):
                 if pos.ut(f).has("can_be_damaged") and rules.at_war(st, pos.power, f.owner):
@@ -553,7 +647,7 @@ def _battle_orders(pos: Position, plan: Plan) -> None:
         if any(pos.ut(t).has("sub") for t in units) and domains == {"sea"} and rng.random() < 0.6:
             when = rng.choice(["", f" after round {rng.randint(1, 2)}", f" if attackers < {rng.randint(2, 5)}"])
             plan.cm.append(f"submerge {path[-1]}{when}")     # the attacking submarines leave the battle
-    for target in sorted(plan.attacked):
+    for target in sorted(plan.attacked - plan.passed):
         if rng.random() < 0.25:
             types = sorted({u.type for u in pos.mine if u.id in pos.used and pos.ut(u).domain != "air"})
             if types:
@@ -719,6 +813,7 @@ def standing_lines(g, power: str, rng: random.Random) -> list[str]:
             lines.append(f"ool {', '.join(types)}")
     if rng.random() < 0.3:
         lines.append(f"submerge {rng.choice(['always', 'never'])}")
+    lines += _answers(g, power, rng)
     zones = getattr(rules, "kamikaze_zones", lambda: [])()     # kamikaze tokens, where the game has them
     mine = [z for z in zones if rules.kamikaze_striker(st, z) == power]
     if mine and rng.random() < 0.7:
@@ -738,6 +833,31 @@ def standing_lines(g, power: str, rng: random.Random) -> list[str]:
 
 # -- submitting what the rules accept ---------------------------------------------------------------------
 
+def _offers(rules, state) -> dict[str, dict]:
+    """The alliance offers pending, where the game has them (politics.offers): id -> offer."""
+    if rules.verbs().get("accept") is None:
+        return {}
+    from adjudicator.games.expanded_global import politics
+    return politics.offers(state)
+
+
+def _addressed(g) -> dict[str, list[str]]:
+    """Nation -> the pending alliance offers it has not answered yet."""
+    out: dict[str, list[str]] = {}
+    for oid, found in _offers(g.rules, g.state).items():
+        for nation in found["members"]:
+            if nation != found["from"] and f"answer:{oid}:{nation}" not in g.state.switches:
+                out.setdefault(nation, []).append(oid)
+    return out
+
+
+def _answers(g, power: str, rng: random.Random) -> list[str]:
+    """`power`'s answers to the alliance offers addressed to it: most accepted, some refused, a few left
+    unanswered (refused by silence at the deadline, EG-60)."""
+    return [f"{'accept' if rng.random() < 0.7 else 'refuse'} {oid}" for oid in _addressed(g).get(power, [])
+            if rng.random() < 0.8]
+
+
 def verb(line: str) -> str:
     """An order's kind for the counts: its verb, with the combat moves told apart by what they do."""
     return line.split(" ", 1)[0]
@@ -748,7 +868,8 @@ def drop_refused(lines: list[str], errors) -> list[str]:
     purchase, then the non-combat moves."""
     bad = {e.line for e in errors if e.line}
     if not bad:
-        for kinds in (("place",), ("buy", "repair"), ("ncm",), ("cm", "bomb", "retreat", "ool"), ("war",)):
+        for kinds in (("place",), ("buy", "repair"), ("ncm",), ("cm", "bomb", "retreat", "ool"),
+                      ("war", "ally", "influence")):
             bad = {k + 1 for k, line in enumerate(lines) if line.startswith(kinds)}
             if bad:
                 break
@@ -953,6 +1074,7 @@ def play_game(db: str, game: str, maps_dir: Path, seed: int, rounds: int, settin
             # of its turn
             filing = ([p for p in g.scenario.turn_players() if rng.random() < 0.7] if st["turn_index"] == 1 else
                       [rng.choice(g.scenario.turn_players())] if rng.random() < 0.3 else [])
+            filing += [p for p in _addressed(g) if p not in filing]     # nations answering alliance offers
             for other in filing:
                 standing = standing_lines(g, other, rng)
                 if standing:

@@ -3,13 +3,15 @@ nation's turn, the answer filed by another, its effect at the answerer's Make Al
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from adjudicator.games.expanded_global import RULES, scenario_of
 from adjudicator.games.expanded_global import politics
 from adjudicator.notation import parse_submission
 from adjudicator.rules.facts import RuleViolation
-from adjudicator.state import State
+from adjudicator.state import State, canonical_json
 from adjudicator.triplea import load_scenario
 
 G40_2ND = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
@@ -92,3 +94,14 @@ def test_answers_to_unknown_offers_or_not_addressed_are_refused(rules):
         politics.file_answer(rules, state, "Japan", "accept", oid)
     with pytest.raises(RuleViolation, match="not addressed to Canada"):
         politics.file_answer(rules, state, "Canada", "accept", oid)
+
+
+def test_offers_are_ended_in_the_order_made_whether_or_not_the_position_was_saved(rules):
+    """A saved position keeps its records sorted by key (A10 before A9); a replay (audit) keeps them in the order
+    made: the report must be the same both ways."""
+    state = State.initial(rules.scenario)
+    for target in politics.nations(rules)[:10]:
+        politics.offer(rules, state, "Canada", target)
+    saved = State.from_dict(json.loads(canonical_json(state.to_dict())))
+    ends = [[e["offer"] for e in rules.turn_start(s, "Canada")] for s in (state, saved)]
+    assert ends[0] == ends[1] == [f"A{n}" for n in range(1, 11)]

@@ -157,9 +157,10 @@ def take_over(rules, state: State, power: str, target: str, members: list[str]) 
 
 
 def remove_markers(state: State, target: str) -> dict[str, int]:
-    """Every nation's markers on `target` are removed (no refund); answers who lost how many."""
+    """Every nation's markers on `target` are removed (no refund); answers who lost how many, by nation's name: the
+    records' own order is not kept by a save and a replay (audit), and the report's wording follows this one."""
     removed = {}
-    for key in [k for k in state.spent if k.startswith("markers:") and k.endswith(":" + target)]:
+    for key in sorted(k for k in state.spent if k.startswith("markers:") and k.endswith(":" + target)):
         nation = key[len("markers:"):-len(":" + target)]
         removed[nation] = state.spent.pop(key)
     return removed

@@ -123,8 +123,11 @@ def declared_war(rules, state: State, power: str, target: str, event: dict) -> N
 
 
 def offers(state: State) -> dict[str, dict]:
-    return {k.removeprefix("offer:"): json.loads(v) for k, v in state.switches.items()
-            if k.startswith("offer:") and isinstance(v, str)}
+    """The pending offers in the order they were made (A9 before A10): a saved position keeps its records sorted by
+    key, a replay (audit) in the order made, and the reports must be alike."""
+    found = {k.removeprefix("offer:"): json.loads(v) for k, v in state.switches.items()
+             if k.startswith("offer:") and isinstance(v, str)}
+    return dict(sorted(found.items(), key=lambda item: int(item[0][1:])))
 
 
 def offer(rules, state: State, power: str, target: str) -> dict:

@@ -73,6 +73,11 @@ class ExpandedGlobalRules(G40Rules):
     def file_standing(self, state: State, power: str, order) -> None:
         politics.file_standing(self, state, power, order)
 
+    def combat_allowed(self, state: State, power: str, other: str) -> bool:
+        """At war with `other`, and combat between them allowed (EG-65: from the round after the declaration, or
+        at once after a Surprise Attack): what a player, or tests/legal_turns.py, may attack without one."""
+        return politics.combat_allowed(self, state, power, other)
+
     def may_declare_war(self, state: State, power: str, target: str) -> None:
         politics.may_declare_war(self, state, power, target)
 
