@@ -69,8 +69,8 @@ def _describe(key: str) -> tuple[str, list[str]]:
 
 def _holds(rules, state: State):
     met = candidates(rules, state)
-    recorded = [k[len("victory:"):] for k in state.switches if k.startswith("victory:" + PREFIX)
-                and state.switches.get(k)]
+    recorded = sorted(k[len("victory:"):] for k in state.switches if k.startswith("victory:" + PREFIX)
+                      and state.switches.get(k))         # sorted: a saved game keeps its switches sorted
     keys = list(met) + [k for k in recorded if k not in met]
     keys.sort(key=lambda k: (_describe(k)[0] != "solo",))          # solo before alliance, stable otherwise
     holds = []
