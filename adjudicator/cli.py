@@ -404,6 +404,8 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         if p["turn_order"] is None:
             continue
         typer.echo(f"{name:<{width}}{p['treasury']:>5}{p['income']:>8}  {', '.join(p['at_war_with']) or '-'}")
+    for line in out.get("notes", []):              # a game's own account of the position (Expanded Global's alliances)
+        typer.echo(line)
     objectives = out["powers"].get(out["power"], {}).get("objectives", [])
     if objectives:
         met = [f"{o['name']} (+{o['paid']})" for o in objectives if o["paid"]]

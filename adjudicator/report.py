@@ -22,7 +22,7 @@ from .errors import AdjudicatorError, ConfigError, StoreError
 from .scenario import AGENDA_PHASES
 from .store import db
 from .store.schema import now
-from .words import capitalised, possessive
+from .words import capitalised, named, possessive
 
 FORMATS = ("markdown", "bbcode", "text")
 # The lines the built-in templates set the dice block between, per format (tests/test_reports.py holds the templates
@@ -288,7 +288,7 @@ def describe(event: dict) -> list[str]:
         return [f"{event['reason']}: {units_phrase(event['units'])} of {event['power']} removed from {event['place']}."]
     if kind == "placed_by_rule":
         return [f"{event['reason']}: {units_phrase(event['units'])} of {event['power']} placed in {event['place']}."]
-    if kind == "rule" or "text" in event:   # a game's own rule at work, in its words (an alliance formed…)
+    if kind == "rule" or ("text" in event and not kind.startswith("victory")):     # a game's own words (an alliance…)
         return [event["text"] + (f" [{event['rule']}]" if event.get("rule") else "")]
     if kind == "move":
         line = f"{units_phrase(event['units'])}: {' > '.join(event['path'])}"
@@ -717,9 +717,9 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
     powers = turn_ordered(setup.scenario)
     awaiting = None
     if snapshot and snapshot["turn_index"] == turn_index and snapshot["round"] == 0:
-        awaiting = f"Next: the bid of the {snapshot['power']}, before round 1."
+        awaiting = f"Next: the bid of {named(snapshot['power'])}, before round 1."
     elif snapshot and snapshot["turn_index"] == turn_index:
-        awaiting = (f"Next: orders from the {snapshot['power']} for their "
+        awaiting = (f"Next: orders from {named(snapshot['power'])} for their "
                     f"{PHASE_TITLES.get(snapshot['phase'], snapshot['phase']).lower()} (round {snapshot['round']}).")
     return {
         "game": {"id": game.id, "title": game.title, "name": game.name, "rules": game.rules_version,

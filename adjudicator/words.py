@@ -17,6 +17,11 @@ def possessive(power: str, the: bool = False) -> str:
     return f"the {word}" if the and plural else word
 
 
+def named(power: str) -> str:
+    """The power as a sentence names it: `the Germans`, `the British`, but `Canada`, `ANZAC` (possessive's rule)."""
+    return possessive(power, the=True).removesuffix("'s").removesuffix("'")
+
+
 def capitalised(text: str) -> str:
     """A sentence's first letter in capitals, the rest as it is (`the Germans' …` → `The Germans' …`)."""
     return text[:1].upper() + text[1:]

@@ -49,7 +49,7 @@ def test_every_rejected_block_gives_the_documented_errors(rules):
 
 def test_the_games_own_verbs_are_documented(rules):
     doc = DOC.read_text()
-    own = {"ally", "alliance", "accept", "refuse", "leave", "war", "declare", "influence", "repair", "attack"}
+    own = {"ally", "alliance", "accept", "refuse", "leave", "war", "declare", "influence", "repair", "attack", "draw"}
     for word in own:
         assert rules.verbs().get(word) is not None, word
         assert f"`{word} " in doc or f"`{word}`" in doc, word

@@ -45,7 +45,7 @@ def test_acceptance_makes_allies_at_the_answerers_alliances_step(rules):
     rules.file_standing(state, "United States", answer)
     assert not rules.friendly(state, "Canada", "United States")
     [accepted, formed] = rules.phase_start(state, "United States", "alliances")
-    assert accepted["type"] == "alliance_accepted" and accepted["waiting"] == []
+    assert accepted["type"] == "offer_accepted" and accepted["waiting"] == []
     assert formed["type"] == "alliance_formed" and formed["members"] == ["Canada", "United States"]
     assert rules.friendly(state, "Canada", "United States")
     assert state.relationship("Canada", "United States") == "Allied"
@@ -61,7 +61,7 @@ def test_an_alliance_brings_its_members_wars(rules):
     state.set_relationship("United States", "Japan", "War")
     politics.file_answer(rules, state, "United States", "accept", oid)
     [accepted, formed] = rules.phase_start(state, "United States", "alliances")
-    assert accepted["type"] == "alliance_accepted" and accepted["waiting"] == []
+    assert accepted["type"] == "offer_accepted" and accepted["waiting"] == []
     assert formed["type"] == "alliance_formed" and formed["wars"] == [["Canada", "Japan"]]
     assert rules.at_war(state, "Canada", "Japan")
     assert not politics.combat_allowed(rules, state, "Canada", "Japan")     # from the next round (EG-65)
@@ -72,10 +72,10 @@ def test_silence_until_the_deadline_is_a_refusal(rules):
     events = rules.turn_start(state, "Canada")
     [expired] = events
     assert {k: v for k, v in expired.items() if k != "text"} == {
-        "type": "alliance_refused", "offer": oid, "power": "Canada", "silent": ["United States"],
+        "type": "offer_refused", "offer": oid, "power": "Canada", "silent": ["United States"], "draw": False,
         "why": "no answer by the deadline", "rule": "EG-60"}
-    assert expired["text"].startswith(f"Alliance offer {oid} of Canada has expired: no answer from United States")
-    with pytest.raises(RuleViolation, match="no pending alliance offer"):
+    assert expired["text"].startswith(f"The alliance offer {oid} of Canada has expired: no answer from United States")
+    with pytest.raises(RuleViolation, match="no pending offer"):
         politics.file_answer(rules, state, "United States", "accept", oid)      # expired
 
 
@@ -83,12 +83,12 @@ def test_a_refusal_ends_the_offer(rules):
     state, oid = _offer(rules)
     politics.file_answer(rules, state, "United States", "refuse", oid)
     [refused] = rules.phase_start(state, "United States", "alliances")
-    assert refused["type"] == "alliance_refused" and not rules.friendly(state, "Canada", "United States")
+    assert refused["type"] == "offer_refused" and not rules.friendly(state, "Canada", "United States")
 
 
 def test_answers_to_unknown_offers_or_not_addressed_are_refused(rules):
     state, oid = _offer(rules)
-    with pytest.raises(RuleViolation, match="no pending alliance offer A9"):
+    with pytest.raises(RuleViolation, match="no pending offer A9"):
         politics.file_answer(rules, state, "United States", "accept", "A9")
     with pytest.raises(RuleViolation, match="not addressed to Japan"):
         politics.file_answer(rules, state, "Japan", "accept", oid)
@@ -105,3 +105,41 @@ def test_offers_are_ended_in_the_order_made_whether_or_not_the_position_was_save
     saved = State.from_dict(json.loads(canonical_json(state.to_dict())))
     ends = [[e["offer"] for e in rules.turn_start(s, "Canada")] for s in (state, saved)]
     assert ends[0] == ends[1] == [f"A{n}" for n in range(1, 11)]
+
+
+def test_an_offer_whose_alliances_have_changed_lapses_at_once(rules):
+    state = State.initial(rules.scenario)
+    first = politics.offer(rules, state, "United States", "Canada")["offer"]
+    second = politics.offer(rules, state, "Great Britain", "Canada")["offer"]
+    politics.file_answer(rules, state, "Canada", "accept", first)
+    events = rules.phase_start(state, "Canada", "alliances")
+    assert [e["type"] for e in events] == ["offer_accepted", "alliance_formed", "alliance_lapsed"]
+    assert events[-1]["offer"] == second and second not in politics.offers(state)
+    assert events[-1]["text"].startswith(f"Alliance offer {second} of Great Britain to Canada lapses")
+
+
+def test_a_draw_agreed_by_every_nation_still_in_the_game_ends_it(rules):
+    state = State.initial(rules.scenario)
+    for place, owner in list(state.owners.items()):
+        if owner == "Canada":
+            state.owners[place] = "United States"       # Canada is out: it is not asked
+    offered = politics.offer_draw(rules, state, "United States")
+    assert "Canada" not in offered["addressed"] and len(offered["addressed"]) == 12
+    for nation in offered["addressed"]:
+        assert rules.check_standing(state, nation, []) == []
+        politics.file_answer(rules, state, nation, "accept", offered["offer"])
+    ended = [e for n in offered["addressed"] for e in rules.phase_start(state, n, "alliances")]
+    assert ended[-1]["type"] == "victory" and ended[-1]["side"] == "draw"
+    assert ended[-1]["text"].startswith("Game over: a draw, agreed by United States, Russia")
+    assert rules.victory_status(state)["winner"]["side"] == "draw"
+
+
+def test_one_refusal_ends_a_draw_offer_and_a_second_one_waits_for_the_first(rules):
+    state = State.initial(rules.scenario)
+    oid = politics.offer_draw(rules, state, "Germany")["offer"]
+    with pytest.raises(RuleViolation, match=f"the draw offer {oid} is pending"):
+        politics.offer_draw(rules, state, "Japan")
+    politics.file_answer(rules, state, "Japan", "refuse", oid)
+    [refused] = rules.phase_start(state, "Japan", "alliances")
+    assert refused["text"] == f"Japan refuse the draw offer {oid} of Germany."
+    assert rules.victory_status(state)["winner"] is None and politics.offers(state) == {}

@@ -74,7 +74,7 @@ class RulesCore:
 
     def status_fields(self, state: State) -> dict:
         """Fields of `status --json` that the game fills its own way (e.g. a board game's defend armies as the
-        territories' units), laid over the engine's."""
+        territories' units), laid over the engine's; "notes", lines `status` prints under its table."""
         return {}
 
     def public_units(self, state: State) -> list[list] | None:

@@ -341,6 +341,10 @@ class MapFacts(RulesCore):
         return RuleViolation(f"{place} is a neutral country, and neutrals are impassable in this game (the map's "
                              f"\"Neutrals Are Impassable\"): {what}", "CL-10")
 
+    def check_air_destination(self, state: State, power: str, place: str, phase: str) -> None:
+        """Aircraft of `power` are about to fly to `place` (not in a raid); a game where flying into another's land
+        is itself an act of war (the Expanded Global's Surprise Attack) acts here, before the path is checked."""
+
     def check_land_destination(self, state: State, power: str, place: str, phase: str) -> None:
         """Where land units may end a move: into an attack in combat move (BG-02), onto friendly land in
         non-combat (BG-08), never onto a neutral's land, nor into a neutral country the map closes (CL-10)."""

@@ -371,6 +371,8 @@ def check_air(rules: MapFacts, state: State, power: str, units: list[Unit], path
     """Air paths (BG-05, BG-06): no neutral fly-over; in combat, a landing place in reach afterwards (no one-way
     flights); in non-combat, a legal landing place at the end."""
     _check_crossings(rules, state, power, path)
+    if not raid:
+        rules.check_air_destination(state, power, path[-1], phase)
     for place in path[1:]:
         if not rules.air_passable(state, power, place):
             if rules.neutral_closed(state, place):

@@ -123,13 +123,17 @@ def buy(rules, state: State, power: str, count: int, name: str) -> dict:
     target, members = target_of(rules, state, name)
     if count < 1:
         raise RuleViolation("place at least one Influence marker", "EG-52")
+    key = MARKERS.format(power, target)
+    needed = MARKERS_TO_TAKE - state.spent.get(key, 0)
+    if count > needed:
+        raise RuleViolation(f"{power} need {needed} more marker{'s' if needed > 1 else ''} on {target} to take it: "
+                            f"the 6th takes it, and a marker more would be paid for nothing", "EG-53")
     cost = MARKER_COST * count
     pool = state.spent.get(POOL.format(power), 0)
     if cost > pool:
         raise RuleViolation(f"{count} Influence marker{'s' if count > 1 else ''} cost {cost} Influence (3 each); "
                             f"{power} have {pool}", "EG-52")
     state.spent[POOL.format(power)] = pool - cost
-    key = MARKERS.format(power, target)
     markers = state.spent.get(key, 0) + count
     state.spent[key] = markers
     event = said({"type": "influence_markers", "power": power, "target": target, "count": count, "cost": cost,

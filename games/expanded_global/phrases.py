@@ -15,7 +15,7 @@ def _names(nations: list[str]) -> str:
 
 
 def _pairs(pairs: list[list[str]]) -> str:
-    return "; ".join(f"{a} and {b}" for a, b in pairs)
+    return "; ".join(f"{a}–{b}" for a, b in pairs)
 
 
 def _alliance_offer(e: dict) -> str:
@@ -24,20 +24,34 @@ def _alliance_offer(e: dict) -> str:
             f"of {possessive(e['power'], the=True)} next turn.")
 
 
-def _alliance_refused(e: dict) -> str:
+def _what(e: dict) -> str:
+    return "draw offer" if e.get("draw") else "alliance offer"
+
+
+def _offer_refused(e: dict) -> str:
     if "silent" in e:
-        return (f"Alliance offer {e['offer']} of {e['power']} has expired: no answer from {_names(e['silent'])} "
-                "by the start of their next turn; it counts as refused.")
-    return f"{e['power']} refuse the alliance offer {e['offer']} of {e['by']}."
+        return (f"The {_what(e)} {e['offer']} of {e['power']} has expired: no answer from {_names(e['silent'])} "
+                f"by the start of {possessive(e['power'], the=True)} next turn; it counts as refused.")
+    return f"{e['power']} refuse the {_what(e)} {e['offer']} of {e['by']}."
 
 
-def _alliance_accepted(e: dict) -> str:
+def _draw_offer(e: dict) -> str:
+    return (f"Draw offer {e['offer']}: {e['power']} offer to end the game drawn among every nation still in it; "
+            f"{_names(e['addressed'])} may answer `accept {e['offer']}` or `refuse {e['offer']}` until the start "
+            f"of {possessive(e['power'], the=True)} next turn.")
+
+
+def _victory(e: dict) -> str:
+    return f"Game over: a draw, agreed by {_names(e['members'])} (offer {e['offer']})."
+
+
+def _offer_accepted(e: dict) -> str:
     waiting = f" (still to answer: {_names(e['waiting'])})" if e["waiting"] else ""
-    return f"{e['power']} accept the alliance offer {e['offer']} of {e['by']}{waiting}."
+    return f"{e['power']} accept the {_what(e)} {e['offer']} of {e['by']}{waiting}."
 
 
 def _alliance_formed(e: dict) -> str:
-    wars = f" Their wars are shared: now at war, {_pairs(e['wars'])}." if e["wars"] else ""
+    wars = f" Their wars are shared: now at war too, {_pairs(e['wars'])}." if e["wars"] else ""
     return f"Alliance offer {e['offer']} accepted by all: {_names(e['members'])} are allies.{wars}"
 
 
@@ -54,7 +68,7 @@ def _alliance_left(e: dict) -> str:
 
 def _war(e: dict) -> str:
     also = [p for p in e["pairs"][1:] if set(p) != {e["power"], e["target"]}]
-    with_ = f" With their alliances: {_pairs(also)}." if also else ""
+    with_ = f" Their alliances go to war too: {_pairs(also)}." if also else ""
     return (f"{e['power']} declare war on {e['target']}; combat between them may start in round {e['combat_from']}."
             f"{with_}")
 
@@ -101,9 +115,9 @@ def _interned(e: dict) -> str:
 
 
 _TEXTS = {f.__name__[1:]: f for f in (
-    _alliance_offer, _alliance_accepted, _alliance_refused, _alliance_formed, _alliance_lapsed, _alliance_left, _war,
-    _surprise_attack, _influence_taken, _influence_markers, _influence_taken_over, _influence_markers_lost,
-    _interned, _attack_order)}
+    _alliance_offer, _draw_offer, _offer_accepted, _offer_refused, _alliance_formed, _alliance_lapsed, _alliance_left,
+    _war, _surprise_attack, _influence_taken, _influence_markers, _influence_taken_over, _influence_markers_lost,
+    _interned, _attack_order, _victory)}
 
 
 def said(event: dict) -> dict:

@@ -30,7 +30,7 @@ from adjudicator.state import State, pair_key
 
 from .influence import neutral_owners
 from .phrases import said
-from .scenario import PEACE
+from .scenario import NEUTRAL_PEACE, PEACE
 
 ALLIED = "Allied"           # the map's relationship of archetype "allied" that an alliance sets
 
@@ -53,6 +53,7 @@ def add_verbs(reg: VerbRegistry) -> VerbRegistry:
     reg.register("declare", phase="declare_war", order=War, usage="declare war [on] NATION", parse=_declare)
     reg.register("ally", phase="alliances", usage="ally NATION", parse=lambda r: {"nation": r.power()},
                  aliases=("alliance",))
+    reg.register("draw", phase="alliances", usage="draw", parse=lambda r: {})
     reg.register("leave", phase="", usage="leave [NATION]", parse=_leave)
     reg.register("accept", phase="", usage="accept ID", parse=lambda r: {"offer": r.word("an offer's id").upper()})
     reg.register("refuse", phase="", usage="refuse ID", parse=lambda r: {"offer": r.word("an offer's id").upper()})
@@ -147,15 +148,33 @@ def offer(rules, state: State, power: str, target: str) -> dict:
                  "addressed": [m for m in members if m != power], "rule": "EG-60"})
 
 
+def offer_draw(rules, state: State, power: str) -> dict:
+    """`draw`: an offer to end the game drawn among every nation that controls territory (RULINGS.md "eg-victory"),
+    answered and timed as an alliance offer."""
+    pending = [oid for oid, o in offers(state).items() if o.get("kind") == "draw"]
+    if pending:
+        raise RuleViolation(f"the draw offer {pending[0]} is pending: answer it (`accept {pending[0]}`)", "eg-victory")
+    members = [n for n in nations(rules) if n in state.owners.values()]
+    if power not in members:
+        raise RuleViolation(f"{power} control no territory: only the nations still in the game may offer a draw",
+                            "eg-victory")
+    state.spent["offers"] = state.spent.get("offers", 0) + 1
+    oid = f"D{state.spent['offers']}"
+    state.switches[f"offer:{oid}"] = json.dumps({"kind": "draw", "from": power, "to": None, "round": state.round,
+                                                  "members": members, "accepted": [power]})
+    return said({"type": "draw_offer", "power": power, "offer": oid,
+                 "addressed": [m for m in members if m != power], "rule": "eg-victory"})
+
+
 def may_answer(rules, state: State, power: str, oid: str) -> None:
     """An answer is taken only if it can take effect: the offer is pending, addressed to `power`, and `power`'s
     next `alliances` phase comes before the deadline (it does unless that phase of its own turn is over)."""
     found = offers(state).get(oid.upper())
     if found is None:
-        raise RuleViolation(f"there is no pending alliance offer {oid.upper()}: it was never made, or it was refused "
+        raise RuleViolation(f"there is no pending offer {oid.upper()}: it was never made, or it was refused "
                             "or has expired", "EG-60")
     if power not in found["members"] or power == found["from"]:
-        raise RuleViolation(f"the alliance offer {oid.upper()} is not addressed to {power}", "EG-60")
+        raise RuleViolation(f"the offer {oid.upper()} is not addressed to {power}", "EG-60")
     phases = rules.scenario.phases_of(power)
     if state.power == power and phases.index(state.phase) > phases.index("alliances"):
         raise RuleViolation(f"{power}'s Make Alliances step of this turn is over, and the offer {oid.upper()} expires "
@@ -201,19 +220,42 @@ def alliances_start(rules, state: State, power: str) -> list[dict]:
         answer = state.switches.pop(f"answer:{oid}:{power}", None)
         if answer is None:
             continue
+        draw = found.get("kind") == "draw"
+        rule = "eg-victory" if draw else "EG-60"
         if answer == "refuse":
             _end_offer(state, oid)
-            events.append(said({"type": "alliance_refused", "offer": oid, "power": power, "by": found["from"],
-                                "rule": "EG-60"}))
+            events.append(said({"type": "offer_refused", "offer": oid, "power": power, "by": found["from"],
+                                "draw": draw, "rule": rule}))
             continue
         found["accepted"] = sorted(set(found["accepted"]) | {power})
-        events.append(said({"type": "alliance_accepted", "offer": oid, "power": power, "by": found["from"],
+        events.append(said({"type": "offer_accepted", "offer": oid, "power": power, "by": found["from"],
                             "waiting": [m for m in found["members"] if m not in found["accepted"]],
-                            "rule": "EG-60"}))
-        if set(found["accepted"]) >= set(found["members"]):
-            events += _form(rules, state, oid, found)
-        else:
+                            "draw": draw, "rule": rule}))
+        if set(found["accepted"]) < set(found["members"]):
             state.switches[f"offer:{oid}"] = json.dumps(found)
+        elif draw:
+            _end_offer(state, oid)
+            state.switches["drawn"] = json.dumps(found["members"])
+            events.append(said({"type": "victory", "side": "draw", "members": found["members"], "offer": oid,
+                                "power": power, "rule": "eg-victory"}))
+        else:
+            events += _form(rules, state, oid, found)
+    return events + lapse_stale(rules, state)
+
+
+def lapse_stale(rules, state: State) -> list[dict]:
+    """Alliance offers whose blocs have changed since they were made (one joined another alliance, or left one) can
+    no longer form as offered: they lapse at once, and the report says so, rather than wait for answers."""
+    events = []
+    for oid, found in offers(state).items():
+        if found.get("kind") == "draw":
+            continue
+        now = sorted(set(bloc(rules, state, found["from"])) | set(bloc(rules, state, found["to"])))
+        if now != found["members"]:
+            _end_offer(state, oid)
+            events.append(said({"type": "alliance_lapsed", "offer": oid, "power": found["from"],
+                                "target": found["to"], "why": "the alliances it would join have changed",
+                                "rule": "EG-60"}))
     return events
 
 
@@ -246,8 +288,9 @@ def turn_start(rules, state: State, power: str) -> list[dict]:
         if found["from"] == power:
             _end_offer(state, oid)
             silent = [m for m in found["members"] if m not in found["accepted"]]
-            events.append(said({"type": "alliance_refused", "offer": oid, "power": power, "silent": silent,
-                                "why": "no answer by the deadline", "rule": "EG-60"}))
+            events.append(said({"type": "offer_refused", "offer": oid, "power": power, "silent": silent,
+                                "draw": found.get("kind") == "draw", "why": "no answer by the deadline",
+                                "rule": "eg-victory" if found.get("kind") == "draw" else "EG-60"}))
     return events
 
 
@@ -272,7 +315,7 @@ def leaves_take_effect(rules, state: State, only: str | None = None) -> list[dic
             events.append(leave(rules, state, nation))
         else:
             events.append(said({"type": "alliance_left", "power": nation, "partners": [], "rule": "EG-63"}))
-    return events
+    return events + (lapse_stale(rules, state) if events else [])
 
 
 # -- Surprise Attacks (EG-66, EG-67) ------------------------------------------------------------------------------
@@ -307,13 +350,34 @@ def surprise_reports(state: State, power: str) -> list[dict]:
 
 
 def entering(rules, state: State, power: str, place: str, phase: str) -> None:
-    """A combat move into land of a nation `power` has no combat allowed with is a Surprise Attack (RULINGS.md
-    "eg-entering-territory"); one into a neutral's land attacks it with no declaration ("eg-neutrals"): `power` is
-    at war with that neutral owner from then on, which is no war between nations (nations_at_war_with); elsewhere
-    nothing changes."""
+    """A combat move into land of a nation `power` has no combat allowed with, by land or by air, is a Surprise
+    Attack (RULINGS.md "eg-entering-territory"); one into a neutral's land attacks it with no declaration
+    ("eg-neutrals"): `power` is at war with that neutral owner until its turn ends (neutrals_at_peace), which is no
+    war between nations (nations_at_war_with), and only the neutrals it attacks are open to its aircraft
+    (air_open); elsewhere nothing changes."""
     owner = rules.owner(state, place)
-    if phase == "combat_move" and owner in neutral_owners(rules) and not rules.at_war(state, power, owner):
-        state.set_relationship(power, owner, rules.war_type())
+    if phase == "combat_move" and owner in neutral_owners(rules):
+        if not rules.at_war(state, power, owner):
+            state.set_relationship(power, owner, rules.war_type())
+        attacked = json.loads(state.switches.get(f"neutrals-attacked:{power}") or "[]")
+        if place not in attacked:
+            state.switches[f"neutrals-attacked:{power}"] = json.dumps(sorted(attacked + [place]))
     if (phase == "combat_move" and owner in nations(rules) and owner != power
             and not rules.friendly(state, power, owner) and not combat_allowed(rules, state, power, owner)):
         surprise_attack(rules, state, power, owner)
+
+
+def air_open(rules, state: State, power: str, place: str) -> bool:
+    """A neutral's land is closed to aircraft (BG-41) unless `power` attacks it this turn: being at war with its
+    owner for the turn opens none of that owner's other lands."""
+    if rules.owner(state, place) not in neutral_owners(rules):
+        return True
+    return place in json.loads(state.switches.get(f"neutrals-attacked:{power}") or "[]")
+
+
+def neutrals_at_peace(rules, state: State, power: str) -> None:
+    """As `power`'s turn ends, it is at peace again with the neutral owners it attacked (RULINGS.md "eg-neutrals")."""
+    state.switches.pop(f"neutrals-attacked:{power}", None)
+    for owner in neutral_owners(rules):
+        if rules.at_war(state, power, owner):
+            state.set_relationship(power, owner, NEUTRAL_PEACE)

@@ -57,6 +57,8 @@ class ExpandedGlobalRules(G40Rules):
             return war.attack(self, state, power, order.args["place"], order.args.get("nation"))
         if order.name == "ally":
             return politics.offer(self, state, power, order.args["nation"])
+        if order.name == "draw":
+            return politics.offer_draw(self, state, power)
         return super().game_order(state, power, order)
 
     def check_standing(self, state: State, power: str, orders: list) -> list:
@@ -91,6 +93,13 @@ class ExpandedGlobalRules(G40Rules):
 
     def raiding(self, state: State, power: str, place: str) -> None:
         war.raiding(self, state, power, place)     # a Surprise Attack (EG-66), not a refusal
+
+    def check_air_destination(self, state: State, power: str, place: str, phase: str) -> None:
+        politics.entering(self, state, power, place, phase)        # a Surprise Attack by air (EG-66)
+
+    def air_passable(self, state: State, power: str, place: str) -> bool:
+        """BG-41: no neutral is flown over or into, save one `power` attacks this turn (politics.air_open)."""
+        return super().air_passable(state, power, place) and politics.air_open(self, state, power, place)
 
     def check_land_destination(self, state: State, power: str, place: str, phase: str) -> None:
         politics.entering(self, state, power, place, phase)        # a Surprise Attack (EG-66), not a refusal
@@ -128,8 +137,12 @@ class ExpandedGlobalRules(G40Rules):
         return view.position_lines(self, state)
 
     def status_fields(self, state: State) -> dict:
-        """`status --json`: every nation's Influence markers on every neutral ("eg-competing-markers")."""
-        return {**super().status_fields(state), "influence_markers": influence.markers(state)}
+        """`status`: every nation's stored Influence and its markers on every neutral ("eg-competing-markers"), the
+        alliances, the pending offers, and the same as sentences under the table ("notes")."""
+        return {**super().status_fields(state), "influence_markers": influence.markers(state),
+                "influence": {n: state.spent.get(influence.POOL.format(n), 0) for n in politics.nations(self)},
+                "alliances": view.alliances(self, state), "offers": politics.offers(state),
+                "notes": view.notes(self, state)}
 
     # -- the turn -------------------------------------------------------------------------------------
 
@@ -167,6 +180,7 @@ class ExpandedGlobalRules(G40Rules):
         peace = cap_key in state.spent
         taken = influence.taken(state, power)      # read before end_of_turn clears it
         interned = nations.intern(self, state, power)      # EG-63: before the next nation's turn starts
+        politics.neutrals_at_peace(self, state, power)
         events = interned + super().turn_end(state, roller)
         if peace:
             income = next((e for e in events if e["type"] == "income" and e["power"] == power), None)
@@ -177,7 +191,8 @@ class ExpandedGlobalRules(G40Rules):
                 income["treasury"] = state.treasury[power]
                 income["lines"] = income["lines"] + [{
                     "item": "peacetime", "amount": -cut,
-                    "note": f"at war with no nation, {power} collect half their income, rounded down: {cut} PUs are "
+                    "note": f"at peace as this turn's Purchase and Repair began, {power} collect half their income, "
+                            f"rounded down: {cut} PUs are "
                             "not collected (EG-29)"}]
         influence.deduct(state, power, events, taken)      # the Influence taken this turn (RULINGS.md "eg-income")
         return events

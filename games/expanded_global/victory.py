@@ -14,6 +14,8 @@ first). The hold of a round is the rules core's (rules/conditions.py `check_hold
 
 from __future__ import annotations
 
+import json
+
 from adjudicator.rules.conditions import Hold, check_holds, hold_status
 from adjudicator.state import State
 
@@ -48,9 +50,16 @@ def blocs(rules, state: State) -> list[list[str]]:
     return out
 
 
+def holding(rules, state: State, nation: str) -> int:
+    """The income a victory counts: the IPC value of the land `nation` controls (RULINGS.md "eg-victory"), whether
+    or not it collects it (a nation whose capital is held collects nothing, but still holds its land)."""
+    territories = rules.scenario.territories_by_name()
+    return sum(territories[t].production for t, owner in state.owners.items() if owner == nation)
+
+
 def candidates(rules, state: State) -> dict[str, dict]:
     """The conditions met now: key -> {kind, members, income}, solo ones first (richest first)."""
-    income = {n: rules.income(state, n)[0] for n in nations(rules)}
+    income = {n: holding(rules, state, n) for n in nations(rules)}
     solo = {f"{PREFIX}solo:{n}": {"kind": "solo", "members": [n], "income": i}
             for n, i in sorted(income.items(), key=lambda kv: -kv[1]) if i >= SOLO_INCOME}
     allied = {}
@@ -82,7 +91,7 @@ def _holds(rules, state: State):
     def event(kind: str, hold: Hold, power: str, round_: int, **more) -> dict:
         what, members = _describe(hold.key)
         now = met.get(hold.key)
-        income = now["income"] if now else sum(rules.income(state, n)[0] for n in members)
+        income = now["income"] if now else sum(holding(rules, state, n) for n in members)
         need = SOLO_INCOME if what == "solo" else ALLIANCE_INCOME
         who = members[0] if what == "solo" else "the alliance of " + ", ".join(members)
         cond = (f"an income of {need} or more" if what == "solo"
@@ -95,7 +104,7 @@ def _holds(rules, state: State):
                     f"the hold begun at the end of round {round_} is broken [{RULING}].")
         else:
             text = (f"{who[0].upper() + who[1:]} {'meets' if what == 'solo' else 'meet'} {cond} at the end of round "
-                    f"{state.round} ({income} IPCs): "
+                    f"{round_} ({income} IPCs): "
                     f"{'win' if what != 'solo' else 'wins'} if {'it' if what == 'solo' else 'they'} still "
                     f"{'does' if what == 'solo' else 'do'} at the end of round {round_ + 1} [{RULING}].")
         return {"type": kind, "side": hold.side, "members": members, "income": income, "condition": cond,
@@ -113,5 +122,11 @@ def check(rules, state: State, power: str) -> list[dict]:
 
 
 def status(rules, state: State) -> dict:
+    """The hold under way; or the end, by a condition held or by a draw agreed (politics.offer_draw)."""
+    drawn = state.switches.get("drawn")
+    if drawn:
+        members = json.loads(drawn)
+        return {"winner": {"type": "victory", "side": "draw", "members": members, "rule": RULING,
+                           "text": f"Game over: a draw, agreed by {', '.join(members)}."}, "holds": []}
     holds, event = _holds(rules, state)
     return hold_status(state, holds, event)

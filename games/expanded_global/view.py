@@ -9,8 +9,8 @@ from . import influence, politics
 
 
 def alliances(rules, state: State) -> list[list[str]]:
-    """The alliances as lists of members, numbered in the report by their order here (the turn order of their first
-    member)."""
+    """The alliances as lists of members in turn order; each is named after its first member, which stays its name
+    as long as that member stays in it (numbers would shift as alliances form and break)."""
     seen, out = set(), []
     for n in politics.nations(rules):
         members = politics.bloc(rules, state, n)
@@ -33,20 +33,26 @@ def _wars(rules, state: State) -> list[str]:
 
 def position_lines(rules, state: State) -> list[str]:
     groups = alliances(rules, state)
-    number = {m: k for k, members in enumerate(groups, 1) for m in members}
+    lead = {m: members[0] for members in groups for m in members}
     width = max(len(n) for n in politics.nations(rules)) + 2
-    lines = [f"{'Nation':<{width}}{'IPCs':>5}{'income':>8}{'Influence':>11}  alliance"]
+    lines = [f"{'Nation':<{width}}{'IPCs':>5}{'income':>8}{'Influence':>11}  alliance of"]
     for n in politics.nations(rules):
         stored = state.spent.get(influence.POOL.format(n), 0)
         lines.append(f"{n:<{width}}{state.treasury.get(n, 0):>5}{rules.income(state, n)[0]:>8}{stored:>11}  "
-                     f"{number.get(n, '-')}")
-    lines.append("")
-    lines += [f"Alliance {k}: {', '.join(members)}" for k, members in enumerate(groups, 1)] or ["No alliances."]
+                     f"{lead.get(n, '-')}")
+    return lines + [""] + notes(rules, state)
+
+
+def notes(rules, state: State) -> list[str]:
+    """The alliances, wars, pending offers and Influence markers, as sentences (also under `status`'s table)."""
+    groups = alliances(rules, state)
+    lines = [f"Alliance of {members[0]}: {', '.join(members)}" for members in groups] or ["No alliances."]
     wars = _wars(rules, state)
     lines.append("At war: " + "; ".join(wars) if wars else "No wars.")
     for oid, offer in sorted(politics.offers(state).items(), key=lambda kv: int(kv[0][1:])):
-        waiting = [m for m in offer["members"] if m not in offer["accepted"]]
-        lines.append(f"Alliance offer {oid}: {offer['from']} to {offer['to']}; awaiting {', '.join(waiting)}")
+        waiting = ", ".join(m for m in offer["members"] if m not in offer["accepted"])
+        what = "a draw" if offer.get("kind") == "draw" else f"an alliance to {offer['to']}"
+        lines.append(f"Offer {oid}: {offer['from']} offer {what}; awaiting {waiting}")
     for target, by in sorted(influence.markers(state).items()):
         lines.append(f"Influence markers on {target}: " + ", ".join(f"{n} {k}" for n, k in sorted(by.items())))
     return lines
