@@ -5,8 +5,8 @@ A case file is TOML with `[[case]]` tables:
     id       stable id, e.g. "BG-24-01"          rule     ledger id (shared/rules/LEDGER.md)
     purpose  one line                             ruling   optional: the RULINGS.md entry it depends on
     setup    "demo", or a map game (its default map) power    the mover (default: the setup's first power)
-             "expanded-global" (not in GAMES yet): the G40 2nd-edition XML made into its start position by
-             games.expanded_global.scenario_of, with its RULES (game_of, expanded_global_scenario)
+             a game made from one map ("expanded-global", "apone-europe"): its MAP made into its start
+             position by its scenario_of (made_scenario), even before GAMES offers it (game_of)
     rules    the game's rule version (e.g. "beta-1.1"; it picks the map that goes with it)
     options  [name, …]: optional rules agreed at game start, checked as `new --option` checks them
              (e.g. ["war-time-production-5"])
@@ -54,7 +54,7 @@ import pytest
 from adjudicator.dice import FixedRoller
 from adjudicator.errors import OrderError
 from adjudicator.game import game_options, standing_orders
-from adjudicator.games import game_module
+from adjudicator.games import GAMES, game_module
 from adjudicator.notation import parse_submission
 from adjudicator.rules import turn
 from adjudicator.state import State, pair_key
@@ -84,18 +84,18 @@ def map_scenario(game_stem: str):
 
 
 def game_of(setup: str):
-    """The module of a case's game: by GAMES, except the Expanded Global Scenario, not playable yet (GAMES keeps it
-    None), whose package is imported directly."""
-    if setup == "expanded-global":
-        return import_module("adjudicator.games.expanded_global")
+    """The module of a case's game: by GAMES, or for a game being built that GAMES does not offer yet (it keeps it
+    None), its package under games/, imported directly (`apone-europe` → games/apone_europe)."""
+    if setup in GAMES and GAMES[setup] is None:
+        return import_module(f"adjudicator.games.{setup.replace('-', '_')}")
     return game_module(setup)
 
 
 @cache
-def expanded_global_scenario():
-    """The Expanded Global start position: the G40 2nd-edition game XML (module.MAP) made into it by its
-    `scenario_of` (scenario.expanded_global)."""
-    module = game_of("expanded-global")
+def made_scenario(setup: str):
+    """The start position of a game made from one map (module.MAP, e.g. the Expanded Global from the G40
+    2nd-edition XML) by its `scenario_of`."""
+    module = game_of(setup)
     return module.scenario_of(map_scenario(module.MAP))
 
 
@@ -103,8 +103,8 @@ def position(case: dict):
     module = game_of(case.get("setup", "demo"))
     if hasattr(module, "seat"):
         return _seated(case, module)
-    if case.get("setup") == "expanded-global":
-        scenario = expanded_global_scenario()
+    if hasattr(module, "scenario_of"):
+        scenario = made_scenario(case["setup"])
     elif not module.NEEDS_MAP:
         scenario = module.scenario()
     else:
