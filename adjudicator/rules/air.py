@@ -93,15 +93,21 @@ def air_distances(rules: MapFacts, state: State, power: str, start: str, limit: 
 
 
 def landing_distance(rules: MapFacts, state: State, power: str, start: str, spots: set[str] | None = None,
-                     at_sea: bool = True) -> int:
-    """Steps from `start` to the nearest place an aircraft of `power` may land, or to one of `spots`
-    (places that may become landing places later this turn); FAR if none. `at_sea`: it may land on carriers."""
+                     at_sea: bool = True, bonus: dict[str, int] | None = None) -> int:
+    """Movement from `start` to the nearest place an aircraft of `power` may land, or to one of `spots`
+    (places that may become landing places later this turn); FAR if none. `at_sea`: it may land on carriers.
+    `bonus`: the movement a flight ending at a place gets back (MapFacts.route_bonus)."""
+    bonus = bonus or {}
+    most = max(bonus.values(), default=0)
+    best = FAR
     for place, steps in sorted(air_distances(rules, state, power, start, 64).items(), key=lambda x: x[1]):
+        if steps - most >= best:
+            break
         if rules.is_water(place) and not at_sea:
             continue
         if can_land(rules, state, power, place, extra=1 if rules.is_water(place) else 0) or (spots and place in spots):
-            return steps
-    return FAR
+            best = min(best, max(steps - bonus.get(place, 0), 0))
+    return best
 
 
 def future_carrier_spots(rules: MapFacts, state: State, power: str) -> set[str]:
@@ -133,14 +139,17 @@ def new_carrier_spot(rules: MapFacts, state: State, power: str, place: str) -> b
 
 
 def settle(rules: MapFacts, state: State, power: str, unit: Unit, reach: int, why: str,
-           prefer: str | None = None) -> dict:
+           prefer: str | None = None, bonus: dict[str, int] | None = None) -> dict:
     """Land `unit` within `reach`: at `prefer` (where the player's order sent it) if that is a legal landing in
-    reach, else at the safest legal place (RULINGS.md "default-landing"), or lose it. Returns the report event."""
+    reach, else at the safest legal place (RULINGS.md "default-landing"), or lose it. `bonus`: the further reach
+    to a place a flight ending there gets (MapFacts.route_bonus). Returns the report event."""
     start = unit.place
     options: dict[str, int] = {}
     deck = rules.ut(unit).carrier_cost
-    for place, steps in air_distances(rules, state, unit.owner, start, reach, quiet=True).items():
-        if rules.is_water(place) and not deck:
+    bonus = bonus or {}
+    for place, steps in air_distances(rules, state, unit.owner, start, reach + max(bonus.values(), default=0),
+                                      quiet=True).items():
+        if (rules.is_water(place) and not deck) or steps > reach + bonus.get(place, 0):
             continue
         if place != start and can_land(rules, state, unit.owner, place, extra=deck or 1):
             options[place] = steps
@@ -212,7 +221,8 @@ def land_the_rest(rules: MapFacts, state: State, power: str, wishes: list[dict] 
         if wish:
             wish["units"][unit.type] -= 1
         events.append(settle(rules, state, power, unit, max(rules.movement(unit) - unit.moved, 0),
-                             why_unlanded(rules, state, power, unit), wish["to"] if wish else None))
+                             why_unlanded(rules, state, power, unit), wish["to"] if wish else None,
+                             rules.route_bonus(state, unit, unit.place, "noncombat_move")))
     return events
 
 

@@ -154,6 +154,17 @@ class MapFacts(RulesCore):
         """Movement this turn: the type's, plus a base's bonus fixed when the unit first moved (BG-31, BG-32)."""
         return self.ut(unit).movement + unit.flags.get("bonus", 0)
 
+    def start_bonus(self, state: State, unit: Unit) -> int:
+        """Movement a game adds for the whole turn to a unit that makes its first move from where it is, on top of
+        the map's givesMovement bonus (movement.bonus_movement): A&A Pacific's air bases. None here."""
+        return 0
+
+    def route_bonus(self, state: State, unit: Unit, start: str, phase: str) -> dict[str, int]:
+        """Movement a game adds to one move of `unit` from `start` in `phase`, by the place the move ends in (only
+        places with a bonus are listed): A&A Pacific's air and naval bases. A move's bonus is not kept: what the
+        unit spends beyond its allowance leaves it none for later moves. None here."""
+        return {}
+
     def number(self, unit: Unit | str, option: str, default: int = 0) -> int:
         """A whole-number unit option of the map (`blockade`, `maxDamage`, `bombingBonus` …)."""
         values = self.ut(unit).options.get(option)

@@ -38,7 +38,8 @@ def bonus_movement(rules: MapFacts, state: State, unit: Unit) -> int:
 
 
 def allowances(rules: MapFacts, state: State, units: list[Unit]) -> dict[int, int]:
-    """Movement each unit has this turn, by id, counting the bonus of where it starts if it has not moved yet. The
+    """Movement each unit has this turn, by id, counting the bonus of where it starts if it has not moved yet (the
+    map's, and the game's `start_bonus`). The
     bonus is looked up once per owner, type and place: looking it up scans the place, so a move of a thousand
     infantry would otherwise scan it a thousand times."""
     bonus: dict[tuple[str, str, str], int] = {}
@@ -47,7 +48,7 @@ def allowances(rules: MapFacts, state: State, units: list[Unit]) -> dict[int, in
         if u.moved == 0 and "bonus" not in u.flags:
             key = (u.owner, u.type, u.place)
             if key not in bonus:
-                bonus[key] = bonus_movement(rules, state, u)
+                bonus[key] = bonus_movement(rules, state, u) + rules.start_bonus(state, u)
             out[u.id] = rules.ut(u).movement + bonus[key]
         else:
             out[u.id] = rules.movement(u)
@@ -68,9 +69,10 @@ class Shortfall(RuleViolation):
 def pick_units(rules: MapFacts, state: State, power: str, order: Move, cost, phase: str, prefer=None) -> list[Unit]:
     """The units an order means: of the named types at the path's start, those with the most movement left.
     `cost(unit_type)` is the movement the order takes from a unit of that type; `prefer(unit)`, where given, sorts
-    before that (which transport's cargo an unloading takes first). Raises Shortfall when fewer can go than it
-    names."""
+    before that (which transport's cargo an unloading takes first); a move that ends where the game gives a
+    `route_bonus` may spend that much more. Raises Shortfall when fewer can go than it names."""
     start = order.path[0]
+    sea_end = next((p for p in reversed(order.path) if rules.is_water(p)), order.path[-1])
     wanted = {uc.unit for uc in order.units}
     here = [u for u in state.units_at(start, power) if u.type in wanted]
     left = allowances(rules, state, here)
@@ -86,7 +88,9 @@ def pick_units(rules: MapFacts, state: State, power: str, order: Move, cost, pha
             pool = sorted((u for u in here if u.type == uc.unit),
                           key=lambda u: (prefer(u) if prefer else (), launch is not None and rules.is_air(u)
                                          and not u.moved, u.moved, u.id))   # airborne before grounded on a deck
-            usable = [u for u in pool if left[u.id] - u.moved >= steps and _may_move_now(rules, u, phase)]
+            end = sea_end if rules.ut(uc.unit).domain == "sea" else order.path[-1]
+            extra = rules.route_bonus(state, pool[0], start, phase).get(end, 0) if pool else 0
+            usable = [u for u in pool if left[u.id] + extra - u.moved >= steps and _may_move_now(rules, u, phase)]
             stacks[uc.unit] = steps, pool, usable
         steps, pool, usable = stacks[uc.unit]
         done = taken.get(uc.unit, 0)
@@ -387,13 +391,15 @@ def check_air(rules: MapFacts, state: State, power: str, units: list[Unit], path
             raise RuleViolation(f"{dest} is not hostile: a combat move must end in an attack", "BG-02")
         spots = air.future_carrier_spots(rules, state, power)
         moves = allowances(rules, state, units)
-        needs: dict[bool, int] = {}         # the search for a landing place, once for deck aircraft, once for others
+        needs: dict[tuple[bool, str], int] = {}     # the search for a landing place, once per kind of aircraft
         for u in units:
             left = moves[u.id] - u.moved - (len(path) - 1)
             deck = bool(rules.ut(u).carrier_cost)
-            if deck not in needs:
-                needs[deck] = air.landing_distance(rules, state, power, dest, spots if deck else None, at_sea=deck)
-            need = needs[deck]
+            if (deck, u.type) not in needs:
+                needs[deck, u.type] = air.landing_distance(rules, state, power, dest, spots if deck else None,
+                                                           at_sea=deck,
+                                                           bonus=rules.route_bonus(state, u, dest, "noncombat_move"))
+            need = needs[deck, u.type]
             if need > left:
                 where = f"{need} space{'s' if need != 1 else ''} away" if need < air.FAR else "out of reach"
                 raise RuleViolation(f"the {u.type} would have no place to land after attacking {dest}: it has {left} "
