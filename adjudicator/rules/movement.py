@@ -39,9 +39,8 @@ def bonus_movement(rules: MapFacts, state: State, unit: Unit) -> int:
 
 def allowances(rules: MapFacts, state: State, units: list[Unit]) -> dict[int, int]:
     """Movement each unit has this turn, by id, counting the bonus of where it starts if it has not moved yet (the
-    map's, and the game's `start_bonus`). The
-    bonus is looked up once per owner, type and place: looking it up scans the place, so a move of a thousand
-    infantry would otherwise scan it a thousand times."""
+    map's, and the game's `start_bonus`). The bonus is looked up once per owner, type and place: looking it up
+    scans the place, so a move of a thousand infantry would otherwise scan it a thousand times."""
     bonus: dict[tuple[str, str, str], int] = {}
     out = {}
     for u in units:
