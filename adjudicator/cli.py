@@ -17,7 +17,7 @@ from typing import Optional
 
 import typer
 
-from .errors import INVALID, AdjudicatorError, OrderError, SubmissionRejected
+from .errors import INVALID, AdjudicatorError, Busy, DeliveryError, OrderError, SubmissionRejected
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Adjudicate Axis & Allies turns from text orders, with dice anyone can recheck.")
@@ -591,6 +591,8 @@ def _deliver(step: str, db: Optional[str], send, as_json: bool, game_id: Optiona
         from .delivery import deliver
         _settings()
         out = send(deliver, _engine(db, write=True, game_id=game_id))
+    except Busy as exc:                 # a delivery that could not start is a delivery failure: retry (exit 4)
+        _fail(DeliveryError(exc.message), as_json)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:

@@ -27,6 +27,10 @@ class StoreError(AdjudicatorError):
     """A database that is missing, corrupt, or not an adjudicator game."""
 
 
+class Busy(StoreError):
+    """Another command holds the game (a submission, an adjudication): nothing changed; try again in a moment."""
+
+
 class NothingToDo(AdjudicatorError):
     exit_code = 1
 

@@ -39,7 +39,7 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, DBAPIError, IntegrityEr
 from sqlmodel import Session, create_engine
 
 from ..dice import CHAIN_LENGTH, DICE_MODES
-from ..errors import ConfigError, StoreError
+from ..errors import Busy, ConfigError, StoreError
 from ..inputs import whole_number
 from ..redact import redact, url_secrets
 from ..scenario import Scenario
@@ -188,11 +188,11 @@ def guard() -> Iterator[None]:
     try:
         yield
     except IntegrityError:
-        raise StoreError(BUSY) from None
+        raise Busy(BUSY) from None
     except (OperationalError, InterfaceError) as exc:
         state = getattr(getattr(exc, "orig", None), "sqlstate", None)
         if state in _BUSY_STATES or any(word in _reason(exc).lower() for word in ("locked", "busy")):
-            raise StoreError(BUSY) from None
+            raise Busy(BUSY) from None
         if _server_failed(exc):
             raise StoreError(f"the connection to the database server failed ({' '.join(_reason(exc).split())}): "
                              "the server undoes a command cut off before it committed; see where the game stands "
