@@ -519,8 +519,12 @@ def battle_view(event: dict, ools: dict[str, str]) -> dict:
     if event.get("bombard"):
         bb = event["bombard"]
         rounds.append(f"Shore bombardment: {dice_phrase(bb)} → defender lose {units_phrase(bb['losses'])}")
+    if event.get("strikes"):            # a game's own strikes as round 1 begins (MapFacts.opening_strikes)
+        rounds.append(event["strikes"].get("text") or f"Opening strikes: {dice_phrase(event['strikes'])}")
     for r in event["rounds"]:
         head = f"Round {r['round']}"
+        if r.get("held_fire"):
+            rounds.append(f"{head}: the attacker's {units_phrase(r['held_fire'])} take no shot this round")
         if r.get("submerged", {}).get("defender"):
             rounds.append(f"{head}: defending {units_phrase(r['submerged']['defender'])} submerge ({r['submerged']['why']})")
         if r.get("submerged", {}).get("attacker"):

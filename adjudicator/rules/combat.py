@@ -12,7 +12,9 @@ Every die comes from the roller under a label built from the battle's facts (`ba
 `battle:PLACE:rN:defender:surprise`, `aa:PLACE:r1`, `bombard:PLACE`), never from a counter, so the same
 battle always draws the same bytes (DESIGN.md dice §3).
 
-Kamikaze strikes come before all of it, as Conduct Combat begins (`kamikaze_strikes`, RULINGS.md "kamikaze").
+Kamikaze strikes come before all of it, as Conduct Combat begins (`kamikaze_strikes`, RULINGS.md "kamikaze"). A game
+may add its own strikes as round 1 begins (`MapFacts.opening_strikes`) and keep some attackers from firing in a
+round (`MapFacts.holds_fire`).
 """
 
 from __future__ import annotations
@@ -163,6 +165,11 @@ class Battle:
         if not self.sea and self.dfn:
             self._aa_fire()
         pending = self._bombard() if self.dfn else []
+        if not self.sea and self.dfn:
+            strikes, marked = self.rules.opening_strikes(self.state, self.power, self.place, self.dfn, self.roller)
+            if strikes:
+                ev["strikes"] = strikes
+            pending += [u for u in marked if u not in pending]
         rnd = 0
         retreat = self.orders.retreat
         while self.att and self.dfn and rnd < MAX_ROUNDS:
@@ -180,8 +187,11 @@ class Battle:
                     ev["rounds"].append(rec)
                 break
             fired = self._surprise(rnd, rec)
-            a, a_hits = self._fire(f"battle:{self.place}:r{rnd}:attacker", [u for u in self.att if u not in fired],
-                                   "attacker", self.att)
+            held = [u for u in self.att if self.rules.holds_fire(u, rnd)]
+            if held:
+                rec["held_fire"] = count_types(held)
+            a, a_hits = self._fire(f"battle:{self.place}:r{rnd}:attacker",
+                                   [u for u in self.att if u not in fired and u not in held], "attacker", self.att)
             d, d_hits = self._fire(f"battle:{self.place}:r{rnd}:defender", [u for u in self.dfn if u not in fired],
                                    "defender", self.dfn)
             alive_def = [u for u in self.dfn if u not in pending]

@@ -253,6 +253,18 @@ class MapFacts(RulesCore):
         aircraft land in the non-combat move, as after any battle (BG-23)."""
         return ""
 
+    def holds_fire(self, unit: Unit, rnd: int) -> bool:
+        """Whether the attacking `unit` takes no shot in combat round `rnd`, though it is there to be a casualty (a
+        game's units that arrive unready); every unit fires in the base game."""
+        return False
+
+    def opening_strikes(self, state: State, power: str, place: str, defenders: list[Unit],
+                        roller) -> tuple[dict | None, list[Unit]]:
+        """A game's own strikes as round 1 of the land battle `power` fights in `place` begins, after AA fire and
+        shore bombardment: the roll for the report, and the enemy units in `place` it marks, which fire back in
+        round 1 and are then lost on top of round 1's casualties; none in the base game."""
+        return None, []
+
     def bombing_bonus(self, unit: Unit, escorts: int, interceptors: int) -> int:
         """BG-27: what a raiding bomber adds to its damage die: the map's bombingBonus. `escorts` and
         `interceptors` count the fighters of each side as the raid begins, for a game whose bonus depends on them."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adjudicator.rules.classic_family import ClassicRules
 
-from . import bases
+from . import bases, units
 
 
 class AponeRules(ClassicRules):
@@ -21,3 +21,36 @@ class AponeRules(ClassicRules):
 
     def route_bonus(self, state, unit, start, phase) -> dict[str, int]:
         return bases.route_bonus(self, state, unit, start, phase)
+
+    # -- paratroopers and commandos (units.py: AP-25 … AP-34) ------------------------------------------------
+
+    def verbs(self):
+        reg = super().verbs().copy()
+        units.register(reg)                 # `drop UNITS PATH`, `commando PLACE UNITS`
+        return reg
+
+    def lexicon(self):
+        lex = super().lexicon()
+        lex.add_unit_alias("para", units.PARATROOPER)
+        return lex
+
+    def game_order(self, state, power, order) -> dict:
+        if order.name == units.DROP:
+            return units.drop(self, state, power, order)
+        if order.name == units.RAID:
+            return units.raid(self, state, power, order)
+        return super().game_order(state, power, order)
+
+    def holds_fire(self, unit, rnd: int) -> bool:
+        return units.holds_fire(unit, rnd)
+
+    def opening_strikes(self, state, power, place, defenders, roller):
+        return units.opening_strikes(self, state, power, place, roller)
+
+    def check_placement(self, state, power, place, placing) -> None:
+        units.check_placement(placing)
+        super().check_placement(state, power, place, placing)
+
+    def turn_end(self, state, roller) -> list[dict]:
+        """AP-30: unused commando markers go before the family's end of turn, which would call them unplaced."""
+        return units.lapse(state, state.power) + super().turn_end(state, roller)

@@ -3,6 +3,8 @@ board (RULINGS.md "bases"), so that `status` lists them with the territory's uni
 
 Their effects are A&A Pacific's, played by the game's rules (bases.py), not by G40's `givesMovement`: the pieces
 carry no TripleA options.
+
+Every power's purchase list also gets the paratroopers (AP-25) and commandos (AP-29) of units.py.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import copy
 
 from adjudicator.scenario import Placement, Scenario, UnitType
+
+from . import units
 
 AIR_BASE = "air_base"
 NAVAL_BASE = "naval_base"
@@ -34,4 +38,8 @@ def apone(europe: Scenario) -> Scenario:
     s.unit_types += [_base(AIR_BASE, "air_base"), _base(NAVAL_BASE, "naval_base")]
     s.placements += [Placement(t, europe.owners[t], AIR_BASE) for t in AIR_BASES]
     s.placements += [Placement(t, europe.owners[t], NAVAL_BASE) for t in NAVAL_BASES]
+    s.unit_types += units.unit_types()                                  # AP-25, AP-29
+    s.production_rules += units.production_rules()
+    for frontier in s.frontiers.values():
+        frontier += [r.name for r in units.production_rules()]
     return s
