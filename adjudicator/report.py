@@ -478,6 +478,7 @@ def raid_phrases(event: dict) -> list[str]:
     if dmg and "treasury_lost" in dmg:
         points = (f"; {dmg['power']} lose {dmg['vps_lost']} victory point{'s' if dmg['vps_lost'] != 1 else ''} "
                   f"({dmg['vps_total']} left)" if dmg.get("vps_lost") else "")
+        points += f"; {dmg['vps_why']}" if dmg.get("vps_why") else ""        # a game's own count (its words)
         lines.append(f"Bombing: {' '.join(map(str, dmg['values']))} → {dmg['rolled']}; {dmg['power']} lose "
                      f"{dmg['treasury_lost']} PUs{points}.")
     elif dmg:

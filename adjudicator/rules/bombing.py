@@ -217,6 +217,7 @@ def _treasury_damage(rules: MapFacts, state: State, goal: Unit, each: list[int],
     if rules.prop("Limit SBR Damage To Factory Production"):
         each = [min(d, value) for d in each]
     lost = min(sum(each), value) if rules.prop("Limit SBR Damage Per Turn") else sum(each)
-    lost = min(lost, state.treasury.get(owner, 0))
-    state.treasury[owner] = state.treasury.get(owner, 0) - lost
-    return {**grp, "treasury_lost": lost, "power": owner, **victory.bombed(rules, state, owner, lost)}
+    paid = min(lost, state.treasury.get(owner, 0))
+    state.treasury[owner] = state.treasury.get(owner, 0) - paid
+    return {**grp, "treasury_lost": paid, "power": owner, **victory.bombed(rules, state, owner, paid),
+            **rules.raid_cost(state, owner, lost, paid)}

@@ -81,11 +81,18 @@ class ClassicRules(MapFamily):
         disrupted = convoy.disrupt(self, state, power, roller)
         events += disrupted
         income = collect_income(self, state, power, convoy.loss(disrupted))
-        victory.collect_points(self, state, power, income)
         events.append(income)
+        events += self.income_collected(state, power, income)
         return events + self.close_turn(state, power)
 
     # -- hooks a game overrides ---------------------------------------------------------------------
+
+    def income_collected(self, state: State, power: str, income: dict) -> list[dict]:
+        """What collecting income (its event, `income`) earns besides PUs, before the victory conditions are looked
+        at: the map's victory points (CL-19), added to the event. A game that counts income its own way overrides
+        it, answering with events of its own."""
+        victory.collect_points(self, state, power, income)
+        return []
 
     def check_victory(self, state: State, power: str) -> list[dict]:
         """The map's victory triggers, each held a whole round ("Triggered Victory", europe_improved); then the

@@ -577,6 +577,12 @@ class MapFacts(RulesCore):
         """A raid of `power` on `place` is about to be checked: a game in which an attack without a war is legal,
         with a penalty, starts that war here; the base game leaves the check to refuse it (BG-27)."""
 
+    def raid_cost(self, state: State, power: str, dealt: int, paid: int) -> dict:
+        """What a raid on a territory costs its owner besides the PUs and the map's victory points (CL-25), in a
+        game whose raids cost more: `dealt` is what the bombers scored after the map's caps, `paid` what left the
+        treasury (never below 0). Answers what the raid's damage record adds; nothing in the maps' games."""
+        return {}
+
     def game_order(self, state: State, power: str, order) -> dict:
         """Play an order of a verb the game registered itself (verbs()); returns the report event."""
         raise RuleViolation(f"`{order.name}` orders are not part of this game")

@@ -108,9 +108,11 @@ def check(rules: MapFacts, state: State, power: str) -> list[dict]:
                 if income >= need:
                     wins.append((f"income:{side}", side, "CL-18", f"their territories produce {income} PUs as "
                                  f"round {state.round} ends, {need} needed"))
-    if not wins:
-        return []
-    key, side, rule, why = wins[0]
+    return win(state, *wins[0]) if wins else []
+
+
+def win(state: State, key: str, side: str, rule: str, why: str) -> list[dict]:
+    """End the game: the `side` wins by `rule` because `why`; recorded so that `status` (below) reads it back."""
     text = f"Game over: the {side} win: {why} [{rule}]."
     state.switches[WON] = key
     state.switches[f"victory:{key}"] = text

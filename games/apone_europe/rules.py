@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adjudicator.rules.classic_family import ClassicRules
 
-from . import bases, units
+from . import bases, units, vp
 
 
 class AponeRules(ClassicRules):
@@ -54,3 +54,21 @@ class AponeRules(ClassicRules):
     def turn_end(self, state, roller) -> list[dict]:
         """AP-30: unused commando markers go before the family's end of turn, which would call them unplaced."""
         return units.lapse(state, state.power) + super().turn_end(state, roller)
+
+    # -- Germany's victory points and the end of the game (vp.py: AP-15 … AP-24) ------------------------
+
+    def income_collected(self, state, power, income):
+        return vp.earn(self, state, power, income)
+
+    def raid_cost(self, state, power, dealt, paid):
+        return vp.bombed(state, power, dealt)
+
+    def check_victory(self, state, power):
+        """Apone's victory conditions only: the map's capital-holding triggers are not his (vp.py)."""
+        return vp.check(self, state, power)
+
+    def victory_status(self, state):
+        return vp.status(self, state)
+
+    def status_fields(self, state):
+        return {**super().status_fields(state), **vp.fields(state)}
