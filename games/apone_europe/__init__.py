@@ -14,6 +14,9 @@ NEEDS_MAP = True
 FAMILY = "classic"          # adjudicator/families.py: the map properties it plays
 MAP = "europe_improved"     # the TripleA game XML its start position is made from
 MAP_NAME = MAP_TITLE = "Europe Improved"     # the game name that XML gives itself
+# What the map sets that the classic family leaves out, and the ruling (RULINGS.md) by which this game plays it:
+# `new` has nothing to warn of (adjudicator.game.check_map).
+SETTLED = {"Germans bid": "bids", "Russians bid": "bids"}
 
 
 def scenario_of(europe):
