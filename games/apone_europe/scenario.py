@@ -16,6 +16,7 @@ NAVAL_BASE = "naval_base"
 
 AIR_BASES = ("Crete", "Cyprus", "France", "Iceland", "Malta", "Sicily")                            # AP-02
 NAVAL_BASES = ("Archangel", "France", "Germany", "Gibraltar", "Iceland", "Norway", "United States")  # AP-03
+EGYPT = "Egypt"     # AP-04: its industrial complex, and the territory with it, are British (AP-07)
 
 
 def _base(name: str, flag: str) -> UnitType:
@@ -34,4 +35,6 @@ def apone(europe: Scenario) -> Scenario:
     s.unit_types += [_base(AIR_BASE, "air_base"), _base(NAVAL_BASE, "naval_base")]
     s.placements += [Placement(t, europe.owners[t], AIR_BASE) for t in AIR_BASES]
     s.placements += [Placement(t, europe.owners[t], NAVAL_BASE) for t in NAVAL_BASES]
+    s.owners[EGYPT] = "British"                                 # AP-07, RULINGS.md "egypt-ic"
+    s.placements.append(Placement(EGYPT, "British", "factory"))  # AP-04
     return s
