@@ -175,9 +175,9 @@ def _placed_at_egypt(rules, state: State, unit: str) -> int:
     return sum(1 for p in (EGYPT, SEA_BESIDE) for u in state.units_at(p, UK) if u.type == unit and u.flags.get("placed"))
 
 
-def unlimited(state: State, power: str, place: str) -> bool:
+def unlimited(rules, state: State, power: str, place: str) -> bool:
     """RULINGS.md "egypt-production": the British place at their Egypt IC as many units as their set-aside pays for."""
-    return power == UK and place == EGYPT
+    return power == UK and place == EGYPT and _has_ic(rules, state)
 
 
 # -- capture, income, the end of the turn -------------------------------------------------------------------------

@@ -31,7 +31,7 @@ class AponeRules(ClassicRules):
         egypt.check_placement(self, state, power, place, units)
 
     def unlimited_factory(self, state, power, place):
-        return egypt.unlimited(state, power, place) or super().unlimited_factory(state, power, place)
+        return egypt.unlimited(self, state, power, place) or super().unlimited_factory(state, power, place)
 
     def after_battle(self, state, power, place, outcome):
         return super().after_battle(state, power, place, outcome) + egypt.captured(self, state, power, place)
