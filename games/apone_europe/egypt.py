@@ -180,6 +180,11 @@ def unlimited(rules, state: State, power: str, place: str) -> bool:
     return power == UK and place == EGYPT and _has_ic(rules, state)
 
 
+def position_lines(state: State) -> list[str]:
+    """The report's picture of the position: the set-aside account (AP-08)."""
+    return [f"British IPCs set aside for the Egypt industrial complex: {account(state)}"]
+
+
 # -- capture, income, the end of the turn -------------------------------------------------------------------------
 
 def captured(rules, state: State, power: str, place: str) -> list[dict]:

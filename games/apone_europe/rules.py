@@ -44,3 +44,6 @@ class AponeRules(ClassicRules):
 
     def status_fields(self, state):
         return {**super().status_fields(state), "egypt_setaside": egypt.account(state)}
+
+    def position_lines(self, state):
+        return super().position_lines(state) + egypt.position_lines(state)
