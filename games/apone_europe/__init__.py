@@ -16,7 +16,9 @@ MAP = "europe_improved"     # the TripleA game XML its start position is made fr
 MAP_NAME = MAP_TITLE = "Europe Improved"     # the game name that XML gives itself
 # What the map sets that the classic family leaves out, and the ruling (RULINGS.md) by which this game plays it:
 # `new` has nothing to warn of (adjudicator.game.check_map).
-SETTLED = {"Germans bid": "bids", "Russians bid": "bids"}
+SETTLED = {"Germans bid": "bids", "Russians bid": "bids", "Paid By USA": "middle-east-payer",
+           "Pop-Up For Each Allied Power": "middle-east-payer", "Pop-Up For Russia Only": "middle-east-payer",
+           "UserActionDelegate": "middle-east-payer", "UserActionAttachments": "middle-east-payer"}
 
 
 def scenario_of(europe):

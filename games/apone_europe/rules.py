@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adjudicator.rules.classic_family import ClassicRules
 
-from . import bases, units, vp
+from . import bases, egypt, units, vp
 
 
 class AponeRules(ClassicRules):
@@ -27,6 +27,7 @@ class AponeRules(ClassicRules):
     def verbs(self):
         reg = super().verbs().copy()
         units.register(reg)                 # `drop UNITS PATH`, `commando PLACE UNITS`
+        egypt.register(reg)                 # `setaside [start] N`, `egypt UNITS`
         return reg
 
     def lexicon(self):
@@ -39,6 +40,8 @@ class AponeRules(ClassicRules):
             return units.drop(self, state, power, order)
         if order.name == units.RAID:
             return units.raid(self, state, power, order)
+        if order.name in (egypt.SETASIDE, egypt.BUY):
+            return egypt.order(self, state, power, order)
         return super().game_order(state, power, order)
 
     def holds_fire(self, unit, rnd: int) -> bool:
@@ -50,6 +53,7 @@ class AponeRules(ClassicRules):
     def check_placement(self, state, power, place, placing) -> None:
         units.check_placement(placing)
         super().check_placement(state, power, place, placing)
+        egypt.check_placement(self, state, power, place, placing)
 
     def turn_end(self, state, roller) -> list[dict]:
         """AP-30: unused commando markers go before the family's end of turn, which would call them unplaced."""
@@ -71,4 +75,21 @@ class AponeRules(ClassicRules):
         return vp.status(self, state)
 
     def status_fields(self, state):
-        return {**super().status_fields(state), **vp.fields(state)}
+        return {**super().status_fields(state), **vp.fields(state), "egypt_setaside": egypt.account(state)}
+
+    # -- the Egypt IC, its set-aside and the Middle East payment (egypt.py: AP-04, AP-07 … AP-14) -------------
+
+    def unlimited_factory(self, state, power, place):
+        return egypt.unlimited(self, state, power, place) or super().unlimited_factory(state, power, place)
+
+    def after_battle(self, state, power, place, outcome):
+        return super().after_battle(state, power, place, outcome) + egypt.captured(self, state, power, place)
+
+    def income(self, state, power):
+        return egypt.income(self, state, power, *super().income(state, power))
+
+    def end_of_turn(self, state, power):
+        return super().end_of_turn(state, power) + egypt.end_of_turn(self, state, power)
+
+    def position_lines(self, state):
+        return super().position_lines(state) + egypt.position_lines(state)

@@ -20,6 +20,7 @@ NAVAL_BASE = "naval_base"
 
 AIR_BASES = ("Crete", "Cyprus", "France", "Iceland", "Malta", "Sicily")                            # AP-02
 NAVAL_BASES = ("Archangel", "France", "Germany", "Gibraltar", "Iceland", "Norway", "United States")  # AP-03
+EGYPT = "Egypt"     # AP-04: its industrial complex, and the territory with it, are British (AP-07)
 
 
 def _base(name: str, flag: str) -> UnitType:
@@ -42,4 +43,6 @@ def apone(europe: Scenario) -> Scenario:
     s.production_rules += units.production_rules()
     for frontier in s.frontiers.values():
         frontier += [r.name for r in units.production_rules()]
+    s.owners[EGYPT] = "British"                                 # AP-07, RULINGS.md "egypt-ic"
+    s.placements.append(Placement(EGYPT, "British", "factory"))  # AP-04
     return s
