@@ -11,6 +11,8 @@ import copy
 
 from adjudicator.scenario import Placement, Scenario, UnitType
 
+from . import cap
+
 AIR_BASE = "air_base"
 NAVAL_BASE = "naval_base"
 
@@ -34,4 +36,5 @@ def apone(europe: Scenario) -> Scenario:
     s.unit_types += [_base(AIR_BASE, "air_base"), _base(NAVAL_BASE, "naval_base")]
     s.placements += [Placement(t, europe.owners[t], AIR_BASE) for t in AIR_BASES]
     s.placements += [Placement(t, europe.owners[t], NAVAL_BASE) for t in NAVAL_BASES]
+    s.sequence = cap.with_landing_phase(s.sequence)     # AAP's Phase 2, landing the Combat Air Patrols (AP-06)
     return s
