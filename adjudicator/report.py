@@ -19,7 +19,7 @@ from sqlmodel import Session
 
 from . import dice
 from .errors import AdjudicatorError, ConfigError, StoreError
-from .scenario import AGENDA_PHASES
+from .scenario import AGENDA_PHASES, CAP_PHASE
 from .store import db
 from .store.schema import now
 from .words import capitalised, named, possessive
@@ -33,10 +33,12 @@ PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purc
                 "place": "Mobilize new units", "end_turn": "End of turn", "spin": "Spin", "actions": "Actions",
                 # the Expanded Global Agenda (EG-09); its Purchase and Repair is "purchase"
                 "surrenders": "Surrenders and armistices", "research": "Technology research and exchange",
-                "influence": "Influence", "alliances": "Alliances", "declare_war": "Declarations of war"}
-# Optional phases a report shows only when something happened in them (the Agenda steps a nation may skip, EG-10):
+                "influence": "Influence", "alliances": "Alliances", "declare_war": "Declarations of war",
+                CAP_PHASE: "Land fighters on Combat Air Patrol"}
+# Optional phases a report shows only when something happened in them (the Agenda steps a nation may skip, EG-10;
+# the landing of Combat Air Patrols, AP-06):
 # a turn passes through them with no orders, and "No orders." under each would only pad the report.
-QUIET_PHASES = AGENDA_PHASES
+QUIET_PHASES = AGENDA_PHASES + (CAP_PHASE,)
 BID_TITLES = {"purchase": "Bid purchase", "place": "Bid placement", "end_turn": "End of the bid"}   # round 0's steps
 # The bytecode cache's files (see _bytecode_cache): named anew whenever the compiled code changes for safety, as
 # Jinja keys them by the template's file and text alone: "bounded", since code compiled before the size bounds

@@ -19,9 +19,11 @@ G40_PHASES = ("purchase", "politics", "combat_move", "battle", "noncombat_move",
 # Resolving Surrenders and Armistices, Technology Research and Exchange, Collect and Spend Influence, Make Alliances,
 # Declare War. All of them come before the combat move.
 AGENDA_PHASES = ("surrenders", "research", "influence", "alliances", "declare_war")
-PHASES = G40_PHASES + ("spin", "actions") + AGENDA_PHASES
+# A&A Pacific's "Land Fighters on Combat Air Patrol", after the purchase (Sgt. Apone's Europe, AP-06).
+CAP_PHASE = "land_cap"
+PHASES = G40_PHASES + ("spin", "actions") + AGENDA_PHASES + (CAP_PHASE,)
 # The phases in which `move` is a combat move: the combat move and every phase a turn may have before it.
-BEFORE_COMBAT = ("purchase", "politics", "combat_move") + AGENDA_PHASES
+BEFORE_COMBAT = ("purchase", "politics", "combat_move") + AGENDA_PHASES + (CAP_PHASE,)
 
 @dataclass
 class UnitType:

@@ -38,7 +38,7 @@ def test_another_map_is_refused(maps_dir):
 def test_agenda_phases_are_in_the_vocabulary_with_titles():
     assert set(TURN_PHASES) <= set(PHASES)
     assert all(p in PHASE_TITLES for p in TURN_PHASES)
-    assert set(QUIET_PHASES) == set(AGENDA_PHASES) and "purchase" not in QUIET_PHASES
+    assert set(AGENDA_PHASES) <= set(QUIET_PHASES) and "purchase" not in QUIET_PHASES
 
 
 def test_move_in_the_agenda_is_a_combat_move_and_the_order_cites_eg09(maps_dir):

@@ -249,7 +249,10 @@ def grounded(rules: MapFacts, state: State, power: str, place: str) -> list[Unit
 
 
 def landed(rules: MapFacts, state: State, power: str, unit: Unit) -> bool:
-    """The aircraft is on held friendly land, or has a place aboard a carrier in its zone (`decks`)."""
+    """The aircraft is on held friendly land, or has a place aboard a carrier in its zone (`decks`), or the game
+    lets it stay aloft (MapFacts.stays_aloft)."""
+    if rules.stays_aloft(state, unit):
+        return True
     if not rules.is_water(unit.place):
         return held_land(rules, state, power, unit.place)
     return unit.id in decks(rules, state, power, unit.place)[0]

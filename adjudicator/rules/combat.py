@@ -237,7 +237,7 @@ class Battle:
         (RULINGS.md "submerge-default"), attacking ones when the mover's `submerge PLACE` order says so
         (RULINGS.md "attacking-submarines-submerge"), each side only where no enemy destroyer is present. They
         stay in the sea zone, out of the battle; the other units fight on."""
-        if not self.sea or (rec["round"] == 1 and not self.rules.prop("Sub Retreat Before Battle")):
+        if not self.sea or (rec["round"] == 1 and not self.rules.subs_submerge_before_battle()):
             return
         if not self._stops_submerging(self.att):
             going = [u for u in self.dfn if self.rules.can_submerge(u, defending=True)

@@ -211,6 +211,19 @@ class MapFacts(RulesCore):
         where "Submarines Defending May Submerge Or Retreat" does (TripleA's DefensiveSubsRetreat)."""
         return self.subs_submerge(defending) and (self.is_sub(unit) or self.true(unit, "canEvade"))
 
+    # A game's rule that forbids submarines to submerge before the first round of a sea battle, attacking or
+    # defending (Sgt. Apone's AP-05, no sub stalling); "" where the map's "Sub Retreat Before Battle" decides (CL-13).
+    no_submerging_before_battle = ""
+
+    def subs_submerge_before_battle(self) -> bool:
+        """Whether submarines may submerge before round 1 of a sea battle (CL-13), not where a game forbids it."""
+        return not self.no_submerging_before_battle and self.prop("Sub Retreat Before Battle")
+
+    def stays_aloft(self, state: State, unit: Unit) -> bool:
+        """An aircraft that ends its owner's turn where it is without landing (A&A Pacific's Combat Air Patrol,
+        played by Sgt. Apone's Europe); none in the families' games."""
+        return False
+
     def subs_submerge(self, defending: bool = False) -> bool:
         """Whether this game's submarines (defending ones, with `defending`) submerge at all (BG-17, CL-13)."""
         return self.prop("Submersible Subs") or (defending and self.prop("Submarines Defending May Submerge Or Retreat"))

@@ -368,6 +368,10 @@ def _check_battle_orders(rules: MapFacts, state: State, orders: list[Order], err
             problem = _submerge_problem(rules, state, battle, place)
             if problem:
                 errors.append(_illegal(o, problem, "BG-17"))
+            elif o.after_round == 0 and rules.no_submerging_before_battle:
+                errors.append(_illegal(o, "submarines may not submerge before the first round of a battle: they "
+                                          "fire in round 1 first; write `after round 1` or later",
+                                       rules.no_submerging_before_battle))
             continue
         if not isinstance(o, Retreat):
             continue

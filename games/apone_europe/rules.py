@@ -4,8 +4,9 @@ naval bases and CAP are A&A Pacific's). Each of his rules lives in a module of i
 from __future__ import annotations
 
 from adjudicator.rules.classic_family import ClassicRules
+from adjudicator.state import State
 
-from . import bases, egypt, units, vp
+from . import bases, cap, egypt, units, vp
 
 
 class AponeRules(ClassicRules):
@@ -28,6 +29,7 @@ class AponeRules(ClassicRules):
         reg = super().verbs().copy()
         units.register(reg)                 # `drop UNITS PATH`, `commando PLACE UNITS`
         egypt.register(reg)                 # `setaside [start] N`, `egypt UNITS`
+        cap.register(reg)                   # `cap`, `land`
         return reg
 
     def lexicon(self):
@@ -42,6 +44,8 @@ class AponeRules(ClassicRules):
             return units.raid(self, state, power, order)
         if order.name in (egypt.SETASIDE, egypt.BUY):
             return egypt.order(self, state, power, order)
+        if order.name in (cap.CAP, cap.LAND):
+            return cap.carry_out(self, state, power, order)
         return super().game_order(state, power, order)
 
     def holds_fire(self, unit, rnd: int) -> bool:
@@ -93,3 +97,18 @@ class AponeRules(ClassicRules):
 
     def position_lines(self, state):
         return super().position_lines(state) + egypt.position_lines(state)
+
+    # -- no sub stalling (AP-05) and Combat Air Patrol (AP-06): cap.py ----------------------------------
+
+    no_submerging_before_battle = "AP-05"
+
+    def stays_aloft(self, state: State, unit) -> bool:
+        return cap.on_patrol(self, state, unit)
+
+    def phase_start(self, state: State, power: str, phase: str) -> list[dict]:
+        events = super().phase_start(state, power, phase)
+        return events + (cap.land_the_rest(self, state, power) if phase == "combat_move" else [])
+
+    def check_move(self, state: State, power: str, moving: list, path: list[str], phase: str) -> None:
+        super().check_move(state, power, moving, path, phase)
+        cap.check_passage(self, state, power, moving, path, phase)

@@ -13,7 +13,7 @@ import copy
 
 from adjudicator.scenario import Placement, Scenario, UnitType
 
-from . import units
+from . import cap, units
 
 AIR_BASE = "air_base"
 NAVAL_BASE = "naval_base"
@@ -45,4 +45,5 @@ def apone(europe: Scenario) -> Scenario:
         frontier += [r.name for r in units.production_rules()]
     s.owners[EGYPT] = "British"                                 # AP-07, RULINGS.md "egypt-ic"
     s.placements.append(Placement(EGYPT, "British", "factory"))  # AP-04
+    s.sequence = cap.with_landing_phase(s.sequence)     # AAP's Phase 2, landing the Combat Air Patrols (AP-06)
     return s
