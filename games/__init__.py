@@ -17,7 +17,7 @@ GAMES: dict[str, str | None] = {
     "g40-alt-universe": "g40_alt_universe",
     "classic": "classic",
     "expanded-global": "expanded_global",
-    "apone-europe": None,
+    "apone-europe": "apone_europe",
     "allies-vs-axis": "allies_vs_axis",
 }
 

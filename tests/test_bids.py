@@ -211,7 +211,7 @@ def test_new_refuses_a_bad_bid_before_writing_anything(cli, tmp_path, args, why)
 def test_bids_on_games_and_powers_that_cannot_take_them_are_refused(cli, tmp_path, maps_dir):
     takes = {g["name"]: g["bids"] for g in cli.json("games")["games"] if g["playable"]}
     assert takes == {"demo": True, "g40": True, "g40-alt-universe": True, "classic": True, "allies-vs-axis": False,
-                     "expanded-global": False}
+                     "expanded-global": False, "apone-europe": True}
     assert "    --bid POWER=PUS: a bid for one side" in cli("games").output
     out = cli("new", tmp_path / "av.db", "--game", "allies-vs-axis", "--player", "British=a@example.org",
               "--player", "Germans=b@example.org", "--bid", "British=5", code=2).output

@@ -70,7 +70,6 @@ def test_new_by_map_name_on_the_maps_path(cli, tmp_path, maps_dir, monkeypatch):
 
 @pytest.mark.parametrize("args, fragment", [
     (["--game", "chess"], "unknown game"),
-    (["--game", "apone-europe"], "not playable yet"),
     (["--game", "expanded-global"], "is played on TripleA's game XML ww2global40_2nd_edition.xml"),
     (["--game", "g40", "--map", "no/such/file.xml"], "no/such/file.xml"),
     (["--game", "g40"], "give --map"),

@@ -87,10 +87,13 @@ def test_games_lists_a_files_game_and_without_a_database_the_games_one_can_creat
     assert by_name["demo"]["playable"] and not by_name["demo"]["needs_map"]
     assert by_name["g40-alt-universe"]["rules"] == ["beta-1.3", "beta-1.1"] and by_name["g40-alt-universe"]["needs_map"]
     assert "war-time-production-5" in by_name["g40-alt-universe"]["options"]
-    assert by_name["apone-europe"] == {"name": "apone-europe", "playable": False}
+    assert by_name["apone-europe"]["playable"] and by_name["apone-europe"]["made_from"] == "europe_improved"
     text = cli("games").output
     assert "g40-alt-universe: G40 Alt-Universe; on a TripleA map (--map); rules beta-1.3, beta-1.1" in text
-    assert "apone-europe: not playable yet" in text
+    from adjudicator import games
+    monkeypatch.setitem(games.GAMES, "next-game", None)          # a game recognised before it can be played
+    assert "next-game: not playable yet" in cli("games").output
+    assert "the game 'next-game' is not playable yet" in cli("new", "x.db", "--game", "next-game", code=2).output
 
     monkeypatch.setenv("ADJUDICATOR_DB", str(demo_db))
     listed = cli.json("games")

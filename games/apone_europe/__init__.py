@@ -3,8 +3,8 @@ with the air and naval bases and the Combat Air Patrol of A&A Pacific, the Egypt
 set-aside treasury, Germany's victory points, paratroopers, commandos and no sub stalling (LEDGER rows AP-01 …
 AP-34; RULINGS.md).
 
-Being built: games/__init__.py keeps "apone-europe": None until every AP row plays. `scenario_of` makes the start
-position from the map's (scenario.py); `rules.AponeRules` plays it.
+`scenario_of` makes the start position from the map's (scenario.py); `rules.AponeRules` plays it; players' page:
+docs/apone-europe.md.
 """
 
 from .rules import AponeRules

@@ -96,7 +96,12 @@ class AponeRules(ClassicRules):
         return super().end_of_turn(state, power) + egypt.end_of_turn(self, state, power)
 
     def position_lines(self, state):
-        return super().position_lines(state) + egypt.position_lines(state)
+        """The report's "After the turn": each power's money and income, as other games print them (a game's own
+        lines replace that table), then the Germans' victory points and the British set-aside for Egypt."""
+        lines = [f"{'Power':<11}{'IPCs':>5}{'income':>8}"]
+        lines += [f"{p:<11}{state.treasury.get(p, 0):>5}{self.income(state, p)[0]:>8}"
+                  for p in self.scenario.turn_players()]
+        return lines + ["", vp.position_line(state)] + egypt.position_lines(state)
 
     # -- no sub stalling (AP-05) and Combat Air Patrol (AP-06): cap.py ----------------------------------
 

@@ -107,6 +107,12 @@ def status(rules, state: State) -> dict:
                                                f"is still theirs when the Germans' next turn ends [AP-21]."}]}
 
 
+def position_line(state: State) -> str:
+    """The VP account as the report's position shows it after every turn."""
+    return (f"German victory points: {victory.points(state, GERMANS)} of the {TO_WIN} that win; raids this round "
+            f"have scored {state.spent.get(BOMBED, 0)} IPCs against Germany")
+
+
 def fields(state: State) -> dict:
     """`status --json`: the Germans' VP account."""
     return {"victory_points": {GERMANS: {"points": victory.points(state, GERMANS), "needed": TO_WIN,
