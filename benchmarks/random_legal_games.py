@@ -1,13 +1,15 @@
 """The long run of random legal turns (issue 26, item 1): whole games of random legal turns (tests/legal_turns.py)
-on the G40 2nd-edition map, the G40 Alt-Universe 2.0.8 map, with `--game classic` europe_improved and pacific, and
-with `--game expanded-global` the G40 2nd-edition map, each audited at the end.
+on the G40 2nd-edition map, the G40 Alt-Universe 2.0.8 map, with `--game classic` europe_improved and pacific,
+with `--game expanded-global` the G40 2nd-edition map and with `--game apone-europe` europe_improved, each audited
+at the end. The generator knows Sgt. Apone's own orders only as the classic game's: his rules refuse some of its
+lines (commandos it tries to place, British units it places in Egypt without set-aside money), counted as refusals.
 
     python benchmarks/random_legal_games.py [--games N] [--rounds R] [--seed S] [--jobs J] [--cli-turns C]
                                             [--errors FILE] [--maps NAME,…]
 
 plays N games on each map named (tests/legal_turns.py MAPS: g40, g40-alt-universe, classic-europe, classic-pacific,
-expanded-global; all by default; seeds S, S+1, …, a map's seeds playing the same games whatever else is played) of R rounds
-each (by default 5 games of 6 rounds on the five maps: some 1260 power-turns), J at a time in separate processes;
+expanded-global, apone-europe; all by default; seeds S, S+1, …, a map's seeds playing the same games whatever else is
+played) of R rounds each (by default 5 games of 6 rounds on the six maps: some 1380 power-turns), J at a time in separate processes;
 the first C power-turns of each game go through the CLI (its own process), where exit code 3 is an internal error.
 It prints the counts (power-turns, orders written and accepted by kind, refusals by rule, battles, amphibious
 landings, raids, scrambles, internal errors, audits; by map too) and the time, as one JSON object; every internal
@@ -61,7 +63,7 @@ def main() -> int:
     parser.add_argument("--errors", help="write the internal errors here (JSON), not to standard error")
     parser.add_argument("--maps", default=None,
                         help="the maps played, comma-separated names of tests/legal_turns.py MAPS (default: all: "
-                             "g40, g40-alt-universe, classic-europe, classic-pacific, expanded-global)")
+                             "g40, g40-alt-universe, classic-europe, classic-pacific, expanded-global, apone-europe)")
     args = parser.parse_args()
     if not (test_maps() / "world_war_ii_global").is_dir():
         print(f"the TripleA test maps are not at {test_maps()}: set ADJUDICATOR_TEST_MAPS or ADJUDICATOR_SHARED",

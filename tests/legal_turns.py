@@ -49,7 +49,7 @@ PACIFIC = "pacific/map/games/pacific.xml"
 # before the classic entries came, so that its seeds play what they played
 MAPS = {"g40": ("g40", G40_2E), "g40-alt-universe": ("g40-alt-universe", G40_AU),
         "classic-europe": ("classic", EUROPE), "classic-pacific": ("classic", PACIFIC),
-        "expanded-global": ("expanded-global", G40_2E)}
+        "expanded-global": ("expanded-global", G40_2E), "apone-europe": ("apone-europe", EUROPE)}
 
 
 def units_text(counts: dict[str, int]) -> str:

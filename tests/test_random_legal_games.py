@@ -19,7 +19,7 @@ from adjudicator.errors import OrderError, SubmissionRejected
 
 ROUNDS = 2
 SEEDS = {"g40": 26, "g40-alt-universe": 27, "classic-europe": 28, "classic-pacific": 29,      # legal_turns.MAPS
-         "expanded-global": 30}
+         "expanded-global": 30, "apone-europe": 31}
 AT_PEACE = {"expanded-global"}      # every nation starts at peace: combat only from round 2, after a declaration
 
 
