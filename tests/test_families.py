@@ -208,7 +208,8 @@ def test_maps_shows_each_maps_family_and_what_it_does_not_honour(cli, maps_dir, 
     assert {f["name"] for f in listed["ww2global40_2nd_edition"]["not_honoured"]} >= {"15 TechAttachments"}
     for name in ("europe_AAE", "europe_incomplete", "europe_improved", "pacific"):
         assert listed[name]["family"] == "classic" and listed[name]["refused"] == {}
-        assert listed[name]["games"] == [{"game": "classic", "rules": None, "default": True}]
+        made_for = [{"game": "apone-europe", "rules": None, "default": False}] if name == "europe_improved" else []
+        assert listed[name]["games"] == made_for + [{"game": "classic", "rules": None, "default": True}]
         assert all(not f["refused"] for f in listed[name]["not_honoured"])
     text = cli("maps").stdout
     assert "    family classic, not honoured: Germans bid = 12; Russians bid = 12" in text
