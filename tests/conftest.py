@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,24 @@ def played_demo(tmp_path_factory) -> Path:
                  ["submit", db, "--power", "Germans", folder / "Germans.txt"], ["adjudicate", db]):
         assert runner.invoke(app, list(map(str, args)), env=env).exit_code == 0
     return folder
+
+
+@contextmanager
+def own_folder(folder: Path):
+    """Keys and home of their own for a fixture that plays a game once for a whole module, as private_env gives each
+    test (the autouse fixture is not yet in force when a module's fixtures run)."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("ADJUDICATOR_KEYS_DIR", str(folder / "keys"))
+        env.setenv("HOME", str(folder / "home"))
+        yield
+
+
+def every_report_verifies_and_audit_passes(cli: Cli, db: Path, folder: Path, turns: int) -> None:
+    """Each turn's report, as posted (text), verifies against the anchor; `audit` replays the whole game."""
+    for turn in range(1, turns + 1):
+        post = folder / f"turn{turn}.txt"
+        post.write_text(cli("report", db, "--turn", turn, "--format", "text").output)
+        checked = cli("verify", post).output
+        assert f"turn {turn} (dice block" in checked and "seed leads to anchor" in checked, checked
+    audit = cli("audit", db).output
+    assert "\nOK: every revealed seed" in audit, audit

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import TEST_SEED, Cli
+from conftest import TEST_SEED, Cli, every_report_verifies_and_audit_passes, own_folder
 
 EUROPE = "europe_improved/map/games/europe_improved.xml"
 
@@ -37,9 +37,7 @@ def game(tmp_path_factory, maps_dir):
     cli = Cli()
     tmp = tmp_path_factory.mktemp("ap")
     db = tmp / "ap.db"
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("ADJUDICATOR_KEYS_DIR", str(tmp / "keys"))
-        env.setenv("HOME", str(tmp / "home"))
+    with own_folder(tmp):
         made = cli("new", db, "--game", "apone-europe", "--map", maps_dir / EUROPE, "--seed", TEST_SEED,
                    "--id", "ap-round").output
         reports = []
@@ -81,10 +79,4 @@ def test_a_raid_on_germany_a_patrol_and_a_set_aside(game):
 def test_the_paratroopers_drop_and_the_round_audits_and_verifies(game):
     cli, db, tmp, _, reports = game
     assert "Baltic States" in reports[4], reports[4]
-    for turn in range(1, len(reports) + 1):
-        post = tmp / f"turn{turn}.txt"
-        post.write_text(cli("report", db, "--turn", turn, "--format", "text").output)
-        checked = cli("verify", post).output
-        assert f"turn {turn} (dice block" in checked and "seed leads to anchor" in checked, checked
-    audit = cli("audit", db).output
-    assert "\nOK: every revealed seed" in audit, audit
+    every_report_verifies_and_audit_passes(cli, db, tmp, len(reports))

@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from conftest import TEST_SEED, Cli
+from conftest import TEST_SEED, Cli, every_report_verifies_and_audit_passes, own_folder
 
 G40_2ND = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
 
@@ -35,9 +35,7 @@ def game(tmp_path_factory, maps_dir):
     cli = Cli()
     tmp = tmp_path_factory.mktemp("eg")
     db = tmp / "eg.db"
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("ADJUDICATOR_KEYS_DIR", str(tmp / "keys"))
-        env.setenv("HOME", str(tmp / "home"))
+    with own_folder(tmp):
         made, reports = _play(cli, db, maps_dir)
     return cli, db, tmp, made, reports
 
@@ -98,13 +96,7 @@ def test_six_influence_markers_take_a_neutral_with_its_army(game):
 def test_the_two_rounds_audit_and_every_report_verifies(game):
     cli, db, tmp, _, reports = game
     assert len(reports) == 28
-    for turn in range(1, len(reports) + 1):
-        post = tmp / f"turn{turn}.txt"
-        post.write_text(cli("report", db, "--turn", turn, "--format", "text").output)
-        checked = cli("verify", post).output
-        assert f"turn {turn} (dice block" in checked and "seed leads to anchor" in checked, checked
-    audit = cli("audit", db).output
-    assert "\nOK: every revealed seed" in audit, audit
+    every_report_verifies_and_audit_passes(cli, db, tmp, len(reports))
 
 
 @pytest.fixture
