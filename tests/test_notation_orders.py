@@ -270,3 +270,9 @@ def test_registry_refuses_to_redefine_a_verb_or_an_unknown_phase():
 def test_every_phase_of_the_table_is_a_known_phase():
     for verb in VerbRegistry.g40().verbs():
         assert verb.phase in (None, "", *PHASES)
+
+
+def test_a_game_verbs_units_are_written_back_as_orders_write_units():
+    from adjudicator.notation.orders import GameVerb, UnitCount
+    order = GameVerb(name="egypt", args={"units": (UnitCount(2, "infantry"), UnitCount(1, "paratrooper"))})
+    assert order.canonical() == "egypt 2 infantry, 1 paratrooper"

@@ -230,7 +230,12 @@ class GameVerb(Order):
     args: dict = field(default_factory=dict)
 
     def canonical(self) -> str:
-        return self.name + "".join(f" {v}" for v in self.args.values())
+        return self.name + "".join(f" {units_text(v) if _is_units(v) else v}" for v in self.args.values())
+
+
+def _is_units(value) -> bool:
+    """A game verb's argument that is a list of units (`egypt 2 inf`), written back as an order writes units."""
+    return isinstance(value, (tuple, list)) and bool(value) and all(isinstance(v, UnitCount) for v in value)
 
 
 STANDING = (OrderOfLoss, Scramble, Submerge, Intercept, Kamikaze)

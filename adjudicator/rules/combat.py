@@ -355,11 +355,12 @@ class Battle:
         if not retreat_open(rules, state, self.power, order.to, self.sea):
             ev["notes"].append(f"retreat to {order.to} void: it is no longer friendly")
             return False
-        amphibious = [u for u in self.att if u.flags.get("amphibious")]
-        if amphibious and not rules.prop("Partial Amphibious Retreat"):
-            return self._planes_retreat(rnd)
+        why = {u.id: rules.kept_in_battle(u) for u in self.att}
+        stuck = [u for u in self.att if why[u.id]]
+        if stuck and not rules.prop("Partial Amphibious Retreat"):
+            return self._planes_retreat(rnd, sorted({why[u.id] for u in stuck}))
         domain = "sea" if self.sea else "land"
-        going = [u for u in self.att if rules.ut(u).domain == domain and not u.flags.get("amphibious")]
+        going = [u for u in self.att if rules.ut(u).domain == domain and u not in stuck]
         for u in going:
             u.place = order.to
             for cargo in state.cargo_of(u):
@@ -367,17 +368,17 @@ class Battle:
         for u in self.att:
             u.mark(fought=True)
         ev["retreat"] = {"to": order.to, "after_round": rnd, "units": count_types(going),
-                         "stay": count_types(amphibious)}
-        self.att = amphibious
+                         "stay": count_types(stuck)}
+        self.att = stuck
         return True
 
-    def _planes_retreat(self, rnd: int) -> bool:
+    def _planes_retreat(self, rnd: int, why: list[str]) -> bool:
         """An amphibious assault where only aircraft may retreat ("Attacker Retreat Planes" on, "Partial Amphibious
         Retreat" off: CL-30, TripleA's canAttackerRetreatPlanes): the aircraft leave the battle and land in the
         non-combat move; every land unit fights on. Without aircraft, or without the switch, the retreat is void."""
         planes = [u for u in self.att if self.rules.is_air(u)] if self.rules.prop("Attacker Retreat Planes") else []
         if not planes:
-            self.event["notes"].append("retreat void: units that came ashore from the sea are in this battle")
+            self.event["notes"].append(f"retreat void: units that {' or '.join(why)} are in this battle")
             return False
         self.att = [u for u in self.att if u not in planes]
         self.left += planes

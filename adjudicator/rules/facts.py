@@ -377,6 +377,11 @@ class MapFacts(RulesCore):
         return RuleViolation(f"{place} is a neutral country, and neutrals are impassable in this game (the map's "
                              f"\"Neutrals Are Impassable\"): {what}", "CL-10")
 
+    def kept_in_battle(self, unit) -> str | None:
+        """Why `unit` stays in its battle when the other attackers retreat, or None. BG-11: units that came ashore
+        from transports; a game may keep others there too (Sgt. Apone's paratroopers dropped in)."""
+        return "came ashore from the sea" if unit.flags.get("amphibious") else None
+
     def check_air_destination(self, state: State, power: str, place: str, phase: str) -> None:
         """Aircraft of `power` are about to fly to `place` (not in a raid); a game where flying into another's land
         is itself an act of war (the Expanded Global's Surprise Attack) acts here, before the path is checked."""

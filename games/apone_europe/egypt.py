@@ -21,6 +21,8 @@ from adjudicator.rules.economy import price_list
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State
 
+from .units import COMMANDO
+
 EGYPT = "Egypt"
 UK = "British"
 GERMANY = "Germans"
@@ -124,6 +126,9 @@ def _buy(rules, state: State, units) -> dict:
     for uc in units:
         if uc.unit not in prices:
             raise RuleViolation(f"the British cannot buy {uc.unit}", "AP-09")
+        if uc.unit == COMMANDO:
+            raise RuleViolation("commando markers are not produced at the Egypt industrial complex: they are never "
+                                "placed (AP-29), and set-aside IPCs pay only for units produced there", "AP-11")
         wanted[uc.unit] = wanted.get(uc.unit, 0) + uc.count
     cost = sum(prices[u] * n for u, n in wanted.items())
     if cost > account(state):
@@ -161,7 +166,7 @@ def check_placement(rules, state: State, power: str, place: str, units: dict[str
         left = state.spent.get(BOUGHT.format(unit), 0) - _placed_at_egypt(rules, state, unit)
         if at_egypt and n > left:
             raise RuleViolation(f"units placed at the Egypt industrial complex are paid with set-aside IPCs "
-                                f"(`egypt UNITS`): {max(left, 0)} {unit} bought so wait, not {n}", "AP-09")
+                                f"(`egypt UNITS`): {max(left, 0)} {unit} bought with it and not yet placed there, not {n}", "AP-09")
         if not at_egypt and n > pending.get(unit, 0) - max(left, 0):
             raise RuleViolation(f"{unit} bought with set-aside IPCs are placed at the Egypt industrial complex "
                                 f"only, not in {place}", "AP-11")
@@ -231,6 +236,10 @@ def end_of_turn(rules, state: State, power: str) -> list[dict]:
 
 
 def _pay_germany(rules, state: State) -> list[dict]:
+    """What the Allies pay is Germany's income (income()): with its capital lost Germany collects none, and so
+    nothing is paid."""
+    if not rules.can_collect_income(state, GERMANY):
+        return []
     due = min(held_by(rules, state, GERMANY), sum(state.treasury.get(p, 0) for p in PAYERS))
     if not due:
         return []

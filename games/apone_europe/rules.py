@@ -51,6 +51,11 @@ class AponeRules(ClassicRules):
     def holds_fire(self, unit, rnd: int) -> bool:
         return units.holds_fire(unit, rnd)
 
+    def kept_in_battle(self, unit) -> str | None:
+        """Paratroopers dropped into a battle stay in it, as troops landed from the sea do (RULINGS.md
+        "paratrooper-drop")."""
+        return super().kept_in_battle(unit) or ("dropped in by air" if units.dropped_in(unit) else None)
+
     def opening_strikes(self, state, power, place, defenders, roller):
         return units.opening_strikes(self, state, power, place, roller)
 

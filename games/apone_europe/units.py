@@ -132,9 +132,14 @@ def drop(rules, state: State, power: str, order) -> dict:
                  + (", attacking it" if attack else ""), "AP-27")
 
 
+def dropped_in(unit: Unit) -> bool:
+    """A paratrooper that dropped into this turn's combat (AP-27)."""
+    return bool(unit.flags.get(DROPPED)) and bool(unit.flags.get("combat_moved"))
+
+
 def holds_fire(unit: Unit, rnd: int) -> bool:
     """AP-28: paratroopers that dropped into the battle take no shot in round 1."""
-    return rnd == 1 and bool(unit.flags.get(DROPPED)) and bool(unit.flags.get("combat_moved"))
+    return rnd == 1 and dropped_in(unit)
 
 
 # -- commandos ----------------------------------------------------------------------------------------------
@@ -173,8 +178,9 @@ def raid(rules, state: State, power: str, order) -> dict:
         raise RuleViolation(f"no enemy {', '.join(missing)} in {place} for a commando to strike", "AP-32")
     held = state.purchases.get(power, {}).get(COMMANDO, 0)
     if held < len(targets):
-        raise RuleViolation(f"{power} have {held} commando markers bought this turn, not {len(targets)}: a marker is "
-                            "used in the turn it is bought (`buy N commando`)", "AP-30")
+        raise RuleViolation(f"{power} have {held} commando markers bought this turn and not yet used, not "
+                            f"{len(targets)}: a marker is used once, in the turn it is bought (`buy N commando`)",
+                            "AP-30")
     left = held - len(targets)
     if left:
         state.purchases[power][COMMANDO] = left
