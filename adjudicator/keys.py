@@ -201,7 +201,8 @@ class KeyStore:
         if self.folder.is_dir():
             return
         try:
-            self.folder.mkdir(mode=FOLDER_MODE, parents=True)
+            # exist_ok: another command (a second `new` started at once) may make it between the test and here
+            self.folder.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
         except OSError as e:
             raise ConfigError(f"cannot create the key folder {self.folder}: {e}") from None
         _chmod(self.folder, FOLDER_MODE)  # mkdir's mode is reduced by the umask
