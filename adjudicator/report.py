@@ -705,8 +705,10 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
     events = {st.id: json.loads(st.events) for st in steps}
     sources = _ool_sources(steps, events, mine)
     phases, game_over = [], []
+    # a turn that ends the game has no next turn to announce
+    over = any(e["type"] == "victory" for st in mine for e in events[st.id])
     for st in mine:
-        mine_events = events[st.id]
+        mine_events = [e for e in events[st.id] if not (over and e["type"] == "next")]
         if st.phase in QUIET_PHASES and not mine_events:
             continue
         game_over += [victory_phrase(e) for e in mine_events if e["type"] == "victory"]
@@ -723,9 +725,9 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
     snapshot = snapshot or db.load_snapshot(session, game, turn_index)
     powers = turn_ordered(setup.scenario)
     awaiting = None
-    if snapshot and snapshot["turn_index"] == turn_index and snapshot["round"] == 0:
+    if snapshot and snapshot["turn_index"] == turn_index and not over and snapshot["round"] == 0:
         awaiting = f"Next: the bid of {named(snapshot['power'])}, before round 1."
-    elif snapshot and snapshot["turn_index"] == turn_index:
+    elif snapshot and snapshot["turn_index"] == turn_index and not over:
         awaiting = (f"Next: orders from {named(snapshot['power'])} for their "
                     f"{PHASE_TITLES.get(snapshot['phase'], snapshot['phase']).lower()} (round {snapshot['round']}).")
     return {

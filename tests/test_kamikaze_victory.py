@@ -98,6 +98,7 @@ def test_a_victory_is_held_a_whole_round_announced_won_and_ends_the_game(cli, g4
     end_turn(cli, g40_db, "Germans")
     text = cli("report", g40_db, "--format", "text").stdout
     assert "Game over: the Axis win. They held (8 of United Kingdom" in text
+    assert "Next:" not in text, text          # a turn that ends the game announces no next one
     st = cli.json("status", g40_db)
     assert st["victory"]["winner"]["side"] == "Axis" and st["awaiting"] == "nothing: the game is over, the Axis won"
     refused = cli("submit", g40_db, "--power", "Russians", "-", input="end\n", code=1)
