@@ -258,8 +258,11 @@ def objective_phrase(line: dict) -> str:
 
 
 def describe(event: dict) -> list[str]:
-    """The report's sentences for one journal event."""
+    """The report's sentences for one journal event: a game's own words first, where it gave them ("text": a
+    declaration, an alliance formed, a rule of its own at work), then the engine's for its own kinds."""
     kind = event["type"]
+    if kind == "rule" or ("text" in event and not kind.startswith("victory")):
+        return [event["text"] + (f" [{event['rule']}]" if event.get("rule") else "")]
     if kind == "purchase" and "bid_left" in event:
         return [f"{event['power']} buy {units_phrase(event['units'])} for {event['cost']} PUs of their bid "
                 f"({event['bid_left']} of it left)."]
@@ -276,8 +279,6 @@ def describe(event: dict) -> list[str]:
                 f"income of {event['income']}, rounded down) [EG-29]."]
     if kind == "repair":
         return [f"{event['power']} repair {event['amount']} damage on the {event['unit']} in {event['place']} ({event['treasury']} PUs left)."]
-    if kind == "war" and "text" in event:          # a game that words its declarations (Expanded Global)
-        return [event["text"] + (f" [{event['rule']}]" if event.get("rule") else "")]
     if kind == "war":
         also = [c for c in event.get("changes", []) if {c[0], c[1]} != {event["power"], event["target"]}]
         return [f"{event['power']} declare war on {event['target']}."] + (
@@ -290,8 +291,6 @@ def describe(event: dict) -> list[str]:
         return [f"{event['reason']}: {units_phrase(event['units'])} of {event['power']} removed from {event['place']}."]
     if kind == "placed_by_rule":
         return [f"{event['reason']}: {units_phrase(event['units'])} of {event['power']} placed in {event['place']}."]
-    if kind == "rule" or ("text" in event and not kind.startswith("victory")):     # a game's own words (an alliance…)
-        return [event["text"] + (f" [{event['rule']}]" if event.get("rule") else "")]
     if kind == "move":
         line = f"{units_phrase(event['units'])}: {' > '.join(event['path'])}"
         if event.get("riders"):
