@@ -45,6 +45,12 @@ class MapFamily(MapFacts):
         families have none, a game may (the Expanded Global's Peacetime Spending is settled as Purchase begins)."""
         return []
 
+    def phase_end(self, state: State, power: str, phase: str, roller) -> list[dict]:
+        """Events as a phase of `power`'s turn ends, after its orders (not the battle or end-of-turn phases, which
+        have their own hooks): where a game rolls dice outside battle (the Expanded Global's research). `roller` is
+        None while `submit` checks the orders: no dice are rolled then, and what they decide is not known."""
+        return []
+
     def turn_end(self, state: State, roller) -> list[dict]:
         """The end of the mover's turn, ending with close_turn."""
         raise NotImplementedError

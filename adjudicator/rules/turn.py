@@ -143,6 +143,7 @@ def _play_phase(rules: MapFacts, state: State, phase: str, orders: list[Order], 
             _check_carrier_landings(rules, state, flown, errors)
         if phase == "noncombat_move":
             events += air.land_the_rest(rules, state, power, wishes)
+        events += rules.phase_end(state, power, phase, roller)
     if phase != "end_turn":
         events += triggers(rules, state, power, phase, "after")
         _advance_phase(rules, state, phase)
