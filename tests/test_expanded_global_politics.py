@@ -73,7 +73,7 @@ def test_silence_until_the_deadline_is_a_refusal(rules):
     [expired] = events
     assert {k: v for k, v in expired.items() if k != "text"} == {
         "type": "offer_refused", "offer": oid, "power": "Canada", "silent": ["United States"], "draw": False,
-        "why": "no answer by the deadline", "rule": "EG-60"}
+        "kind": "alliance", "what": "alliance offer", "why": "no answer by the deadline", "rule": "EG-60"}
     assert expired["text"].startswith(f"The alliance offer {oid} of Canada has expired: no answer from United States")
     with pytest.raises(RuleViolation, match="no pending offer"):
         politics.file_answer(rules, state, "United States", "accept", oid)      # expired

@@ -25,7 +25,7 @@ def _alliance_offer(e: dict) -> str:
 
 
 def _what(e: dict) -> str:
-    return "draw offer" if e.get("draw") else "alliance offer"
+    return e.get("what") or ("draw offer" if e.get("draw") else "alliance offer")
 
 
 def _offer_refused(e: dict) -> str:
@@ -47,7 +47,8 @@ def _victory(e: dict) -> str:
 
 def _offer_accepted(e: dict) -> str:
     waiting = f" (still to answer: {_names(e['waiting'])})" if e["waiting"] else ""
-    return f"{e['power']} accept the {_what(e)} {e['offer']} of {e['by']}{waiting}."
+    terms = f", on these terms: {e['terms']}" if e.get("terms") else ""
+    return f"{e['power']} accept the {_what(e)} {e['offer']} of {e['by']}{terms}{waiting}."
 
 
 def _alliance_formed(e: dict) -> str:

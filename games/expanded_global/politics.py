@@ -21,6 +21,8 @@ carries it:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from adjudicator.notation.orders import GameVerb, War
 from adjudicator.notation.parser import Reader
@@ -55,13 +57,22 @@ def add_verbs(reg: VerbRegistry) -> VerbRegistry:
                  aliases=("alliance",))
     reg.register("draw", phase="alliances", usage="draw", parse=lambda r: {})
     reg.register("leave", phase="", usage="leave [NATION]", parse=_leave)
-    reg.register("accept", phase="", usage="accept ID", parse=lambda r: {"offer": r.word("an offer's id").upper()})
+    reg.register("accept", phase="", usage="accept ID [TERMS]", parse=_answer_args)
     reg.register("refuse", phase="", usage="refuse ID", parse=lambda r: {"offer": r.word("an offer's id").upper()})
     return reg
 
 
 def _leave(r: Reader) -> dict:
     return {} if r.at_end() else {"nation": r.power()}
+
+
+def _answer_args(r: Reader) -> dict:
+    """`accept ID`, or `accept ID TERMS` where the kind of offer asks the answerer for terms (a victor's surrender
+    terms): the terms are read against the board when the answer is checked (Agreement.check_terms)."""
+    args = {"offer": r.word("an offer's id").upper()}
+    if not r.at_end():
+        args["terms"] = r.rest("the terms")
+    return args
 
 
 # -- relations --------------------------------------------------------------------------------------------------
@@ -120,6 +131,50 @@ def declared_war(rules, state: State, power: str, target: str, event: dict) -> N
     said(event)
 
 
+# -- agreements: offers and answers (DESIGN.md "Agreements between powers") ------------------------------------
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """A kind of offer between nations: the answerer's step at which an answer takes effect, and what follows when
+    every member has accepted. Alliances and draws are answered at Make Alliances; other kinds register their own
+    (`register_agreement`)."""
+
+    phase: str                      # the answerer's step at which its answer takes effect
+    rule: str                       # the row (or ruling) an answer's refusal cites
+    what: str                       # "alliance offer": how the report names an offer of this kind
+    concluded: Callable             # (rules, state, oid, offer, terms: {nation: text}) -> events, all accepted
+    check_terms: Callable | None = None     # (rules, state, power, offer, terms | None): refuse an answer's terms
+
+
+AGREEMENTS: dict[str, Agreement] = {}
+
+
+def register_agreement(kind: str, agreement: Agreement) -> None:
+    AGREEMENTS[kind] = agreement
+
+
+def kind_of(found: dict) -> str:
+    return found.get("kind", "alliance")
+
+
+def new_offer(state: State, prefix: str, record: dict) -> str:
+    """Files an offer (record: "kind", "from", "to", "members", and the kind's own terms) under a new id made of
+    `prefix` and the game's one offer count (A1, D2, S3 …), and returns the id; the offerer has accepted it."""
+    state.spent["offers"] = state.spent.get("offers", 0) + 1
+    oid = f"{prefix}{state.spent['offers']}"
+    state.switches[f"offer:{oid}"] = json.dumps({"round": state.round, "accepted": [record["from"]], **record})
+    return oid
+
+
+def _answer(raw: str) -> tuple[str, str | None]:
+    """An answer filed: "accept", "refuse", or JSON {"verb", "terms"} when it carries terms."""
+    if raw.startswith("{"):
+        found = json.loads(raw)
+        return found["verb"], found.get("terms")
+    return raw, None
+
+
 # -- alliances (EG-60 … EG-63) ------------------------------------------------------------------------------------
 
 
@@ -139,11 +194,8 @@ def offer(rules, state: State, power: str, target: str) -> dict:
         raise RuleViolation(f"{power} may not ally with {target}: allies already", "EG-60")
     if any(rules.at_war(state, a, b) for a in mine for b in theirs):
         raise RuleViolation(f"{power} may not ally with {target}: at war", "EG-60")
-    state.spent["offers"] = state.spent.get("offers", 0) + 1
-    oid = f"A{state.spent['offers']}"
     members = sorted(set(mine) | set(theirs))
-    state.switches[f"offer:{oid}"] = json.dumps({"from": power, "to": target, "round": state.round,
-                                                  "members": members, "accepted": [power]})
+    oid = new_offer(state, "A", {"from": power, "to": target, "members": members})
     return said({"type": "alliance_offer", "power": power, "target": target, "offer": oid,
                  "addressed": [m for m in members if m != power], "rule": "EG-60"})
 
@@ -158,35 +210,41 @@ def offer_draw(rules, state: State, power: str) -> dict:
     if power not in members:
         raise RuleViolation(f"{power} control no territory: only the nations still in the game may offer a draw",
                             "eg-victory")
-    state.spent["offers"] = state.spent.get("offers", 0) + 1
-    oid = f"D{state.spent['offers']}"
-    state.switches[f"offer:{oid}"] = json.dumps({"kind": "draw", "from": power, "to": None, "round": state.round,
-                                                  "members": members, "accepted": [power]})
+    oid = new_offer(state, "D", {"kind": "draw", "from": power, "to": None, "members": members})
     return said({"type": "draw_offer", "power": power, "offer": oid,
                  "addressed": [m for m in members if m != power], "rule": "eg-victory"})
 
 
-def may_answer(rules, state: State, power: str, oid: str) -> None:
+def may_answer(rules, state: State, power: str, oid: str, verb: str = "refuse", terms: str | None = None) -> None:
     """An answer is taken only if it can take effect: the offer is pending, addressed to `power`, and `power`'s
-    next `alliances` phase comes before the deadline (it does unless that phase of its own turn is over)."""
+    next step at which answers of its kind take effect (Make Alliances for an alliance) comes before the deadline
+    (it does unless that step of its own turn is over); terms only where the kind asks for them, and valid."""
     found = offers(state).get(oid.upper())
     if found is None:
         raise RuleViolation(f"there is no pending offer {oid.upper()}: it was never made, or it was refused "
                             "or has expired", "EG-60")
+    kind = AGREEMENTS[kind_of(found)]
     if power not in found["members"] or power == found["from"]:
-        raise RuleViolation(f"the offer {oid.upper()} is not addressed to {power}", "EG-60")
+        raise RuleViolation(f"the offer {oid.upper()} is not addressed to {power}", kind.rule)
     phases = rules.scenario.phases_of(power)
-    if state.power == power and phases.index(state.phase) > phases.index("alliances"):
-        raise RuleViolation(f"{power}'s Make Alliances step of this turn is over, and the offer {oid.upper()} expires "
-                            f"as {found['from']}' next turn begins, before {power}'s next one: the answer could not "
-                            "take effect", "EG-60")
+    if state.power == power and phases.index(state.phase) > phases.index(kind.phase):
+        steps = rules.scenario.steps_of(power, kind.phase)
+        raise RuleViolation(f"{power}'s {steps[0].display if steps else kind.phase} step of this turn is over, and the "
+                            f"offer {oid.upper()} expires as {found['from']}' next turn begins, before {power}'s "
+                            "next one: the answer could not take effect", kind.rule)
+    if verb == "accept" and kind.check_terms is not None:
+        kind.check_terms(rules, state, power, found, terms)
+    elif terms is not None:
+        raise RuleViolation(f"the {kind.what} {oid.upper()} is accepted as it stands: `accept {oid.upper()}` takes "
+                            "no terms", kind.rule)
 
 
-def file_answer(rules, state: State, power: str, verb: str, oid: str) -> None:
-    """`accept ID` / `refuse ID` filed by `power` (in any submission), applied at its next `alliances` phase; a
-    later answer to the same offer replaces an earlier one."""
-    may_answer(rules, state, power, oid)
-    state.switches[f"answer:{oid.upper()}:{power}"] = verb
+def file_answer(rules, state: State, power: str, verb: str, oid: str, terms: str | None = None) -> None:
+    """`accept ID [TERMS]` / `refuse ID` filed by `power` (in any submission), applied at its next step of the
+    offer's kind; a later answer to the same offer replaces an earlier one."""
+    may_answer(rules, state, power, oid, verb, terms)
+    state.switches[f"answer:{oid.upper()}:{power}"] = (json.dumps({"verb": verb, "terms": terms}) if terms
+                                                      else verb)
 
 
 def may_leave(rules, state: State, power: str, nation: str | None) -> None:
@@ -202,45 +260,58 @@ def check_standing(rules, state: State, power: str, order: GameVerb) -> None:
     if order.name == "leave":
         may_leave(rules, state, power, order.args.get("nation"))
     else:
-        may_answer(rules, state, power, order.args["offer"])
+        may_answer(rules, state, power, order.args["offer"], order.name, order.args.get("terms"))
 
 
 def file_standing(rules, state: State, power: str, order: GameVerb) -> None:
     if order.name == "leave":
         state.switches[f"leave:{power}"] = ""
     else:
-        file_answer(rules, state, power, order.name, order.args["offer"])
+        file_answer(rules, state, power, order.name, order.args["offer"], order.args.get("terms"))
 
 
 def alliances_start(rules, state: State, power: str) -> list[dict]:
     """`power`'s departure filed before it (EG-63) and its answers take effect; an offer every member has accepted
     forms its alliance (EG-61, EG-62)."""
     events = leaves_take_effect(rules, state, only=power)
+    return events + answers_take_effect(rules, state, power, "alliances") + lapse_stale(rules, state)
+
+
+def answers_take_effect(rules, state: State, power: str, phase: str) -> list[dict]:
+    """`power`'s answers to offers of the kinds answered at `phase` take effect: a refusal ends the offer; the last
+    acceptance concludes it (the kind's `concluded`, given every acceptance's terms)."""
+    events = []
     for oid, found in offers(state).items():
-        answer = state.switches.pop(f"answer:{oid}:{power}", None)
-        if answer is None:
+        kind = AGREEMENTS[kind_of(found)]
+        if kind.phase != phase:
             continue
-        draw = found.get("kind") == "draw"
-        rule = "eg-victory" if draw else "EG-60"
+        raw = state.switches.pop(f"answer:{oid}:{power}", None)
+        if raw is None:
+            continue
+        answer, terms = _answer(raw)
+        common = {"offer": oid, "power": power, "by": found["from"], "kind": kind_of(found), "what": kind.what,
+                  "draw": kind_of(found) == "draw", "rule": kind.rule}
         if answer == "refuse":
             _end_offer(state, oid)
-            events.append(said({"type": "offer_refused", "offer": oid, "power": power, "by": found["from"],
-                                "draw": draw, "rule": rule}))
+            events.append(said({"type": "offer_refused", **common}))
             continue
         found["accepted"] = sorted(set(found["accepted"]) | {power})
-        events.append(said({"type": "offer_accepted", "offer": oid, "power": power, "by": found["from"],
-                            "waiting": [m for m in found["members"] if m not in found["accepted"]],
-                            "draw": draw, "rule": rule}))
+        if terms:
+            found.setdefault("terms", {})[power] = terms
+        events.append(said({"type": "offer_accepted", **common, **({"terms": terms} if terms else {}),
+                            "waiting": [m for m in found["members"] if m not in found["accepted"]]}))
         if set(found["accepted"]) < set(found["members"]):
             state.switches[f"offer:{oid}"] = json.dumps(found)
-        elif draw:
-            _end_offer(state, oid)
-            state.switches["drawn"] = json.dumps(found["members"])
-            events.append(said({"type": "victory", "side": "draw", "members": found["members"], "offer": oid,
-                                "power": power, "rule": "eg-victory"}))
         else:
-            events += _form(rules, state, oid, found)
-    return events + lapse_stale(rules, state)
+            _end_offer(state, oid)
+            events += kind.concluded(rules, state, oid, found, found.get("terms", {}))
+    return events
+
+
+def _drawn(rules, state: State, oid: str, found: dict, terms: dict) -> list[dict]:
+    state.switches["drawn"] = json.dumps(found["members"])
+    return [said({"type": "victory", "side": "draw", "members": found["members"], "offer": oid,
+                  "power": found["from"], "rule": "eg-victory"})]
 
 
 def lapse_stale(rules, state: State) -> list[dict]:
@@ -248,7 +319,7 @@ def lapse_stale(rules, state: State) -> list[dict]:
     no longer form as offered: they lapse at once, and the report says so, rather than wait for answers."""
     events = []
     for oid, found in offers(state).items():
-        if found.get("kind") == "draw":
+        if kind_of(found) != "alliance":
             continue
         now = sorted(set(bloc(rules, state, found["from"])) | set(bloc(rules, state, found["to"])))
         if now != found["members"]:
@@ -259,8 +330,7 @@ def lapse_stale(rules, state: State) -> list[dict]:
     return events
 
 
-def _form(rules, state: State, oid: str, found: dict) -> list[dict]:
-    _end_offer(state, oid)
+def _form(rules, state: State, oid: str, found: dict, terms: dict) -> list[dict]:
     a, b = bloc(rules, state, found["from"]), bloc(rules, state, found["to"])
     if sorted(set(a) | set(b)) != found["members"] or any(rules.at_war(state, x, y) for x in a for y in b):
         return [said({"type": "alliance_lapsed", "offer": oid, "power": found["from"], "target": found["to"],
@@ -288,9 +358,10 @@ def turn_start(rules, state: State, power: str) -> list[dict]:
         if found["from"] == power:
             _end_offer(state, oid)
             silent = [m for m in found["members"] if m not in found["accepted"]]
+            kind = AGREEMENTS[kind_of(found)]
             events.append(said({"type": "offer_refused", "offer": oid, "power": power, "silent": silent,
-                                "draw": found.get("kind") == "draw", "why": "no answer by the deadline",
-                                "rule": "eg-victory" if found.get("kind") == "draw" else "EG-60"}))
+                                "kind": kind_of(found), "what": kind.what, "draw": kind_of(found) == "draw",
+                                "why": "no answer by the deadline", "rule": kind.rule}))
     return events
 
 
@@ -381,3 +452,7 @@ def neutrals_at_peace(rules, state: State, power: str) -> None:
     for owner in neutral_owners(rules):
         if rules.at_war(state, power, owner):
             state.set_relationship(power, owner, NEUTRAL_PEACE)
+
+
+register_agreement("alliance", Agreement("alliances", "EG-60", "alliance offer", _form))
+register_agreement("draw", Agreement("alliances", "eg-victory", "draw offer", _drawn))
