@@ -121,6 +121,11 @@ _TEXTS = {f.__name__[1:]: f for f in (
     _interned, _attack_order, _victory)}
 
 
+def add_texts(*fns) -> None:
+    """A game module's own sentences (`_kind(event) -> str`), for the kinds of event it makes."""
+    _TEXTS.update({f.__name__[1:]: f for f in fns})
+
+
 def said(event: dict) -> dict:
     """The event with its sentence ("text"), which the report prints."""
     event["text"] = _TEXTS[event["type"]](event)

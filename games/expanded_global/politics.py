@@ -145,6 +145,7 @@ class Agreement:
     what: str                       # "alliance offer": how the report names an offer of this kind
     concluded: Callable             # (rules, state, oid, offer, terms: {nation: text}) -> events, all accepted
     check_terms: Callable | None = None     # (rules, state, power, offer, terms | None): refuse an answer's terms
+    refused: Callable | None = None         # (rules, state, oid, offer): after a refusal, or expiry unanswered
 
 
 AGREEMENTS: dict[str, Agreement] = {}
@@ -293,6 +294,8 @@ def answers_take_effect(rules, state: State, power: str, phase: str) -> list[dic
                   "draw": kind_of(found) == "draw", "rule": kind.rule}
         if answer == "refuse":
             _end_offer(state, oid)
+            if kind.refused is not None:
+                kind.refused(rules, state, oid, found)
             events.append(said({"type": "offer_refused", **common}))
             continue
         found["accepted"] = sorted(set(found["accepted"]) | {power})
@@ -359,6 +362,8 @@ def turn_start(rules, state: State, power: str) -> list[dict]:
             _end_offer(state, oid)
             silent = [m for m in found["members"] if m not in found["accepted"]]
             kind = AGREEMENTS[kind_of(found)]
+            if kind.refused is not None:
+                kind.refused(rules, state, oid, found)
             events.append(said({"type": "offer_refused", "offer": oid, "power": power, "silent": silent,
                                 "kind": kind_of(found), "what": kind.what, "draw": kind_of(found) == "draw",
                                 "why": "no answer by the deadline", "rule": kind.rule}))

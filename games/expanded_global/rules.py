@@ -25,7 +25,7 @@ from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
-from . import influence, nations, politics, victory, view, war
+from . import armistice, influence, nations, politics, victory, view, war
 
 REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
 PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
@@ -46,6 +46,7 @@ class ExpandedGlobalRules(G40Rules):
         reg.order_rule = "EG-09"
         influence.register(reg)             # `influence`, `influence N NEUTRAL` (influence.py)
         war.register(reg)                   # `attack [NATION] ZONE` (war.py)
+        armistice.register(reg)             # `armistice NATION TERMS`, `exchange NATION TERMS` (armistice.py)
         return reg
 
     # -- wars and alliances (politics.py) ---------------------------------------------------------------
@@ -55,6 +56,8 @@ class ExpandedGlobalRules(G40Rules):
             return influence.order(self, state, power, order)
         if order.name == war.VERB:
             return war.attack(self, state, power, order.args["place"], order.args.get("nation"))
+        if order.name in armistice.VERBS:
+            return armistice.order(self, state, power, order)
         if order.name == "ally":
             return politics.offer(self, state, power, order.args["nation"])
         if order.name == "draw":
@@ -142,6 +145,7 @@ class ExpandedGlobalRules(G40Rules):
         return {**super().status_fields(state), "influence_markers": influence.markers(state),
                 "influence": {n: state.spent.get(influence.POOL.format(n), 0) for n in politics.nations(self)},
                 "alliances": view.alliances(self, state), "offers": politics.offers(state),
+                **armistice.status(self, state),
                 "notes": view.notes(self, state)}
 
     # -- the turn -------------------------------------------------------------------------------------
@@ -150,7 +154,7 @@ class ExpandedGlobalRules(G40Rules):
         """Nothing as the turn starts: G40's free repair at a naval base (BG-21) is replaced by the repair fee
         (EG-30), paid with a `repair` order in Purchase and Repair. The nation's alliance offers still unanswered
         end, refused by silence (EG-60), and departures filed outside their turn take effect (EG-63)."""
-        return politics.turn_start(self, state, power)
+        return politics.turn_start(self, state, power) + armistice.turn_start(self, state, power)
 
     def phase_start(self, state: State, power: str, phase: str) -> list[dict]:
         """As Purchase and Repair begins, the nation's war status is taken for the whole turn (RULINGS.md
@@ -159,6 +163,8 @@ class ExpandedGlobalRules(G40Rules):
         begin, the Surprise Attacks of the combat move are reported (EG-66, EG-67)."""
         if phase == "alliances":
             return politics.alliances_start(self, state, power)
+        if phase in ("surrenders", "research"):         # answers to armistice / exchange offers (armistice.py)
+            return politics.answers_take_effect(self, state, power, phase)
         if phase == "battle":
             return politics.surprise_reports(state, power)
         if phase != "purchase":

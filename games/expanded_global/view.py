@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adjudicator.state import State
 
-from . import influence, politics
+from . import armistice, influence, politics
 
 
 def alliances(rules, state: State) -> list[list[str]]:
@@ -52,7 +52,9 @@ def notes(rules, state: State) -> list[str]:
     for oid, offer in sorted(politics.offers(state).items(), key=lambda kv: int(kv[0][1:])):
         waiting = ", ".join(m for m in offer["members"] if m not in offer["accepted"])
         what = "a draw" if offer.get("kind") == "draw" else f"an alliance to {offer['to']}"
-        lines.append(f"Offer {oid}: {offer['from']} offer {what}; awaiting {waiting}")
+        line = armistice.offer_line(offer) or f"{offer['from']} offer {what}"
+        lines.append(f"Offer {oid}: {line}; awaiting {waiting}")
+    lines += armistice.notes(rules, state)
     for target, by in sorted(influence.markers(state).items()):
         lines.append(f"Influence markers on {target}: " + ", ".join(f"{n} {k}" for n, k in sorted(by.items())))
     return lines
