@@ -137,7 +137,7 @@ def _aa_fire(rules: MapFacts, state: State, power: str, roller, base: str, goal:
     targets = sorted(targets, key=lambda u: (u.type, u.id))
     if not (targets and guns):
         return []
-    hit_on = rules.number(guns[0], "attackAA", 1)
+    hit_on = rules.aa_value(state, guns[0])
     names = [f"{u.type}" for u in targets]
     sides = rules.scenario.dice_sides
     values = roller.roll(f"{base}:aa", sides, len(names), units=names)

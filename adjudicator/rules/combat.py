@@ -101,7 +101,7 @@ class Battle:
     # -- who may hit whom --------------------------------------------------------------------------
 
     def value(self, unit: Unit, role: str) -> int:
-        value = self.rules.unit_value(unit, role)
+        value = self.rules.battle_value(self.state, unit, role, self.dfn if role == "attacker" else self.att)
         if role == "defender" and self.rules.defends_at_one(self.state, self.power, unit):
             return min(value, 1)
         return value
@@ -109,14 +109,16 @@ class Battle:
     def _destroyer(self, side: list[Unit]) -> bool:
         return any(self.rules.is_destroyer(u) for u in side)
 
-    def _may_hit(self, shooter: Unit, side: list[Unit]) -> Callable[[Unit], bool]:
+    def _may_hit(self, shooter: Unit, side: list[Unit], role: str) -> Callable[[Unit], bool]:
         destroyer = self._destroyer(side)
-        return lambda target: self.rules.can_hit(shooter, target, destroyer)
+        return lambda target: (self.rules.can_hit(shooter, target, destroyer)
+                               and self.rules.may_target(self.state, shooter, target, role))
 
     def _threat(self, side: list[Unit], role: str, targets: list[Unit]) -> bool:
         """Can any unit of `side` score against any of `targets`?"""
         destroyer = self._destroyer(side)
-        return any(self.value(u, role) > 0 and self.rules.can_hit(u, t, destroyer) for u in side for t in targets)
+        return any(self.value(u, role) > 0 and self.rules.can_hit(u, t, destroyer)
+                   and self.rules.may_target(self.state, u, t, role) for u in side for t in targets)
 
     # -- dice --------------------------------------------------------------------------------------
 
@@ -124,20 +126,25 @@ class Battle:
               value: Callable[[Unit], int] | None = None) -> tuple[dict | None, Hits]:
         """One side's dice: the roll for the report, and its hits grouped by what they may hit. `value`: what each
         unit fires at, where it is not its value in its role (shore bombardment)."""
-        bonus = support(self.rules, units, role)
+        bonus = support(self.rules, units, role, self.state)
         value = value or (lambda u: self.value(u, role))
         shooters = sorted(((u, value(u) + bonus.get(u.id, 0)) for u in units), key=lambda x: (x[0].type, x[0].id))
         shooters = [(u, min(v, self.rules.scenario.dice_sides)) for u, v in shooters if v > 0]
         if not shooters:
             return None, []
-        names = [f"{u.type}@{v}" for u, v in shooters]
+        # a unit may roll several dice and keep the best (MapFacts.battle_dice): its dice stand side by side
+        counts = [max(1, self.rules.battle_dice(self.state, u, role)) for u, _ in shooters]
+        names = [f"{u.type}@{v}" for (u, v), n in zip(shooters, counts) for _ in range(n)]
         sides = self.rules.scenario.dice_sides
-        values = self.roller.roll(label, sides, len(shooters), units=names)
-        groups: dict[tuple[bool, bool], list] = {}
-        for (u, v), d in zip(shooters, values):
+        values = self.roller.roll(label, sides, len(names), units=names)
+        groups: dict[tuple[bool, bool, bool], list] = {}
+        at = 0
+        for (u, v), n in zip(shooters, counts):
+            d = min(values[at:at + n])
+            at += n
             if d <= v:
-                key = (self.rules.is_sub(u), self.rules.is_air(u))
-                groups.setdefault(key, [0, self._may_hit(u, side)])[0] += 1
+                key = (self.rules.is_sub(u), self.rules.is_air(u), self.rules.is_transport(u))
+                groups.setdefault(key, [0, self._may_hit(u, side, role)])[0] += 1
         hits = [(n, f) for n, f in groups.values()]
         return {"label": label, "sides": sides, "values": values, "units": names,
                 "hits": sum(n for n, _ in hits)}, hits
@@ -290,7 +297,8 @@ class Battle:
         for role, side, other, other_role in (("attacker", self.att, self.dfn, "defender"),
                                              ("defender", self.dfn, self.att, "attacker")):
             killers = [u for u in other if self.rules.destroys_defenceless(u, other_role)]
-            if side and all(self.rules.defenceless(u, role) for u in side) and self._threat(killers, other_role, side):
+            if (side and all(self.rules.defenceless(u, role) and self.value(u, role) == 0 for u in side)
+                    and self._threat(killers, other_role, side)):
                 self._remove(list(side))
                 rec.setdefault("defenceless", {})[role] = count_types(side)
 
@@ -312,12 +320,20 @@ class Battle:
             return
         limits = [rules.number(g, "maxAAattacks", -1) for g in guns]
         shots = len(air) if -1 in limits else min(len(air), sum(limits))
-        hit_on = rules.number(guns[0], "attackAA", 1)
+        hit_on = [rules.aa_value(self.state, g) for g in guns]
+        if len(set(hit_on)) == 1:
+            aim = [hit_on[0]] * shots
+            names = [f"{guns[0].type}@{hit_on[0]}"] * shots
+        else:       # guns that hit on different numbers (a game's Radar): the best guns fire first
+            aim, names = [], []
+            for g, v, most in sorted(zip(guns, hit_on, limits), key=lambda x: (-x[1], x[0].id)):
+                n = shots - len(aim) if most < 0 else min(most, shots - len(aim))
+                aim += [v] * n
+                names += [f"{g.type}@{v}"] * n
         label = f"aa:{self.place}:r1"
-        names = [f"{guns[0].type}@{hit_on}"] * shots
         sides = rules.scenario.dice_sides
         values = self.roller.roll(label, sides, shots, units=names)
-        hits = sum(1 for d in values if d <= hit_on)
+        hits = sum(1 for d, v in zip(values, aim) if d <= v)
         targets = {u.id for u in air}
         _, killed = assign_hits(rules, self.att, [(hits, lambda u: u.id in targets)], self.att_ool, "attacker")
         self._remove(killed)
@@ -434,7 +450,7 @@ def retreat_open(rules: MapFacts, state: State, power: str, to: str, sea: bool) 
     return rules.is_friendly_land(state, power, to) and not rules.hostile_units(state, power, to)
 
 
-def support(rules: MapFacts, side: list[Unit], role: str) -> dict[int, int]:
+def support(rules: MapFacts, side: list[Unit], role: str, state: State | None = None) -> dict[int, int]:
     """Bonus per unit id from support attachments (BG-24): each provider lifts up to `number` targets once per bonus type."""
     bonus: dict[int, int] = {}
     used_types: dict[int, set[str]] = {}
@@ -442,7 +458,7 @@ def support(rules: MapFacts, side: list[Unit], role: str) -> dict[int, int]:
         if sup.faction != "allied" or not (sup.offence if role == "attacker" else sup.defence):
             continue
         providers = [u for u in side if u.type == sup.provider and u.owner in sup.players]
-        slots = len(providers) * sup.number
+        slots = sum(rules.support_number(state, sup, p) for p in providers)
         for u in sorted(side, key=lambda u: u.id):
             if slots == 0:
                 break

@@ -17,7 +17,7 @@ def price_list(rules: MapFacts, state: State, power: str) -> dict[str, int]:
             (unit, qty), = rule.results.items()
             if qty == 1 and (unit not in prices or rule.cost < prices[unit]):
                 prices[unit] = rule.cost
-    return prices
+    return rules.adjust_prices(state, power, prices)
 
 
 def buy(rules: MapFacts, state: State, mover: str, order: Buy, bid: bool = False) -> dict:
@@ -70,7 +70,7 @@ def factory_capacity(rules: MapFacts, state: State, power: str, place: str) -> i
     for u in state.units_at(place, power):
         t = rules.ut(u)
         if t.has("factory") and not u.flags.get("placed"):          # a new factory produces from the next turn
-            total += max(0, _production(rules, u) - u.damage)
+            total += max(0, _production(rules, u) + rules.production_bonus(state, u) - u.damage)
     return total
 
 
@@ -102,7 +102,7 @@ def no_production(rules: MapFacts, state: State, power: str, place: str) -> tupl
     if damaged:
         u = damaged[0]
         return (f"the {u.type} in {place} is damaged to its production ({u.damage} damage against a production of "
-                f"{_production(rules, u)}), so it places nothing until repaired (`repair N {place}` in the purchase "
+                f"{_production(rules, u) + rules.production_bonus(state, u)}), so it places nothing until repaired (`repair N {place}` in the purchase "
                 "phase)"), "BG-28"
     return f"the factory in {place} can place nothing more this turn", "BG-35"
 

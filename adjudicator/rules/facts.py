@@ -642,6 +642,40 @@ class MapFacts(RulesCore):
             return t.defense
         return t.attack + (self.marine_bonus(unit) if unit.flags.get("amphibious") else 0)
 
+    # -- a game's improvements of a power's units (the Expanded Global's technologies); none in the families ----
+
+    def battle_value(self, state: State, unit: Unit, role: str, enemies: list[Unit]) -> int:
+        """A unit's attack or defence in a battle against `enemies`: its value in its role (unit_value)."""
+        return self.unit_value(unit, role)
+
+    def may_target(self, state: State, shooter: Unit, target: Unit, role: str) -> bool:
+        """Whether a hit of `shooter` in `role` may fall on `target`, beyond BG-18 (can_hit): always here."""
+        return True
+
+    def battle_dice(self, state: State, unit: Unit, role: str) -> int:
+        """Dice `unit` rolls in a combat round, keeping the best (lowest): one here."""
+        return 1
+
+    def support_number(self, state: State | None, support, provider: Unit) -> int:
+        """How many units one `provider` lifts by a support attachment (BG-24): the map's `number`."""
+        return support.number
+
+    def aa_value(self, state: State, gun: Unit) -> int:
+        """What an AA gun (or a facility's AA) hits on: the map's attackAA (1)."""
+        return self.number(gun, "attackAA", 1)
+
+    def production_bonus(self, state: State, factory: Unit) -> int:
+        """Units a factory mobilises beyond its production (BG-35): none here."""
+        return 0
+
+    def adjust_prices(self, state: State, power: str, prices: dict[str, int]) -> dict[str, int]:
+        """`power`'s purchase list after the game's own price changes: the map's here."""
+        return prices
+
+    def blitzes_alone(self, state: State, unit: Unit) -> bool:
+        """Whether `unit` may blitz without a unit to pair with (BG-04), beyond the map's canBlitz: no here."""
+        return False
+
     def defends_at_one(self, state: State, mover: str, unit: Unit) -> bool:
         """CL-26: in the first round of the game, units defending against a power whose RulesAttachment has
         `dominatingFirstRoundAttack` (the Pacific's Japanese surprise attack) hit only on 1, unless their owner's

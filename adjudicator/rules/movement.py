@@ -328,13 +328,13 @@ def _arrive(unit: Unit, place: str, steps: int, phase: str) -> None:
         unit.mark(combat_moved=True)
 
 
-def _cannot_blitz(rules: MapFacts, units: list[Unit]) -> list[str]:
+def _cannot_blitz(rules: MapFacts, state: State, units: list[Unit]) -> list[str]:
     """BG-04: the units of a move that cannot blitz, once each unit that receives the ability from another
     (the map's receivesAbilityWhenWith canBlitz:armour) is paired one-to-one with such a unit moving with it."""
     givers = Counter(u.type for u in units if rules.ut(u).has("can_blitz"))
     slow = []
     for u in units:
-        if rules.ut(u).has("can_blitz"):
+        if rules.ut(u).has("can_blitz") or rules.blitzes_alone(state, u):
             continue
         giver = next((f[1] for f in rules.fields(u, "receivesAbilityWhenWith")
                       if len(f) == 2 and f[0] == "canBlitz" and givers[f[1]] > 0), None)
@@ -359,7 +359,7 @@ def _check_land(rules: MapFacts, state: State, power: str, units: list[Unit], pa
             raise RuleViolation(f"land units may not pass through hostile {place} in non-combat", "BG-08")
         if rules.hostile_units(state, power, place):
             raise RuleViolation(f"land units must stop in {place}: it holds enemy units", "BG-03")
-        slow = _cannot_blitz(rules, units)
+        slow = _cannot_blitz(rules, state, units)
         if slow:
             raise RuleViolation(f"{slow[0]} cannot blitz through {place}: only units that can blitz move on "
                                 "through an empty enemy territory (mech infantry only paired one-to-one with "

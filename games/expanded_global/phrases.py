@@ -115,7 +115,37 @@ def _interned(e: dict) -> str:
             "interned.")
 
 
+def _research_bought(e: dict) -> str:
+    return (f"{e['power']} buy {e['dice']} research di{'ce' if e['dice'] != 1 else 'e'} for {e['cost']} IPCs "
+            f"(Chart {e['chart']} named for breakthroughs); {e['treasury']} IPCs left.")
+
+
+def _research(e: dict) -> str:
+    rolled = ", ".join(str(v) for v in e["values"])
+    n = e["breakthroughs"]
+    if not n:
+        return f"{e['power']} research ({e['label']}): {rolled} — no 6, the research fails."
+    return (f"{e['power']} research ({e['label']}): {rolled} — {n} six{'es' if n != 1 else ''}, "
+            f"{n} breakthrough{'s' if n != 1 else ''} on Chart {e['chart']}.")
+
+
+def _breakthrough(e: dict) -> str:
+    parts = []
+    for r in e["rolls"]:
+        faces = "+".join(str(v) for v in r["values"])
+        shown = f"{faces} = {r['total']}" if len(r["values"]) > 1 else faces
+        what = {"gained": r["tech"], "held": f"{r['tech']}, held already: rolled again",
+                "none": "no technology: rolled again"}[r["result"]]
+        parts.append(f"{r['label']} {shown}: {what}")
+    rolled = "; ".join(parts)
+    if not e["tech"]:
+        return (f"{e['power']} breakthrough on Chart {e['chart']}" + (f" ({rolled})" if rolled else "")
+                + ": every technology of the chart is held already; nothing gained.")
+    return f"{e['power']} gain {e['tech']} (Chart {e['chart']}: {rolled}); it takes effect at once."
+
+
 _TEXTS = {f.__name__[1:]: f for f in (
+    _research_bought, _research, _breakthrough,
     _alliance_offer, _draw_offer, _offer_accepted, _offer_refused, _alliance_formed, _alliance_lapsed, _alliance_left,
     _war, _surprise_attack, _influence_taken, _influence_markers, _influence_taken_over, _influence_markers_lost,
     _interned, _attack_order, _victory)}

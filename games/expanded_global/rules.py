@@ -11,8 +11,9 @@ turn. Purchase and Repair is the G40 purchase phase with two changes:
 
 Collect and Spend Influence takes the `influence` orders (EG-49 … EG-54; influence.py): Influence taken is deducted
 from the IPCs collected at the end of the turn. Victory (RULINGS.md "eg-victory") is checked as each round ends
-(victory.py). The steps whose orders do not exist yet (surrenders, research, alliances, declarations) take none: a
-turn passes through them.
+(victory.py). Research takes `research N chart C` (EG-31 … EG-34; research.py): its dice are rolled as the step
+ends (phase_end), and each technology is read by the hooks below where its rule asks (EG-35 … EG-42). The steps
+whose orders do not exist yet take none: a turn passes through them.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
-from . import armistice, influence, nations, politics, victory, view, war
+from . import armistice, influence, nations, politics, research, victory, view, war
 
 REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
 PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
@@ -47,6 +48,7 @@ class ExpandedGlobalRules(G40Rules):
         influence.register(reg)             # `influence`, `influence N NEUTRAL` (influence.py)
         war.register(reg)                   # `attack [NATION] ZONE` (war.py)
         armistice.register(reg)             # `armistice NATION TERMS`, `exchange NATION TERMS` (armistice.py)
+        research.register(reg)              # `research N chart C` (research.py)
         return reg
 
     # -- wars and alliances (politics.py) ---------------------------------------------------------------
@@ -54,6 +56,8 @@ class ExpandedGlobalRules(G40Rules):
     def game_order(self, state: State, power: str, order) -> dict:
         if order.name == influence.VERB:
             return influence.order(self, state, power, order)
+        if order.name == research.VERB:
+            return research.order(self, state, power, order)
         if order.name == war.VERB:
             return war.attack(self, state, power, order.args["place"], order.args.get("nation"))
         if order.name in armistice.VERBS:
@@ -108,6 +112,40 @@ class ExpandedGlobalRules(G40Rules):
         politics.entering(self, state, power, place, phase)        # a Surprise Attack (EG-66), not a refusal
         super().check_land_destination(state, power, place, phase)
 
+    # -- technologies (research.py): research as its step ends; each technology read where its rule asks ----
+
+    def phase_end(self, state: State, power: str, phase: str, roller) -> list[dict]:
+        events = super().phase_end(state, power, phase, roller)
+        return events + research.roll(self, state, power, roller) if phase == "research" else events
+
+    def battle_value(self, state: State, unit, role: str, enemies: list) -> int:
+        return research.battle_value(self, state, unit, role, enemies, super().battle_value(state, unit, role, enemies))
+
+    def may_target(self, state: State, shooter, target, role: str) -> bool:
+        return super().may_target(state, shooter, target, role) and research.may_target(self, state, shooter, target,
+                                                                                         role)
+
+    def battle_dice(self, state: State, unit, role: str) -> int:
+        return max(super().battle_dice(state, unit, role), research.battle_dice(self, state, unit, role))
+
+    def start_bonus(self, state: State, unit) -> int:
+        return super().start_bonus(state, unit) + research.start_bonus(self, state, unit)
+
+    def support_number(self, state, support, provider) -> int:
+        return research.support_number(self, state, support, provider)
+
+    def aa_value(self, state: State, gun) -> int:
+        return research.aa_value(self, state, gun, super().aa_value(state, gun))
+
+    def production_bonus(self, state: State, factory) -> int:
+        return super().production_bonus(state, factory) + research.production_bonus(self, state, factory)
+
+    def adjust_prices(self, state: State, power: str, prices: dict[str, int]) -> dict[str, int]:
+        return research.prices(self, state, power, super().adjust_prices(state, power, prices))
+
+    def blitzes_alone(self, state: State, unit) -> bool:
+        return super().blitzes_alone(state, unit) or research.blitzes_alone(self, state, unit)
+
     # -- nations and their land (nations.py) ------------------------------------------------------------
 
     def not_at_war(self, state: State, power: str, place: str, verb: str = "enter") -> RuleViolation:
@@ -146,6 +184,7 @@ class ExpandedGlobalRules(G40Rules):
                 "influence": {n: state.spent.get(influence.POOL.format(n), 0) for n in politics.nations(self)},
                 "alliances": view.alliances(self, state), "offers": politics.offers(state),
                 **armistice.status(self, state),
+                "technologies": research.held(self, state, politics.nations(self)),
                 "notes": view.notes(self, state)}
 
     # -- the turn -------------------------------------------------------------------------------------
@@ -257,17 +296,17 @@ class ExpandedGlobalRules(G40Rules):
         facility for N IPCs, as in G40 (BG-29). Both count against Peacetime Spending (EG-29)."""
         if self.is_water(order.place):
             return self._repair_ships(state, power, order)
-        cost = order.count
+        cost = research.facility_repair_cost(state, power, order.count)        # EG-36: 2 damage an IPC
         if state.treasury.get(power, 0) >= cost:        # else BG-29's refusal says what is missing
             key = PEACETIME_SPENT.format(power)
             before = state.spent.get(key, 0)
             self.spend(state, power, cost, order.canonical())
             try:
-                return super().repair_order(state, power, order)
+                return research.facility_repair(self, state, power, order)
             except RuleViolation:
                 state.spent[key] = before
                 raise
-        return super().repair_order(state, power, order)
+        return research.facility_repair(self, state, power, order)
 
     def _repair_ships(self, state: State, power: str, order: Repair) -> dict:
         what = order.facility or "battleship or carrier"
