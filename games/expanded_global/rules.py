@@ -25,7 +25,7 @@ from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
-from . import influence, nations, politics, victory, view, war
+from . import influence, nations, politics, strikes, victory, view, war
 
 REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
 PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
@@ -46,6 +46,7 @@ class ExpandedGlobalRules(G40Rules):
         reg.order_rule = "EG-09"
         influence.register(reg)             # `influence`, `influence N NEUTRAL` (influence.py)
         war.register(reg)                   # `attack [NATION] ZONE` (war.py)
+        strikes.register(reg)               # `strike …`, `stockpile N …` (strikes.py)
         return reg
 
     # -- wars and alliances (politics.py) ---------------------------------------------------------------
@@ -55,6 +56,10 @@ class ExpandedGlobalRules(G40Rules):
             return influence.order(self, state, power, order)
         if order.name == war.VERB:
             return war.attack(self, state, power, order.args["place"], order.args.get("nation"))
+        if order.name == strikes.VERB:
+            return strikes.strike(self, state, power, order.args)
+        if order.name == strikes.STOCK_VERB:
+            return strikes.stockpile(self, state, power, order.args["count"], order.args["weapon"])
         if order.name == "ally":
             return politics.offer(self, state, power, order.args["nation"])
         if order.name == "draw":
@@ -142,6 +147,7 @@ class ExpandedGlobalRules(G40Rules):
         return {**super().status_fields(state), "influence_markers": influence.markers(state),
                 "influence": {n: state.spent.get(influence.POOL.format(n), 0) for n in politics.nations(self)},
                 "alliances": view.alliances(self, state), "offers": politics.offers(state),
+                "nuclear_stock": strikes.stocks(self, state),
                 "notes": view.notes(self, state)}
 
     # -- the turn -------------------------------------------------------------------------------------
@@ -171,6 +177,10 @@ class ExpandedGlobalRules(G40Rules):
             return [{"type": "spending", "power": power, "at_war_with": enemies, "cap": None}]
         state.spent[PEACETIME_CAP.format(power)] = income // 2
         return [{"type": "spending", "power": power, "at_war_with": [], "income": income, "cap": income // 2}]
+
+    def phase_end(self, state: State, power: str, phase: str, roller) -> list[dict]:
+        """The Resolve Strikes step closes the combat move (strikes.py; RULINGS.md "eg-resolve-strikes")."""
+        return super().phase_end(state, power, phase, roller) + strikes.phase_end(self, state, power, phase, roller)
 
     def turn_end(self, state: State, roller) -> list[dict]:
         """G40's end of turn; a nation at peace this turn collects half its income, rounded down, after convoy
@@ -202,6 +212,7 @@ class ExpandedGlobalRules(G40Rules):
         state.spent.pop(PEACETIME_SPENT.format(power), None)
         state.spent.pop(PEACETIME_CAP.format(power), None)
         influence.end_of_turn(state, power)
+        strikes.end_of_turn(state, power)
         return super().end_of_turn(state, power)
 
     # -- Peacetime Spending (EG-29) ---------------------------------------------------------------------
