@@ -142,13 +142,51 @@ def _breakthrough(e: dict) -> str:
         return (f"{e['power']} breakthrough on Chart {e['chart']}" + (f" ({rolled})" if rolled else "")
                 + ": every technology of the chart is held already; nothing gained.")
     return f"{e['power']} gain {e['tech']} (Chart {e['chart']}: {rolled}); it takes effect at once."
+def _strike_order(e: dict) -> str:
+    what = f" ({e['facility']})" if e.get("facility") else ""
+    surprise = f" A Surprise Attack on {_names(e['surprise'])}." if e["surprise"] else ""
+    return (f"{e['power']} order {_STRIKE_NAMES[e['kind']]} strike from the air base in {e['base']} on "
+            f"{e['target']}{what} ({e['steps']} away), against {_names(e['victims'])}; resolved after the combat "
+            f"move.{surprise}")
+
+
+_STRIKE_NAMES = {"cruise": "a cruise missile", "ballistic": "a ballistic missile", "atomic": "an Atomic Bomb",
+                 "nuclear": "a Nuclear Ballistic Missile"}
+
+
+def _units(by_type: dict) -> str:
+    return ", ".join(f"{n} {u}" for u, n in by_type.items())
+
+
+def _strike(e: dict) -> str:
+    head = f"{e['power']} strike {e['target']} from {e['base']}"
+    if e["kind"] == "cruise":
+        if not e["hit"]:
+            return f"{head} with a cruise missile: rolled {e['die']}, a miss (1-3 hits)."
+        hit = (f"{e['victim']} lose {_units(e['killed'])}" if e["killed"] else
+               f"{possessive(e['victim'], the=True)} {_units(e['damaged'])} damaged" if e["damaged"] else
+               f"nothing of {e['victim']} is left there to hit")
+        return f"{head} with a cruise missile: rolled {e['die']}, a hit; {hit}."
+    if e["kind"] == "ballistic":
+        state = "operative" if e["operative"] else "inoperative"
+        return (f"{head} with a ballistic missile: rolled {e['die']}, {e['dealt']} damage to "
+                f"{possessive(e['victim'], the=True)} {e['facility']} (now {e['total']} of {e['max']}, {state}).")
+    lost = "; ".join(f"{n} lose {_units(u)}" for n, u in e["killed"].items()) or "no units lost"
+    fac = ", ".join(f"{f} damaged to {d}" for f, d in e["facilities"].items())
+    return (f"{head} with {_STRIKE_NAMES[e['kind']]}: {lost}" + (f"; {fac}" if fac else "")
+            + f". {e['stock']} left in stock.")
+
+
+def _nuclear_bought(e: dict) -> str:
+    return (f"{e['power']} stockpile {e['count']} {e['weapon']}{'s' if e['count'] != 1 else ''} for {e['cost']} IPCs "
+            f"(ready from their next turn); {e['treasury']} IPCs left.")
 
 
 _TEXTS = {f.__name__[1:]: f for f in (
     _research_bought, _research, _breakthrough,
     _alliance_offer, _draw_offer, _offer_accepted, _offer_refused, _alliance_formed, _alliance_lapsed, _alliance_left,
     _war, _surprise_attack, _influence_taken, _influence_markers, _influence_taken_over, _influence_markers_lost,
-    _interned, _attack_order, _victory)}
+    _interned, _attack_order, _victory, _strike_order, _strike, _nuclear_bought)}
 
 
 def add_texts(*fns) -> None:

@@ -26,7 +26,7 @@ from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
-from . import armistice, influence, nations, politics, research, victory, view, war
+from . import armistice, influence, nations, politics, research, strikes, victory, view, war
 
 REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
 PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
@@ -49,6 +49,7 @@ class ExpandedGlobalRules(G40Rules):
         war.register(reg)                   # `attack [NATION] ZONE` (war.py)
         armistice.register(reg)             # `armistice NATION TERMS`, `exchange NATION TERMS` (armistice.py)
         research.register(reg)              # `research N chart C` (research.py)
+        strikes.register(reg)               # `strike …`, `stockpile N …` (strikes.py)
         return reg
 
     # -- wars and alliances (politics.py) ---------------------------------------------------------------
@@ -62,6 +63,10 @@ class ExpandedGlobalRules(G40Rules):
             return war.attack(self, state, power, order.args["place"], order.args.get("nation"))
         if order.name in armistice.VERBS:
             return armistice.order(self, state, power, order)
+        if order.name == strikes.VERB:
+            return strikes.strike(self, state, power, order.args)
+        if order.name == strikes.STOCK_VERB:
+            return strikes.stockpile(self, state, power, order.args["count"], order.args["weapon"])
         if order.name == "ally":
             return politics.offer(self, state, power, order.args["nation"])
         if order.name == "draw":
@@ -113,10 +118,6 @@ class ExpandedGlobalRules(G40Rules):
         super().check_land_destination(state, power, place, phase)
 
     # -- technologies (research.py): research as its step ends; each technology read where its rule asks ----
-
-    def phase_end(self, state: State, power: str, phase: str, roller) -> list[dict]:
-        events = super().phase_end(state, power, phase, roller)
-        return events + research.roll(self, state, power, roller) if phase == "research" else events
 
     def battle_value(self, state: State, unit, role: str, enemies: list) -> int:
         return research.battle_value(self, state, unit, role, enemies, super().battle_value(state, unit, role, enemies))
@@ -185,6 +186,7 @@ class ExpandedGlobalRules(G40Rules):
                 "alliances": view.alliances(self, state), "offers": politics.offers(state),
                 **armistice.status(self, state),
                 "technologies": research.held(self, state, politics.nations(self)),
+                "nuclear_stock": strikes.stocks(self, state),
                 "notes": view.notes(self, state)}
 
     # -- the turn -------------------------------------------------------------------------------------
@@ -217,6 +219,14 @@ class ExpandedGlobalRules(G40Rules):
         state.spent[PEACETIME_CAP.format(power)] = income // 2
         return [{"type": "spending", "power": power, "at_war_with": [], "income": income, "cap": income // 2}]
 
+    def phase_end(self, state: State, power: str, phase: str, roller) -> list[dict]:
+        """The research dice close the research step (research.py; RULINGS.md "eg-research"); the Resolve Strikes
+        step closes the combat move (strikes.py; RULINGS.md "eg-resolve-strikes")."""
+        events = super().phase_end(state, power, phase, roller)
+        if phase == "research":
+            events += research.roll(self, state, power, roller)
+        return events + strikes.phase_end(self, state, power, phase, roller)
+
     def turn_end(self, state: State, roller) -> list[dict]:
         """G40's end of turn; a nation at peace this turn collects half its income, rounded down, after convoy
         losses (RULINGS.md "peacetime-spending", "eg-income"): the other half is not collected."""
@@ -247,6 +257,7 @@ class ExpandedGlobalRules(G40Rules):
         state.spent.pop(PEACETIME_SPENT.format(power), None)
         state.spent.pop(PEACETIME_CAP.format(power), None)
         influence.end_of_turn(state, power)
+        strikes.end_of_turn(state, power)
         return super().end_of_turn(state, power)
 
     # -- Peacetime Spending (EG-29) ---------------------------------------------------------------------
