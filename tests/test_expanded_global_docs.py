@@ -48,11 +48,14 @@ def test_every_rejected_block_gives_the_documented_errors(rules):
 
 
 def test_the_games_own_verbs_are_documented(rules):
+    """Every word the game adds to the G40 verbs, or binds to a step of its own (`war`), is on the page."""
+    from adjudicator.notation.verbs import VerbRegistry
     doc = DOC.read_text()
-    own = {"ally", "alliance", "accept", "refuse", "leave", "war", "declare", "influence", "repair", "attack", "draw"}
-    for word in own:
-        assert rules.verbs().get(word) is not None, word
-        assert f"`{word} " in doc or f"`{word}`" in doc, word
+    g40 = VerbRegistry.g40()
+    own = {w for w in rules.verbs().words() if g40.get(w) is None or g40.get(w).phase != rules.verbs().get(w).phase}
+    assert {"ally", "accept", "war", "influence", "research", "armistice", "strike"} <= own
+    missing = sorted(w for w in own if f"`{w} " not in doc and f"`{w}`" not in doc)
+    assert missing == [], missing
 
 
 def test_the_whole_turn_is_legal_for_russia_at_the_start(rules):
