@@ -10,7 +10,8 @@ turn. Purchase and Repair is the G40 purchase phase with two changes:
   5 IPCs a unit, where a naval base serves it; nothing is repaired free as the turn starts (BG-21 is replaced).
 
 Collect and Spend Influence takes the `influence` orders (EG-49 … EG-54; influence.py): Influence taken is deducted
-from the IPCs collected at the end of the turn. Victory (RULINGS.md "eg-victory") is checked as each round ends
+from the IPCs collected at the end of the turn; Insurgents are bought there too, and fight as Conduct Combat begins
+(EG-55 … EG-59; insurgents.py). Victory (RULINGS.md "eg-victory") is checked as each round ends
 (victory.py). The steps whose orders do not exist yet (surrenders, research, alliances, declarations) take none: a
 turn passes through them.
 """
@@ -25,7 +26,7 @@ from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
-from . import influence, nations, politics, victory, view, war
+from . import influence, insurgents, nations, politics, victory, view, war
 
 REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
 PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
@@ -46,6 +47,7 @@ class ExpandedGlobalRules(G40Rules):
         reg.order_rule = "EG-09"
         influence.register(reg)             # `influence`, `influence N NEUTRAL` (influence.py)
         war.register(reg)                   # `attack [NATION] ZONE` (war.py)
+        insurgents.register(reg)            # `insurgents N TERRITORY` (insurgents.py)
         return reg
 
     # -- wars and alliances (politics.py) ---------------------------------------------------------------
@@ -53,6 +55,8 @@ class ExpandedGlobalRules(G40Rules):
     def game_order(self, state: State, power: str, order) -> dict:
         if order.name == influence.VERB:
             return influence.order(self, state, power, order)
+        if order.name == insurgents.VERB:
+            return insurgents.buy(self, state, power, order.args["count"], order.args["place"])
         if order.name == war.VERB:
             return war.attack(self, state, power, order.args["place"], order.args.get("nation"))
         if order.name == "ally":
@@ -60,6 +64,14 @@ class ExpandedGlobalRules(G40Rules):
         if order.name == "draw":
             return politics.offer_draw(self, state, power)
         return super().game_order(state, power, order)
+
+    def check(self, state: State, orders: list, ended: bool) -> list:
+        """The turn's errors; a retreat from an insurgency is refused for what it is (EG-57; insurgents.py)."""
+        return insurgents.retreat_errors(state, orders, super().check(state, orders, ended))
+
+    def combat_begins(self, state: State, power: str, roller) -> list[dict]:
+        """The nation's insurgencies, before any other battle (EG-56 … EG-58; insurgents.py)."""
+        return insurgents.combat_begins(self, state, power, roller)
 
     def check_standing(self, state: State, power: str, orders: list) -> list:
         """The G40 standing orders, and the game's own: answers to alliance offers and departures (politics.py)."""
@@ -95,6 +107,7 @@ class ExpandedGlobalRules(G40Rules):
         war.raiding(self, state, power, place)     # a Surprise Attack (EG-66), not a refusal
 
     def check_air_destination(self, state: State, power: str, place: str, phase: str) -> None:
+        insurgents.check_destination(state, power, place, phase)   # EG-56: an insurgency is fought alone
         politics.entering(self, state, power, place, phase)        # a Surprise Attack by air (EG-66)
 
     def air_passable(self, state: State, power: str, place: str) -> bool:
@@ -102,6 +115,7 @@ class ExpandedGlobalRules(G40Rules):
         return super().air_passable(state, power, place) and politics.air_open(self, state, power, place)
 
     def check_land_destination(self, state: State, power: str, place: str, phase: str) -> None:
+        insurgents.check_destination(state, power, place, phase)   # EG-56: an insurgency is fought alone
         politics.entering(self, state, power, place, phase)        # a Surprise Attack (EG-66), not a refusal
         super().check_land_destination(state, power, place, phase)
 
@@ -142,6 +156,7 @@ class ExpandedGlobalRules(G40Rules):
         return {**super().status_fields(state), "influence_markers": influence.markers(state),
                 "influence": {n: state.spent.get(influence.POOL.format(n), 0) for n in politics.nations(self)},
                 "alliances": view.alliances(self, state), "offers": politics.offers(state),
+                "insurgents": {f"{n}:{p}": k for (n, p), k in insurgents.pending(state).items()},
                 "notes": view.notes(self, state)}
 
     # -- the turn -------------------------------------------------------------------------------------

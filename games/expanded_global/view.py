@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adjudicator.state import State
 
-from . import influence, politics
+from . import influence, insurgents, politics
 
 
 def alliances(rules, state: State) -> list[list[str]]:
@@ -55,4 +55,4 @@ def notes(rules, state: State) -> list[str]:
         lines.append(f"Offer {oid}: {offer['from']} offer {what}; awaiting {waiting}")
     for target, by in sorted(influence.markers(state).items()):
         lines.append(f"Influence markers on {target}: " + ", ".join(f"{n} {k}" for n, k in sorted(by.items())))
-    return lines
+    return lines + insurgents.notes(state)
