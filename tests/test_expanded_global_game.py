@@ -1,7 +1,8 @@
 """Two rounds of the Expanded Global Scenario through the command line, as players and a host play it (issue 29):
 the United States offer Canada an alliance, which Canada accepts out of turn; Russia declare war on Japan and fight
 them the next round; Germany's undeclared attack on the Eastern European Commonwealth is a Surprise Attack; the
-United States spend their stored Influence on six markers and take Saudi Arabia with its army. Then `audit` replays
+United States spend their stored Influence on six markers and take Saudi Arabia with its army; Japan start an
+insurgency in Burma with Influence taken in round 1. Then `audit` replays
 the game and every turn's report, as posted, verifies against the anchor. The orders hold whatever the dice."""
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ ROUND_1 = {
     "United States": "influence\nalliance Canada\nend\n",
     "Russia": "war Japan\nend\n",
     "Germany": "buy 2 inf\ncm 6 inf, 2 art, 3 arm Greater Southern Germany > Yugoslavia\nplace 2 inf Germany\nend\n",
+    "Japan": "influence\nend\n",
 }
 ROUND_2 = {
     "United States": "influence\ninfluence 6 Saudi Arabia\nend\n",
     "Russia": "cm 6 inf Amur > Korea\nend\n",
+    "Japan": "insurgents 1 Burma\nend\n",
 }
 
 
@@ -91,6 +94,18 @@ def test_six_influence_markers_take_a_neutral_with_its_army(game):
     us_2 = reports[14]
     assert "United States take Saudi Arabia by Influence" in us_2, us_2
     assert cli.json("status", db)["territories"]["Saudi Arabia"]["owner"] == "United States"
+
+
+def test_an_insurgency_is_fought_with_audited_dice_as_conduct_combat_begins(game):
+    cli, db, _, _, reports = game
+    japan_2 = reports[20]
+    assert "Japan start an insurgency in Burma (an Original Territory of India): 1 Insurgent for 4 Influence" \
+        in japan_2, japan_2
+    assert "insurgency:Burma:r1:attacker" in japan_2
+    won = "The insurgency of Japan in Burma succeeds" in japan_2
+    assert won or "The insurgency of Japan in Burma fails" in japan_2
+    owner = cli.json("status", db)["territories"]["Burma"]["owner"]
+    assert owner == ("Neutral_True" if won else "India")
 
 
 def test_the_two_rounds_audit_and_every_report_verifies(game):

@@ -278,6 +278,11 @@ class MapFacts(RulesCore):
         round 1 and are then lost on top of round 1's casualties; none in the base game."""
         return None, []
 
+    def combat_begins(self, state: State, power: str, roller) -> list[dict]:
+        """Events as the mover's Conduct Combat begins, before any strike or battle: a game's own fights (the
+        Expanded Global's insurgencies). `roller` is None while `submit` checks the orders: roll nothing then."""
+        return []
+
     def bombing_bonus(self, unit: Unit, escorts: int, interceptors: int) -> int:
         """BG-27: what a raiding bomber adds to its damage die: the map's bombingBonus. `escorts` and
         `interceptors` count the fighters of each side as the raid begins, for a game whose bonus depends on them."""

@@ -473,10 +473,11 @@ def _check_carrier_landings(rules: MapFacts, state: State, flown: dict[int, Orde
 
 
 def _battles(rules: MapFacts, state: State, orders: list[Order], roller) -> list[dict]:
-    """Kamikaze strikes first, declared before any battle (RULINGS.md "kamikaze"); then BG-42: raids, then the sea
+    """A game's own fights as Conduct Combat begins (MapFacts.combat_begins); kamikaze strikes, declared before any battle (RULINGS.md "kamikaze"); then BG-42: raids, then the sea
     battles (so that those covering a landing come before it), then the troops land, then the land battles, amphibious assaults first (RULINGS.md "battle-order")."""
     power = state.power
-    events: list[dict] = kamikaze_strikes(rules, state, power, roller) if roller is not None else []
+    events: list[dict] = rules.combat_begins(state, power, roller)     # a game's own fights first
+    events += kamikaze_strikes(rules, state, power, roller) if roller is not None else []
     for kind in ("raid", "sea"):
         for battle in [b for b in state.battles if b.get("kind") == kind]:
             events += _battle(rules, state, orders, roller, battle)

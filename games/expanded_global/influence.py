@@ -7,7 +7,8 @@ The orders of a nation's `influence` phase, the verb `influence` (registered by 
   Spending, so a quarter); the same amount is deducted from the IPCs it collects at this turn's end (`deduct`).
 * ``influence N TARGET`` — buy N Influence markers at 3 Influence each and place them on TARGET: a neutral territory
   (one no nation controls), or the group ``Mongolia`` / ``Persia`` (named by the group or by any territory in it,
-  EG-54). The 6th marker of one nation takes the territory (every still-neutral territory of a group): it becomes the
+  EG-54). The 6th marker of one nation (its 4th after its own insurgency there, EG-59: the switch
+  ``insurgent:PLACE``, insurgents.py) takes the territory (every still-neutral territory of a group): it becomes the
   nation's, not as an Original Territory; the neutral's standing army becomes the nation's units and may not move
   this turn; every nation's markers there are removed (EG-53, "eg-competing-markers").
 
@@ -28,6 +29,7 @@ TAKEN = "influence-taken:{}"
 MARKERS = "markers:{}:{}"
 MARKER_COST = 3                 # EG-52
 MARKERS_TO_TAKE = 6             # EG-53
+MARKERS_AFTER_INSURGENCY = 4    # EG-59: for the nation whose insurgency made the territory neutral (insurgents.py)
 VERB = "influence"
 USAGE = "influence | influence N NEUTRAL"
 
@@ -124,10 +126,12 @@ def buy(rules, state: State, power: str, count: int, name: str) -> dict:
     if count < 1:
         raise RuleViolation("place at least one Influence marker", "EG-52")
     key = MARKERS.format(power, target)
-    needed = MARKERS_TO_TAKE - state.spent.get(key, 0)
+    to_take = markers_to_take(state, power, target)
+    needed = to_take - state.spent.get(key, 0)
     if count > needed:
         raise RuleViolation(f"{power} need {needed} more marker{'s' if needed > 1 else ''} on {target} to take it: "
-                            f"the 6th takes it, and a marker more would be paid for nothing", "EG-53")
+                            f"the {to_take}th takes it, and a marker more would be paid for nothing",
+                            "EG-59" if to_take != MARKERS_TO_TAKE else "EG-53")
     cost = MARKER_COST * count
     pool = state.spent.get(POOL.format(power), 0)
     if cost > pool:
@@ -137,10 +141,18 @@ def buy(rules, state: State, power: str, count: int, name: str) -> dict:
     markers = state.spent.get(key, 0) + count
     state.spent[key] = markers
     event = said({"type": "influence_markers", "power": power, "target": target, "count": count, "cost": cost,
-                  "markers": markers, "stored": pool - cost, "rule": "EG-54" if target in GROUPS else "EG-52"})
-    if markers >= MARKERS_TO_TAKE:
+                  "markers": markers, "stored": pool - cost, "to_take": to_take,
+                  "rule": "EG-59" if to_take != MARKERS_TO_TAKE else "EG-54" if target in GROUPS else "EG-52"})
+    if markers >= to_take:
         event["follows"] = [take_over(rules, state, power, target, members)]
     return event
+
+
+def markers_to_take(state: State, power: str, target: str) -> int:
+    """6 markers take a neutral; 4 for the nation whose own insurgency made it neutral (EG-59)."""
+    if state.switches.get(f"insurgent:{target}") == power:
+        return MARKERS_AFTER_INSURGENCY
+    return MARKERS_TO_TAKE
 
 
 def take_over(rules, state: State, power: str, target: str, members: list[str]) -> dict:
@@ -156,8 +168,10 @@ def take_over(rules, state: State, power: str, target: str, members: list[str]) 
                 u.moved = rules.ut(u).movement + 99     # activated: no move this turn (moves reset at its end)
                 army[u.type] = army.get(u.type, 0) + 1
     removed = remove_markers(state, target)
+    after_insurgency = state.switches.pop(f"insurgent:{target}", None) == power
     return said({"type": "influence_taken_over", "power": power, "target": target, "territories": members,
-                 "army": army, "markers_removed": removed, "rule": "EG-54" if target in GROUPS else "EG-53"})
+                 "army": army, "markers_removed": removed,
+                 "rule": "EG-59" if after_insurgency else "EG-54" if target in GROUPS else "EG-53"})
 
 
 def remove_markers(state: State, target: str) -> dict[str, int]:
@@ -175,6 +189,7 @@ def conquered(rules, state: State, place: str) -> list[dict]:
     Mongolia or Persia leaves its group, whose markers stay until none of it is neutral ("eg-mongolia-persia")."""
     if is_neutral(rules, state, place):
         return []
+    state.switches.pop(f"insurgent:{place}", None)      # a neutral of an insurgency taken by force (EG-59)
     group = next((g for g in GROUPS if f"{g}" in markers(state) and not group_members(rules, state, g)), None)
     target = place if place in markers(state) else group
     if target is None:

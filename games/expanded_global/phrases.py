@@ -89,7 +89,7 @@ def _influence_taken(e: dict) -> str:
 
 def _influence_markers(e: dict) -> str:
     return (f"{e['power']} place {e['count']} Influence marker{'s' if e['count'] != 1 else ''} on {e['target']} "
-            f"for {e['cost']}: {e['markers']} of the 6 that take it; {e['stored']} Influence left.")
+            f"for {e['cost']}: {e['markers']} of the {e.get('to_take', 6)} that take it; {e['stored']} Influence left.")
 
 
 def _influence_taken_over(e: dict) -> str:
@@ -103,6 +103,35 @@ def _influence_markers_lost(e: dict) -> str:
     gone = ", ".join(f"{n} {k}" for n, k in e["removed"].items())
     where = e["target"] if e["target"] == e["place"] else f"{e['target']} (the last of it neutral, {e['place']})"
     return f"{e['power']} take {where} by force: every Influence marker on it is lost ({gone})."
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _insurgents_bought(e: dict) -> str:
+    where = f"an Original Territory of {e['owner']}" if e["original"] else f"held by {e['owner']}, not its Original"
+    return (f"{e['power']} start an insurgency in {e['place']} ({where}): {_plural(e['count'], 'Insurgent')} for "
+            f"{e['cost']} Influence, {e['each']} each; {e['stored']} Influence left. They fight as "
+            f"{possessive(e['power'], the=True)} Conduct Combat begins.")
+
+
+def _insurgency(e: dict) -> str:
+    if not e["won"]:
+        return (f"The insurgency of {e['power']} in {e['place']} fails: every Insurgent is lost; {e['place']} stays "
+                f"{possessive(e['owner'], the=True)}.")
+    how = "" if e["fought"] else f" without a fight (no unit of {e['owner']} or its allies is there)"
+    return (f"The insurgency of {e['power']} in {e['place']} succeeds{how}: {e['place']} is no longer "
+            f"{possessive(e['owner'], the=True)} but neutral ({e['neutral']}), and its "
+            f"{_plural(e['army']['infantry'], 'surviving Insurgent')} "
+            f"{'become' if e['army']['infantry'] != 1 else 'becomes'} its standing army (infantry). "
+            f"{e['power']} take it with {e['markers']} Influence markers (EG-59).")
+
+
+def _insurgency_called_off(e: dict) -> str:
+    now = "neutral" if not e["owner"] else f"held by {e['owner']}"
+    return (f"The {_plural(e['count'], 'Insurgent')} of {e['power']} in {e['place']} do not fight: {e['place']} is "
+            f"{now} now, no longer a territory of a nation {e['power']} may rise against; they disperse.")
 
 
 def _attack_order(e: dict) -> str:
@@ -186,7 +215,8 @@ _TEXTS = {f.__name__[1:]: f for f in (
     _research_bought, _research, _breakthrough,
     _alliance_offer, _draw_offer, _offer_accepted, _offer_refused, _alliance_formed, _alliance_lapsed, _alliance_left,
     _war, _surprise_attack, _influence_taken, _influence_markers, _influence_taken_over, _influence_markers_lost,
-    _interned, _attack_order, _victory, _strike_order, _strike, _nuclear_bought)}
+    _interned, _attack_order, _victory, _strike_order, _strike, _nuclear_bought, _insurgents_bought, _insurgency,
+    _insurgency_called_off)}
 
 
 def add_texts(*fns) -> None:

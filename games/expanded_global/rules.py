@@ -9,11 +9,18 @@ turn. Purchase and Repair is the G40 purchase phase with two changes:
 * the repair fee (EG-30; RULINGS.md "repair-fee"): a damaged battleship or carrier is repaired by a `repair` order for
   5 IPCs a unit, where a naval base serves it; nothing is repaired free as the turn starts (BG-21 is replaced).
 
-Collect and Spend Influence takes the `influence` orders (EG-49 … EG-54; influence.py): Influence taken is deducted
-from the IPCs collected at the end of the turn. Victory (RULINGS.md "eg-victory") is checked as each round ends
-(victory.py). Research takes `research N chart C` (EG-31 … EG-34; research.py): its dice are rolled as the step
-ends (phase_end), and each technology is read by the hooks below where its rule asks (EG-35 … EG-42). The steps
-whose orders do not exist yet take none: a turn passes through them.
+The Agenda's other steps and the Combat Phase's additions each live in their own module, reached through the
+hooks below:
+
+* Resolving Surrenders and Armistices: offers and answers (politics.py's agreements), surrenders (surrender.py),
+  armistices (armistice.py);
+* Technology Research and Exchange: `research N chart C`, its dice rolled as the step ends, and each technology
+  read where its rule asks (research.py, tech.py); exchanges (armistice.py);
+* Collect and Spend Influence: Influence and markers (influence.py), insurgents (insurgents.py), who fight as
+  Conduct Combat begins;
+* Make Alliances and Declare War (politics.py); attacks at sea and Surprise Attacks (war.py);
+* Resolve Strikes, closing the combat move: missiles and nuclear weapons (strikes.py);
+* victory, checked as each round ends (victory.py).
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
-from . import armistice, influence, nations, politics, research, strikes, victory, view, war
+from . import armistice, influence, insurgents, nations, politics, research, strikes, victory, view, war
 
 REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
 PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
@@ -50,6 +57,7 @@ class ExpandedGlobalRules(G40Rules):
         armistice.register(reg)             # `armistice NATION TERMS`, `exchange NATION TERMS` (armistice.py)
         research.register(reg)              # `research N chart C` (research.py)
         strikes.register(reg)               # `strike …`, `stockpile N …` (strikes.py)
+        insurgents.register(reg)            # `insurgents N TERRITORY` (insurgents.py)
         return reg
 
     # -- wars and alliances (politics.py) ---------------------------------------------------------------
@@ -59,6 +67,8 @@ class ExpandedGlobalRules(G40Rules):
             return influence.order(self, state, power, order)
         if order.name == research.VERB:
             return research.order(self, state, power, order)
+        if order.name == insurgents.VERB:
+            return insurgents.buy(self, state, power, order.args["count"], order.args["place"])
         if order.name == war.VERB:
             return war.attack(self, state, power, order.args["place"], order.args.get("nation"))
         if order.name in armistice.VERBS:
@@ -72,6 +82,14 @@ class ExpandedGlobalRules(G40Rules):
         if order.name == "draw":
             return politics.offer_draw(self, state, power)
         return super().game_order(state, power, order)
+
+    def check(self, state: State, orders: list, ended: bool) -> list:
+        """The turn's errors; a retreat from an insurgency is refused for what it is (EG-57; insurgents.py)."""
+        return insurgents.retreat_errors(state, orders, super().check(state, orders, ended))
+
+    def combat_begins(self, state: State, power: str, roller) -> list[dict]:
+        """The nation's insurgencies, before any other battle (EG-56 … EG-58; insurgents.py)."""
+        return insurgents.combat_begins(self, state, power, roller)
 
     def check_standing(self, state: State, power: str, orders: list) -> list:
         """The G40 standing orders, and the game's own: answers to alliance offers and departures (politics.py)."""
@@ -107,6 +125,7 @@ class ExpandedGlobalRules(G40Rules):
         war.raiding(self, state, power, place)     # a Surprise Attack (EG-66), not a refusal
 
     def check_air_destination(self, state: State, power: str, place: str, phase: str) -> None:
+        insurgents.check_destination(state, power, place, phase)   # EG-56: an insurgency is fought alone
         politics.entering(self, state, power, place, phase)        # a Surprise Attack by air (EG-66)
 
     def air_passable(self, state: State, power: str, place: str) -> bool:
@@ -114,6 +133,7 @@ class ExpandedGlobalRules(G40Rules):
         return super().air_passable(state, power, place) and politics.air_open(self, state, power, place)
 
     def check_land_destination(self, state: State, power: str, place: str, phase: str) -> None:
+        insurgents.check_destination(state, power, place, phase)   # EG-56: an insurgency is fought alone
         politics.entering(self, state, power, place, phase)        # a Surprise Attack (EG-66), not a refusal
         super().check_land_destination(state, power, place, phase)
 
@@ -187,6 +207,7 @@ class ExpandedGlobalRules(G40Rules):
                 **armistice.status(self, state),
                 "technologies": research.held(self, state, politics.nations(self)),
                 "nuclear_stock": strikes.stocks(self, state),
+                "insurgents": {f"{n}:{p}": k for (n, p), k in insurgents.pending(state).items()},
                 "notes": view.notes(self, state)}
 
     # -- the turn -------------------------------------------------------------------------------------

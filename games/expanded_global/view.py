@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adjudicator.state import State
 
-from . import armistice, influence, politics, research, strikes
+from . import armistice, influence, insurgents, politics, research, strikes
 
 
 def alliances(rules, state: State) -> list[list[str]]:
@@ -57,4 +57,5 @@ def notes(rules, state: State) -> list[str]:
     lines += armistice.notes(rules, state)
     for target, by in sorted(influence.markers(state).items()):
         lines.append(f"Influence markers on {target}: " + ", ".join(f"{n} {k}" for n, k in sorted(by.items())))
-    return lines + research.notes(rules, state, politics.nations(rules)) + strikes.notes(rules, state)
+    return (lines + research.notes(rules, state, politics.nations(rules)) + strikes.notes(rules, state)
+            + insurgents.notes(state))
