@@ -5,8 +5,9 @@ into the Expanded Global start position (EG-01, EG-02): the 14 nations, their te
 money and relations, with the 2nd-edition scenario's own politics, triggers and objectives switched off.
 `rules.ExpandedGlobalRules` plays a nation's turn: the Agenda Phase in EG-09's order, then the Combat Phase, with
 Peacetime Spending (EG-29) and the repair fee (EG-30), wars and alliances (politics.py), Influence (EG-49 … EG-54,
-influence.py) and victory (victory.py). The choices the rule document leaves open are in RULINGS.md; technology,
-insurgents, surrenders and armistices come later (their steps take no orders yet).
+influence.py), insurgents (insurgents.py), technology (research.py, strikes.py), surrenders (surrender.py),
+armistices and technology exchange (armistice.py), and victory (victory.py). The choices the rule document leaves
+open are in RULINGS.md.
 """
 
 from .rules import ExpandedGlobalRules
@@ -18,6 +19,12 @@ MAP = "ww2global40_2nd_edition"     # the G40 2nd-edition game XML its start pos
 
 
 MAP_NAME = MAP_TITLE = "World War II Global 1940 2nd Edition"     # the game name that XML gives itself
+
+# What the G40 family leaves out of the map and this game plays by rulings of its own (adjudicator/game.py): the
+# map's technology steps and attachments are replaced by the document's research (RULINGS.md "eg-research",
+# "eg-tech-effects"), so `new` does not warn that research is not played.
+SETTLED = {"TechnologyDelegate": "eg-research", "TechActivationDelegate": "eg-research",
+           "TechAbilityAttachments": "eg-tech-effects", "TechAttachments": "eg-tech-effects"}
 
 
 def scenario_of(g40):
