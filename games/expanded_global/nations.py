@@ -56,8 +56,8 @@ def intern(rules, state: State, power: str) -> list[dict]:
     only a departure from an alliance leaves them there, and this turn was their time to move out."""
     events = []
     for place in sorted({u.place for u in state.units if u.owner == power and not rules.is_water(u.place)}):
-        if not rules.is_neutral_land(state, power, place):
-            continue
+        if not rules.is_neutral_land(state, power, place) or rules.neutral_passage(state, power, place, "Land"):
+            continue            # (a victor's units in the land of a Political surrender: EG-19)
         gone = [u for u in state.units_at(place, power) if not rules.ut(u).has("infrastructure")]
         if not gone:
             continue

@@ -224,6 +224,60 @@ def add_texts(*fns) -> None:
     _TEXTS.update({f.__name__[1:]: f for f in fns})
 
 
+# -- surrenders (surrender.py) --------------------------------------------------------------------------------------
+
+
+def _surrender_offer(e: dict) -> str:
+    return (f"Surrender offer {e['offer']}: {e['power']} offer to surrender to {e['target']} (income {e['income']}, "
+            f"threshold {e['threshold']}); {e['target']} may answer `accept {e['offer']} TERMS` (land PLACE, …; "
+            f"military a; military b N TYPE; political) or `refuse {e['offer']}` until the start of "
+            f"{possessive(e['power'], the=True)} next turn.")
+
+
+def _surrender_threshold(e: dict) -> str:
+    return (f"{possessive(e['power'])} income {e['income']} is below two thirds of their starting {e['start']} "
+            f"({e['threshold']}): they may surrender to {_names(e['enemies'])} (`surrender NATION`); nothing forces "
+            "them to.")
+
+
+def _surrender_lapsed(e: dict) -> str:
+    return f"The surrender {e['offer']} of {e['power']} to {e['victor']} lapses: {e['why']}."
+
+
+def _surrender(e: dict) -> str:
+    head = f"{e['power']} surrender to {e['victor']} (offer {e['offer']}): at peace with {_names(e['peace'])}. Terms: "
+    if e["terms"] == "land":
+        verb = "become Original Territories" if len(e["places"]) > 1 else "becomes an Original Territory"
+        return head + f"Land — {_names(e['places'])} {verb} of {e['victor']}."
+    if e["terms"] == "military a":
+        gone = ", ".join(f"{n} {u}" for u, n in e["removed"].items())
+        return head + (f"Military A — half of their {e['had']} land units, rounded up, cheapest first, removed: "
+                       f"{gone}.")
+    if e["terms"] == "military b":
+        taken = ", ".join(f"{n} {u}" for u, n in e["taken"].items())
+        lost = ", ".join(f"{n} {u}" for u, n in e["cargo_lost"].items())
+        return head + (f"Military B — {taken} taken, to be placed by {e['victor']} with their purchases"
+                       + (f"; cargo lost: {lost}" if lost else "") + ".")
+    return head + (f"Political — while {e['victor']} hold {e['capital']}, they move freely through "
+                   f"{possessive(e['power'], the=True)} territories, collect their income and may halt their units "
+                   "(`halt PLACE`) once a turn.")
+
+
+def _surrender_halt(e: dict) -> str:
+    return (f"{e['power']} halt the units of {_names(e['losers'])} in {e['place']} until "
+            f"{possessive(e['power'], the=True)} next turn (Political surrender terms).")
+
+
+def _political_ended(e: dict) -> str:
+    whose = possessive(e["victor"], the=True)
+    return (f"{whose[0].upper() + whose[1:]} Political surrender terms over {e['power']} end: {e['capital']} is "
+            f"held by {e['holder']}.")
+
+
+_TEXTS.update({f.__name__[1:]: f for f in (_surrender_offer, _surrender_threshold, _surrender_lapsed, _surrender,
+                                           _surrender_halt, _political_ended)})
+
+
 def said(event: dict) -> dict:
     """The event with its sentence ("text"), which the report prints."""
     event["text"] = _TEXTS[event["type"]](event)

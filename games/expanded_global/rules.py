@@ -33,7 +33,7 @@ from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
-from . import armistice, influence, insurgents, nations, politics, research, strikes, victory, view, war
+from . import armistice, influence, insurgents, nations, politics, research, strikes, surrender, victory, view, war
 
 REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
 PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
@@ -58,6 +58,7 @@ class ExpandedGlobalRules(G40Rules):
         research.register(reg)              # `research N chart C` (research.py)
         strikes.register(reg)               # `strike …`, `stockpile N …` (strikes.py)
         insurgents.register(reg)            # `insurgents N TERRITORY` (insurgents.py)
+        surrender.register(reg)             # `surrender NATION`, `halt PLACE` (surrender.py)
         return reg
 
     # -- wars and alliances (politics.py) ---------------------------------------------------------------
@@ -81,6 +82,10 @@ class ExpandedGlobalRules(G40Rules):
             return politics.offer(self, state, power, order.args["nation"])
         if order.name == "draw":
             return politics.offer_draw(self, state, power)
+        if order.name == surrender.SURRENDER:
+            return surrender.offer(self, state, power, order.args["nation"])
+        if order.name == surrender.HALT:
+            return surrender.order_halt(self, state, power, order.args["place"])
         return super().game_order(state, power, order)
 
     def check(self, state: State, orders: list, ended: bool) -> list:
@@ -180,6 +185,20 @@ class ExpandedGlobalRules(G40Rules):
     def check_move(self, state: State, power: str, units: list, path: list[str], phase: str) -> None:
         super().check_move(state, power, units, path, phase)
         nations.check_move(self, state, power, units, path, phase)      # EG-05 while combat is not allowed yet
+        surrender.check_move(self, state, power, units, path)           # EG-20: units halted by a victor
+
+    def neutral_passage(self, state: State, power: str, place: str, kind: str) -> bool:
+        """EG-19: a victor under Political surrender terms moves freely into and through the loser's land, by land
+        and by air, and lands there (its air bases)."""
+        return super().neutral_passage(state, power, place, kind) or (
+            self.is_neutral_land(state, power, place)
+            and surrender.free_passage(state, power, self.owner(state, place)))
+
+    def income(self, state: State, power: str) -> tuple[int, list[dict]]:
+        """G40's income, plus the income of the territories of a nation that surrendered on Political terms (EG-19)."""
+        total, lines = super().income(state, power)
+        extra, more = surrender.income_lines(self, state, power)
+        return total + extra, lines + more
 
     # -- influence and victory (influence.py, victory.py) ---------------------------------------------
 
@@ -215,8 +234,10 @@ class ExpandedGlobalRules(G40Rules):
     def turn_start(self, state: State, power: str) -> list[dict]:
         """Nothing as the turn starts: G40's free repair at a naval base (BG-21) is replaced by the repair fee
         (EG-30), paid with a `repair` order in Purchase and Repair. The nation's alliance offers still unanswered
-        end, refused by silence (EG-60), and departures filed outside their turn take effect (EG-63)."""
-        return politics.turn_start(self, state, power) + armistice.turn_start(self, state, power)
+        end, refused by silence (EG-60), and departures filed outside their turn take effect (EG-63); armistice
+        income held for it arrives (EG-27), and Political surrender terms whose capital is free again end (EG-21)."""
+        return (politics.turn_start(self, state, power) + armistice.turn_start(self, state, power)
+                + surrender.turn_start(self, state, power))
 
     def phase_start(self, state: State, power: str, phase: str) -> list[dict]:
         """As Purchase and Repair begins, the nation's war status is taken for the whole turn (RULINGS.md
@@ -225,8 +246,11 @@ class ExpandedGlobalRules(G40Rules):
         begin, the Surprise Attacks of the combat move are reported (EG-66, EG-67)."""
         if phase == "alliances":
             return politics.alliances_start(self, state, power)
-        if phase in ("surrenders", "research"):         # answers to armistice / exchange offers (armistice.py)
-            return politics.answers_take_effect(self, state, power, phase)
+        if phase == "surrenders":       # answers to offers of the kinds answered here (surrenders, armistices)
+            return (politics.answers_take_effect(self, state, power, "surrenders")
+                    + surrender.below_threshold(self, state, power))
+        if phase == "research":         # answers to technology exchanges (armistice.py)
+            return politics.answers_take_effect(self, state, power, "research")
         if phase == "battle":
             return politics.surprise_reports(state, power)
         if phase != "purchase":

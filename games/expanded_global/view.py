@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adjudicator.state import State
 
-from . import armistice, influence, insurgents, politics, research, strikes
+from . import armistice, influence, insurgents, politics, research, strikes, surrender
 
 
 def alliances(rules, state: State) -> list[list[str]]:
@@ -51,10 +51,13 @@ def notes(rules, state: State) -> list[str]:
     lines.append("At war: " + "; ".join(wars) if wars else "No wars.")
     for oid, offer in sorted(politics.offers(state).items(), key=lambda kv: int(kv[0][1:])):
         waiting = ", ".join(m for m in offer["members"] if m not in offer["accepted"])
-        what = "a draw" if offer.get("kind") == "draw" else f"an alliance to {offer['to']}"
+        kind = offer.get("kind", "alliance")
+        what = {"draw": "a draw", "alliance": f"an alliance to {offer['to']}"}.get(
+            kind, f"their {kind} to {offer['to']}")
         line = armistice.offer_line(offer) or f"{offer['from']} offer {what}"
         lines.append(f"Offer {oid}: {line}; awaiting {waiting}")
     lines += armistice.notes(rules, state)
+    lines += surrender.notes(rules, state)          # Political surrenders in force, halts (EG-19, EG-20)
     for target, by in sorted(influence.markers(state).items()):
         lines.append(f"Influence markers on {target}: " + ", ".join(f"{n} {k}" for n, k in sorted(by.items())))
     return (lines + research.notes(rules, state, politics.nations(rules)) + strikes.notes(rules, state)
