@@ -397,16 +397,18 @@ class Reader:
                 return power
         return ""
 
-    def power(self) -> str:
-        """A power by name, adjective or common alias, up to the end of the order."""
-        seg = self._segment()
+    def power(self, stop: tuple[str, ...] = (), hint: str = "") -> str:
+        """A power by name, adjective or common alias, up to the end of the order or a `stop` word (`hint`: what the
+        error adds when no stop word follows, e.g. which words may)."""
+        seg = self._segment(stop)
         if not seg:
             self.expect("a power")
         power = self._lookup(POWER, seg)
         if power is None:
             text = self._text(seg)
             found = self.lexicon.suggest(POWER, text)
-            self.fail(f"unknown power '{text}'" + did_you_mean(found), seg[0], expected="a power", candidates=found)
+            self.fail(f"unknown power '{text}'" + did_you_mean(found) + (hint if self.at_end() else ""), seg[0],
+                      expected="a power", candidates=found)
         return power
 
     # -- helpers --------------------------------------------------------------------------------------

@@ -27,14 +27,14 @@ import difflib
 import json
 from dataclasses import dataclass
 
-from adjudicator.notation.lexicon import PLACE, POWER
+from adjudicator.notation.lexicon import PLACE
 from adjudicator.notation.parser import COMMA, WORD, Reader, did_you_mean
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State
 from adjudicator.words import possessive
 
 from . import politics, tech
-from .phrases import _names, add_texts, said
+from .phrases import _names, add_texts, answers, said
 from .scenario import PEACE
 
 ARMISTICE, EXCHANGE = "armistice", "exchange"
@@ -140,22 +140,7 @@ def _items(r: Reader, what: str) -> list:
 
 
 def _parse(r: Reader, exchange: bool) -> dict:
-    rule = "EG-47" if exchange else "EG-25"
-    start = r.pos
-    k = start
-    while k < len(r.tokens) and not _is_key(r.tokens[k]):
-        k += 1
-    span = r.tokens[start:k]
-    if not span:
-        r.expect("a nation")
-    nation = r._lookup(POWER, span)
-    if nation is None:
-        text = r._text(span)
-        found = r.lexicon.suggest(POWER, text)
-        r.fail(f"unknown nation '{text}'" + did_you_mean(found) + (
-            "" if k < len(r.tokens) else " (the terms start with `give`, `take`, `pay` or `receive`)"),
-            span[0], expected="a nation", candidates=found, rule=rule)
-    r.pos = k
+    nation = r.power(stop=KEYS, hint=" (the terms start with `give`, `take`, `pay` or `receive`)")
     got = {"give": [], "take": [], "pay": 0, "receive": 0, "give_tech": [], "take_tech": []}
     while not r.at_end():
         word = r.peek().text.casefold()
@@ -457,8 +442,7 @@ def notes(rules, state: State) -> list[str]:
 
 def _armistice_offer(e: dict) -> str:
     return (f"Armistice offer {e['offer']}: {e['power']} offer {e['target']} an armistice — {e['terms']}; "
-            f"{_names(e['addressed'])} may answer `accept {e['offer']}` or `refuse {e['offer']}` until the start of "
-            f"{possessive(e['power'], the=True)} next turn (a refusal, or silence, ends armistice offers in this war).")
+            f"{answers(e)} (a refusal, or silence, ends armistice offers in this war).")
 
 
 def _armistice_countered(e: dict) -> str:

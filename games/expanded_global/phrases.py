@@ -18,10 +18,14 @@ def _pairs(pairs: list[list[str]]) -> str:
     return "; ".join(f"{a}–{b}" for a, b in pairs)
 
 
+def answers(e: dict) -> str:
+    """Who may answer an offer, how, and until when (DESIGN.md "Agreements between powers")."""
+    return (f"{_names(e['addressed'])} may answer `accept {e['offer']}` or `refuse {e['offer']}` until the start of "
+            f"{possessive(e['power'], the=True)} next turn")
+
+
 def _alliance_offer(e: dict) -> str:
-    return (f"Alliance offer {e['offer']}: {e['power']} offer an alliance to {e['target']}; "
-            f"{_names(e['addressed'])} may answer `accept {e['offer']}` or `refuse {e['offer']}` until the start "
-            f"of {possessive(e['power'], the=True)} next turn.")
+    return f"Alliance offer {e['offer']}: {e['power']} offer an alliance to {e['target']}; {answers(e)}."
 
 
 def _what(e: dict) -> str:
@@ -37,8 +41,7 @@ def _offer_refused(e: dict) -> str:
 
 def _draw_offer(e: dict) -> str:
     return (f"Draw offer {e['offer']}: {e['power']} offer to end the game drawn among every nation still in it; "
-            f"{_names(e['addressed'])} may answer `accept {e['offer']}` or `refuse {e['offer']}` until the start "
-            f"of {possessive(e['power'], the=True)} next turn.")
+            f"{answers(e)}.")
 
 
 def _victory(e: dict) -> str:
