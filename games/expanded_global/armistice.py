@@ -31,7 +31,6 @@ from adjudicator.notation.lexicon import PLACE
 from adjudicator.notation.parser import COMMA, WORD, Reader, did_you_mean
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State
-from adjudicator.words import possessive
 
 from . import politics, tech
 from .phrases import _names, add_texts, answers, said
