@@ -22,11 +22,11 @@ from ..notation.orders import (
     Submerge, War,
 )
 from ..state import State, count_types
-from . import air, bombing, convoy, movement, politics, scramble, transport
+from . import air, bombing, movement, politics, scramble, transport
 from .combat import (
     Battle, BattleOrders, bombarding, check_kamikaze, kamikaze_strikes, order_bombardment, retreat_open,
 )
-from .economy import buy, collect_income, place, place_bid
+from .economy import buy, place, place_bid
 from .facts import MapFacts, RuleViolation
 
 BID_PHASES = ("purchase", "place", "end_turn")     # a bid turn (round 0): its buys, its placements, its end

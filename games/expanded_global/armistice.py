@@ -33,7 +33,7 @@ from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State
 
 from . import politics, tech
-from .phrases import _names, add_texts, answers, said
+from .phrases import add_texts, answers, said
 from .scenario import PEACE
 
 ARMISTICE, EXCHANGE = "armistice", "exchange"
