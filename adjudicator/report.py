@@ -595,8 +595,19 @@ def grouped_dice(grp: dict) -> str:
     groups: dict[str, list[int]] = {}
     for unit, value in zip(grp["units"], grp["values"]):
         groups.setdefault(unit, []).append(value)
-    each = "; ".join(f"{len(v)} {unit}: {' '.join(map(str, v))}" for unit, v in groups.items())
+    each = "; ".join(_unit_dice(unit, v) for unit, v in groups.items())
     return f"{each} → {grp['hits']} hit{'s' if grp['hits'] != 1 else ''}"
+
+
+def _unit_dice(unit: str, values: list[int]) -> str:
+    """`2 infantry@1: 6 1`; a unit that rolls several dice and keeps the best (`bomber@4 best of 2`, a game's Long
+    Range Bombers) shows each unit's dice together: `2 bomber@4 best of 2: (2 3) (6 6)`."""
+    found = re.search(r" best of (\d+)$", unit)
+    if not found:
+        return f"{len(values)} {unit}: {' '.join(map(str, values))}"
+    n = int(found.group(1))
+    each = [values[i:i + n] for i in range(0, len(values), n)]
+    return f"{len(each)} {unit}: " + " ".join("(" + " ".join(map(str, d)) + ")" for d in each)
 
 
 def ool_phrase(power: str, role: str, battle: str | None, standing: str | None) -> str:

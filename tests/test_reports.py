@@ -235,3 +235,11 @@ def test_a_penalty_objective_not_triggered_says_no_penalty():
     assert objective_phrase(line) == ("National objective not triggered: Soviet Convoy Center Eliminated (no penalty "
                                       "of -4 PUs).")
     assert objective_phrase({**line, "paid": -4}) == "National objective met: Soviet Convoy Center Eliminated, -4 PUs."
+
+
+def test_a_unit_keeping_the_best_of_two_dice_shows_its_dice_together():
+    """Long Range Bombers (Expanded Global EG-42): each bomber's two dice are read as one pair, so a reader does not
+    pair the first die of one bomber with the first of the next."""
+    from adjudicator.report import grouped_dice
+    line = grouped_dice({"units": ["bomber@4 best of 2"] * 4 + ["infantry@1"], "values": [2, 3, 6, 6, 1], "hits": 2})
+    assert line == "2 bomber@4 best of 2: (2 3) (6 6); 1 infantry@1: 1 → 2 hits"

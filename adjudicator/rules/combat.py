@@ -134,7 +134,8 @@ class Battle:
             return None, []
         # a unit may roll several dice and keep the best (MapFacts.battle_dice): its dice stand side by side
         counts = [max(1, self.rules.battle_dice(self.state, u, role)) for u, _ in shooters]
-        names = [f"{u.type}@{v}" for (u, v), n in zip(shooters, counts) for _ in range(n)]
+        names = [f"{u.type}@{v}" + (f" best of {n}" if n > 1 else "") for (u, v), n in zip(shooters, counts)
+                 for _ in range(n)]
         sides = self.rules.scenario.dice_sides
         values = self.roller.roll(label, sides, len(names), units=names)
         groups: dict[tuple[bool, bool, bool], list] = {}

@@ -170,10 +170,15 @@ def _breakthrough(e: dict) -> str:
                 "none": "no technology: rolled again"}[r["result"]]
         parts.append(f"{r['label']} {shown}: {what}")
     rolled = "; ".join(parts)
+    if e.get("exhausted"):
+        return (f"{e['power']} breakthrough on Chart {e['chart']} ({parts[0]} … {parts[-1]}): no technology not "
+                f"held yet came up in {len(e['rolls'])} rolls; nothing gained.")
     if not e["tech"]:
         return (f"{e['power']} breakthrough on Chart {e['chart']}" + (f" ({rolled})" if rolled else "")
                 + ": every technology of the chart is held already; nothing gained.")
     return f"{e['power']} gain {e['tech']} (Chart {e['chart']}: {rolled}); it takes effect at once."
+
+
 def _strike_order(e: dict) -> str:
     what = f" ({e['facility']})" if e.get("facility") else ""
     surprise = f" A Surprise Attack on {_names(e['surprise'])}." if e["surprise"] else ""

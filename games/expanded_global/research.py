@@ -35,7 +35,10 @@ VERB = "research"
 USAGE = "research N chart 1|2"
 DIE_COST = 5                          # EG-31
 ORDER = "research-order:{}"
-MAX_CHART_ROLLS = 50                  # chart rolls of one turn: re-rolls end well before (a guard, not a rule)
+# Chart rolls of one breakthrough: a chart with one technology left to gain gives it within 1,000 rolls but for a
+# chance below 1 in 10^12 (Chart 2's 12: 1 in 36 a roll). A guard against a die that never changes (fixed dice in
+# tests), not a rule: the report says when it ends a breakthrough.
+MAX_CHART_ROLLS = 1000
 
 ADVANCED_ARTILLERY = "Advanced Artillery"
 FACTORY_PRODUCTION = "Increased Factory Production"
@@ -109,7 +112,7 @@ def roll(rules, state: State, power: str, roller) -> list[dict]:
     for _ in range(sixes):
         rolls: list[dict] = []
         gained = None
-        while k < MAX_CHART_ROLLS:
+        while len(rolls) < MAX_CHART_ROLLS:
             if all(tech.has(state, power, t) for t in table.values()):
                 break
             k += 1
@@ -124,7 +127,8 @@ def roll(rules, state: State, power: str, roller) -> list[dict]:
                 gained = found
                 break
         events.append(said({"type": "breakthrough", "power": power, "chart": chart, "rolls": rolls,
-                            "tech": gained or "", "rule": "EG-34" if chart == 2 else "EG-33"}))
+                            "tech": gained or "", "exhausted": gained is None and len(rolls) >= MAX_CHART_ROLLS,
+                            "rule": "EG-34" if chart == 2 else "EG-33"}))
     return events
 
 
