@@ -60,4 +60,4 @@ def test_status_shows_stocks_and_strikes_made(maps_dir):
     fields = rules.status_fields(state)
     assert fields["nuclear_stock"] == {"Germany": {"atomic": 1, "nuclear": 2}}
     assert "Nuclear stock of Germany: 1 Atomic Bomb(s), 2 Nuclear Ballistic Missile(s)" in fields["notes"]
-    assert "Strikes made by Japan: cruise 3" in fields["notes"]
+    assert "Strikes made by Japan in the game so far: cruise 3" in fields["notes"]

@@ -338,5 +338,5 @@ def notes(rules, state: State) -> list[str]:
     for n in politics.nations(rules):
         made = {k: state.spent.get(MADE.format(n, k), 0) for k in KINDS}
         if any(made.values()):
-            lines.append(f"Strikes made by {n}: " + ", ".join(f"{k} {v}" for k, v in made.items() if v))
+            lines.append(f"Strikes made by {n} in the game so far: " + ", ".join(f"{k} {v}" for k, v in made.items() if v))
     return lines
