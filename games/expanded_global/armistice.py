@@ -246,11 +246,13 @@ def offer_armistice(rules, state: State, power: str, target: str, terms: Terms) 
         raise RuleViolation(f"{power} may offer an armistice only to another nation, not {target}", "EG-22")
     if not rules.at_war(state, power, target):
         raise RuleViolation(f"{power} and {target} are not at war: an armistice ends a war (EG-11)", "EG-22")
-    bar = barred(rules, state, power, target)
-    if bar:
-        raise RuleViolation(f"the armistice offer {bar['offer']} between {power} and {target} was refused in round "
-                            f"{bar['round']}: no more armistice offers in this war, only surrender", "EG-24")
     mine, theirs = politics.bloc(rules, state, power), politics.bloc(rules, state, target)
+    for a, b in ((a, b) for a in mine for b in theirs):     # the bar holds between the blocs, whoever allies later
+        bar = barred(rules, state, a, b)
+        if bar:
+            raise RuleViolation(f"the armistice offer {bar['offer']} between {a} and {b} was refused in round "
+                                f"{bar['round']}: no more armistice offers between their sides in this war, only "
+                                "surrender (`surrender NATION`)", "EG-24")
     pending = {oid: f for oid, f in politics.offers(state).items() if f.get("kind") == ARMISTICE
                and f["from"] in mine + theirs and f["to"] in mine + theirs}
     own = [oid for oid, f in pending.items() if f["from"] in mine]

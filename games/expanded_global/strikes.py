@@ -232,8 +232,11 @@ def strike(rules, state: State, power: str, args: dict) -> dict:
         if kind == "atomic" and not any(u.type == "bomber" for u in state.units_at(base, power)):
             raise RuleViolation(f"an Atomic Bomb is carried by a bomber: {power} have none at the air base in {base}",
                                 rule)
-        victims = sorted({u.owner for u in state.units_at(target) if u.owner != power
-                          and not rules.friendly(state, power, u.owner)} | {rules.owner(state, target)})
+        hit = [u for u in state.units_at(target) if u.owner != power and not rules.friendly(state, power, u.owner)]
+        if not hit:
+            raise RuleViolation(f"{target} holds no unit or facility of an enemy: the {weapon} would destroy "
+                                "nothing", rule)
+        victims = sorted({u.owner for u in hit} | {rules.owner(state, target)})
         victims = [v for v in victims if v in politics.nations(rules)]
     surprise = [v for v in victims if not politics.combat_allowed(rules, state, power, v)]
     for v in surprise:
