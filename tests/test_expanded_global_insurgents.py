@@ -62,6 +62,7 @@ def test_insurgents_disperse_if_the_territory_is_an_allys_when_combat_begins():
     state.relationships[pair_key("Japan", "India")] = "Allied"       # an alliance made in this turn's Make Alliances
     events = insurgents.combat_begins(rules, state, "Japan", FixedRoller({}))
     assert [e["type"] for e in events] == ["insurgency_called_off"]
+    assert "do not fight: India, who hold it, are allies of Japan now" in events[0]["text"], events[0]["text"]
     assert "they disperse" in events[0]["text"]
     assert state.owners["Burma"] == "India" and "insurgents:Japan:Burma" not in state.spent
 

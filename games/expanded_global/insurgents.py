@@ -191,7 +191,8 @@ def fight(rules, state: State, power: str, place: str, n: int, roller) -> list[d
     if (controller is None or controller == power or controller in influence.neutral_owners(rules)
             or rules.archetype(state, power, controller) == "allied"):
         return [said({"type": "insurgency_called_off", "power": power, "place": place, "count": n,
-                      "owner": controller, "rule": "EG-56"})]
+                      "owner": controller, "allied": controller is not None and controller != power
+                      and rules.archetype(state, power, controller) == "allied", "rule": "EG-56"})]
     side = set(politics.bloc(rules, state, controller))
     defenders = [u for u in state.units_at(place) if u.owner in side and rules.is_combatant(u)]
     insurgents = []

@@ -132,9 +132,12 @@ def _insurgency(e: dict) -> str:
 
 
 def _insurgency_called_off(e: dict) -> str:
-    now = "neutral" if not e["owner"] else f"held by {e['owner']}"
-    return (f"The {_plural(e['count'], 'Insurgent')} of {e['power']} in {e['place']} do not fight: {e['place']} is "
-            f"{now} now, no longer a territory of a nation {e['power']} may rise against; they disperse.")
+    if e.get("allied"):
+        why = f"{e['owner']}, who hold it, are allies of {e['power']} now"
+    else:
+        why = f"{e['place']} is {'neutral' if not e['owner'] else 'held by ' + e['owner']} now"
+    return (f"The {_plural(e['count'], 'Insurgent')} of {e['power']} in {e['place']} do not fight: {why}, and it is "
+            f"no longer a territory of a nation {e['power']} may rise against; they disperse.")
 
 
 def _attack_order(e: dict) -> str:
