@@ -157,4 +157,5 @@ def test_an_answer_filed_after_the_answerers_own_alliances_step_is_refused(round
     cli("submit", db, "--power", "Russia", "-", input="war Germany\n")       # played up to its declarations
     cli("adjudicate", db)
     out = cli("submit", db, "--power", "Russia", "-", input="accept A2\n", code=1).output
-    assert "Russia's Make Alliances step of this turn is over, and the offer A2 expires" in out, out
+    assert ("Russia's Make Alliances step of this turn is over, and its next one, where an answer takes effect, comes "
+            "after the offer A2 expires as the United States' next turn begins") in out, out

@@ -143,3 +143,19 @@ def test_one_refusal_ends_a_draw_offer_and_a_second_one_waits_for_the_first(rule
     [refused] = rules.phase_start(state, "Japan", "alliances")
     assert refused["text"] == f"Japan refuse the draw offer {oid} of Germany."
     assert rules.victory_status(state)["winner"] is None and politics.offers(state) == {}
+
+
+def test_an_answer_that_would_take_effect_after_the_deadline_is_refused_whoever_is_on_the_move(rules):
+    """Germany offer Great Britain an alliance in round 1. Great Britain's answer takes effect at its Make Alliances
+    step: one filed before Great Britain's round-1 turn counts; one filed after it (in Japan's turn) would take effect
+    only in round 2, after Germany's round-2 turn has begun and the offer expired: refused at submit, not filed."""
+    state = State.initial(rules.scenario)
+    state.power, state.phase = "Germany", "alliances"
+    oid = politics.offer(rules, state, "Germany", "Great Britain")["offer"]
+    state.power, state.phase = "Great Britain", "surrenders"
+    politics.may_answer(rules, state, "Great Britain", oid, "accept")          # in time: this turn's step
+    state.power = "Japan"
+    with pytest.raises(RuleViolation) as refused:
+        politics.may_answer(rules, state, "Great Britain", oid, "accept")
+    assert ("Great Britain's next Make Alliances step, where an answer takes effect, comes after the offer "
+            f"{oid} expires as Germany's next turn begins") in refused.value.message

@@ -29,6 +29,7 @@ from adjudicator.notation.parser import Reader
 from adjudicator.notation.verbs import VerbRegistry, _declare, _war
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State, pair_key
+from adjudicator.words import possessive
 
 from .influence import neutral_owners
 from .phrases import said
@@ -227,17 +228,34 @@ def may_answer(rules, state: State, power: str, oid: str, verb: str = "refuse", 
     kind = AGREEMENTS[kind_of(found)]
     if power not in found["members"] or power == found["from"]:
         raise RuleViolation(f"the offer {oid.upper()} is not addressed to {power}", kind.rule)
-    phases = rules.scenario.phases_of(power)
-    if state.power == power and phases.index(state.phase) > phases.index(kind.phase):
+    order = rules.scenario.turn_players()
+    deadline = (found["round"] + 1, order.index(found["from"]))     # offers are made in the offerer's own turn
+    answered = _next_step(rules, state, power, kind.phase)
+    if answered > deadline:
         steps = rules.scenario.steps_of(power, kind.phase)
-        raise RuleViolation(f"{power}'s {steps[0].display if steps else kind.phase} step of this turn is over, and the "
-                            f"offer {oid.upper()} expires as {found['from']}' next turn begins, before {power}'s "
-                            "next one: the answer could not take effect", kind.rule)
+        step = steps[0].display if steps else kind.phase
+        over = (f"{possessive(power, the=True)} {step} step of this turn is over, and its next one"
+                if state.power == power and answered[0] > state.round else
+                f"{possessive(power, the=True)} next {step} step")
+        raise RuleViolation(f"{over}, where an answer takes effect, comes after the offer {oid.upper()} expires as "
+                            f"{possessive(found['from'], the=True)} next turn begins: the answer could not take "
+                            "effect", kind.rule)
     if verb == "accept" and kind.check_terms is not None:
         kind.check_terms(rules, state, power, found, terms)
     elif terms is not None:
         raise RuleViolation(f"the {kind.what} {oid.upper()} is accepted as it stands: `accept {oid.upper()}` takes "
                             "no terms", kind.rule)
+
+
+def _next_step(rules, state: State, nation: str, phase: str) -> tuple[int, int]:
+    """(round, place in the turn order) of `nation`'s next turn that still plays `phase`: where an answer filed
+    now takes effect."""
+    order = rules.scenario.turn_players()
+    here, there = order.index(state.power), order.index(nation)
+    if nation == state.power:
+        phases = rules.scenario.phases_of(nation)
+        return (state.round if phases.index(state.phase) <= phases.index(phase) else state.round + 1, there)
+    return (state.round if there > here else state.round + 1, there)
 
 
 def file_answer(rules, state: State, power: str, verb: str, oid: str, terms: str | None = None) -> None:
