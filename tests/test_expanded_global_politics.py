@@ -159,3 +159,12 @@ def test_an_answer_that_would_take_effect_after_the_deadline_is_refused_whoever_
         politics.may_answer(rules, state, "Great Britain", oid, "accept")
     assert ("Great Britain's next Make Alliances step, where an answer takes effect, comes after the offer "
             f"{oid} expires as Germany's next turn begins") in refused.value.message
+
+
+def test_two_answers_to_one_offer_in_one_post_are_refused(rules):
+    """`accept A1` and `refuse A1` in one post: the last would silently win; the second is refused instead."""
+    state, oid = _offer(rules)
+    parsed = parse_submission(f"accept {oid}\nrefuse {oid}", rules.lexicon(), verbs=rules.verbs(),
+                              phases=rules.scenario.phases_of("United States"), start_phase="surrenders")
+    [error] = rules.check_standing(state, "United States", parsed.submission.orders)
+    assert error.line == 2 and f"a second answer to {oid} in this post" in error.message and error.rule == "EG-60"

@@ -274,12 +274,20 @@ def may_leave(rules, state: State, power: str, nation: str | None) -> None:
         raise RuleViolation(f"{power} are not allied with {nation}", "EG-63")
 
 
-def check_standing(rules, state: State, power: str, order: GameVerb) -> None:
-    """The game's standing orders (`accept`, `refuse`, `leave`), refused at `submit` when they cannot be honoured."""
+def check_standing(rules, state: State, power: str, order: GameVerb, answered: set[str]) -> None:
+    """The game's standing orders (`accept`, `refuse`, `leave`), refused at `submit` when they cannot be honoured;
+    `answered`: the offers this submission has answered so far (one answer each: two would leave the last one
+    silently in force)."""
     if order.name == "leave":
         may_leave(rules, state, power, order.args.get("nation"))
-    else:
-        may_answer(rules, state, power, order.args["offer"], order.name, order.args.get("terms"))
+        return
+    oid = order.args["offer"].upper()
+    if oid in answered:
+        kind = AGREEMENTS[kind_of(offers(state)[oid])]
+        raise RuleViolation(f"a second answer to {oid} in this post: give one, `accept {oid}` or `refuse {oid}` (a later "
+                            "post's answer replaces an earlier one)", kind.rule)
+    may_answer(rules, state, power, oid, order.name, order.args.get("terms"))
+    answered.add(oid)
 
 
 def file_standing(rules, state: State, power: str, order: GameVerb) -> None:

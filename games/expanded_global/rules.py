@@ -100,9 +100,10 @@ class ExpandedGlobalRules(G40Rules):
         """The G40 standing orders, and the game's own: answers to alliance offers and departures (politics.py)."""
         own = [o for o in orders if isinstance(o, GameVerb)]
         errors = super().check_standing(state, power, [o for o in orders if o not in own])
+        answered: set[str] = set()
         for o in own:
             try:
-                politics.check_standing(self, state, power, o)
+                politics.check_standing(self, state, power, o, answered)
             except RuleViolation as exc:
                 errors.append(OrderError(ILLEGAL, exc.message, o.line, o.column, o.source, rule=exc.rule))
         return errors
