@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.games.expanded_global import RULES, scenario_of
-from adjudicator.games.expanded_global import politics, surrender, view
+from adjudicator.games.expanded_global import politics, surrender, view, war
 from adjudicator.notation import parse_submission
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State
@@ -112,4 +112,68 @@ def test_political_terms_open_the_losers_land_and_end_with_the_capital(rules):
     state.owners["Ontario"] = "Canada"
     [ended] = rules.turn_start(state, "Japan")
     assert ended["type"] == "political_ended" and "political:Canada" not in state.switches
-    assert ended["text"] == "The United States' Political surrender terms over Canada end: Ontario is held by Canada."
+    assert ended["text"] == ("The United States' Political surrender terms over Canada end: Canada hold their "
+                             "capital, Ontario, again. The United States' units in Canada's land (Ontario) must leave "
+                             "it by the end of the United States' next turn, or are interned (EG-63).")
+
+
+def test_terms_are_written_back_canonically(rules):
+    state = _at_war(rules)
+    state.owners["Quebec"] = state.owners["New Brunswick Nova Scotia"] = "United States"
+    oid = surrender.offer(rules, state, "Canada", "United States")["offer"]
+    assert _answer(rules, state, f"accept {oid} MILITARY B 1 fighter, 1 fighters, 1 fighter").args["terms"] == (
+        "military b 3 fighter")
+    assert _answer(rules, state, f"accept {oid} Military A").args["terms"] == "military a"
+    answer = _answer(rules, state, f"accept {oid} land quebec,,new brunswick nova scotia")
+    assert answer.canonical() == f"accept {oid} land Quebec, New Brunswick Nova Scotia"
+    assert _answer(rules, state, f"accept {oid} land Atlantis").args["terms"] == "land Atlantis"    # refused later
+    rules.file_standing(state, "United States", answer)
+    accepted = rules.phase_start(state, "United States", "surrenders")[0]
+    assert accepted["text"].endswith("on these terms: land Quebec, New Brunswick Nova Scotia.")
+
+
+def test_political_terms_end_at_once_with_the_capital_and_the_halt_with_them(rules):
+    state = State.initial(rules.scenario)
+    state.owners["Ontario"] = "United States"
+    state.switches["political:Canada"] = "United States"
+    state.switches["halt:United States"] = '{"place": "Quebec", "losers": ["Canada"]}'
+    assert rules.after_battle(state, "Japan", "Alaska", {}) == []
+    state.owners["Ontario"] = "Japan"
+    [ended] = [e for e in rules.after_battle(state, "Japan", "Ontario", {}) if e["type"] == "political_ended"]
+    assert ended["halt"] == "Quebec" and "halt:United States" not in state.switches
+    assert "political:Canada" not in state.switches
+    assert ended["text"] == ("The United States' Political surrender terms over Canada end: Canada's capital, "
+                             "Ontario, is held by Japan, no longer by United States. The halt of Canada's units in "
+                             "Quebec ends with them.")
+    assert rules.turn_start(state, "Canada") == []
+
+
+def test_no_war_begins_between_victor_and_loser_under_political_terms(rules):
+    state = State.initial(rules.scenario)
+    state.owners["Ontario"] = "United States"
+    state.switches["political:Canada"] = "United States"
+    with pytest.raises(RuleViolation, match="all conflict") as refused:
+        rules.may_declare_war(state, "United States", "Canada")
+    assert refused.value.rule == "EG-14"
+    state.add_unit("destroyer", "United States", "106 Sea Zone")
+    with pytest.raises(RuleViolation, match="Surprise Attack by United States on Canada") as refused:
+        war.attack(rules, state, "United States", "106 Sea Zone", "Canada")
+    assert refused.value.rule == "EG-14" and not rules.at_war(state, "Canada", "United States")
+    # an ally's war is shared: Japan at war with the victor may not bring the loser into it by declaring or allying
+    state.set_relationship("Canada", "Japan", "Allied")
+    with pytest.raises(RuleViolation, match="would put Canada and United States at war"):
+        rules.may_declare_war(state, "Japan", "United States")
+
+
+def test_an_alliance_that_would_bring_war_across_political_terms_lapses_as_it_forms(rules):
+    state = State.initial(rules.scenario)
+    state.owners["Ontario"] = "United States"
+    state.switches["political:Canada"] = "United States"
+    oid = politics.offer(rules, state, "Canada", "Japan")["offer"]
+    rules.may_declare_war(state, "Japan", "United States")      # Japan alone: its war touches no terms
+    state.set_relationship("Japan", "United States", "War")
+    politics.file_answer(rules, state, "Japan", "accept", oid)
+    events = rules.phase_start(state, "Japan", "alliances")
+    [lapsed] = [e for e in events if e["type"] == "alliance_lapsed"]
+    assert lapsed["rule"] == "EG-14" and "would put Canada and United States at war" in lapsed["why"]
+    assert not rules.at_war(state, "Canada", "United States") and not rules.friendly(state, "Canada", "Japan")

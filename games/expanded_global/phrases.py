@@ -281,8 +281,18 @@ def _surrender_halt(e: dict) -> str:
 
 def _political_ended(e: dict) -> str:
     whose = possessive(e["victor"], the=True)
-    return (f"{whose[0].upper() + whose[1:]} Political surrender terms over {e['power']} end: {e['capital']} is "
-            f"held by {e['holder']}.")
+    if e["holder"] == e["power"]:
+        why = f"{e['power']} hold their capital, {e['capital']}, again"
+    else:
+        why = f"{possessive(e['power'])} capital, {e['capital']}, is held by {e['holder']}, no longer by {e['victor']}"
+    text = f"{whose[0].upper() + whose[1:]} Political surrender terms over {e['power']} end: {why}."
+    if e.get("halt"):
+        text += f" The halt of {possessive(e['power'])} units in {e['halt']} ends with them."
+    if e.get("stranded"):
+        text += (f" {whose[0].upper() + whose[1:]} units in {possessive(e['power'])} land "
+                 f"({_names(e['stranded'])}) must leave it by the end of {possessive(e['victor'], the=True)} "
+                 "next turn, or are interned (EG-63).")
+    return text
 
 
 _TEXTS.update({f.__name__[1:]: f for f in (_surrender_offer, _surrender_threshold, _surrender_lapsed, _surrender,

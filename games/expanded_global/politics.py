@@ -72,8 +72,12 @@ def _answer_args(r: Reader) -> dict:
     terms): the terms are read against the board when the answer is checked (Agreement.check_terms)."""
     args = {"offer": r.word("an offer's id").upper()}
     if not r.at_end():
-        args["terms"] = r.rest("the terms")
+        write = TERMS_WRITERS.get(args["offer"][:1], lambda text, lexicon: text)
+        args["terms"] = write(r.rest("the terms"), r.lexicon)
     return args
+
+
+TERMS_WRITERS: dict = {}        # an offer id's prefix -> (terms, lexicon) -> the terms written canonically
 
 
 # -- relations --------------------------------------------------------------------------------------------------
@@ -121,6 +125,8 @@ def may_declare_war(rules, state: State, power: str, target: str) -> None:
         raise RuleViolation(f"{power} and {target} are allies", "EG-64")
     if rules.at_war(state, power, target):
         raise RuleViolation(f"{power} are already at war with {target}", "EG-64")
+    from . import surrender
+    surrender.may_fight(rules, state, power, target, f"{possessive(power)} declaration of war on {target}")  # EG-14
 
 
 def declared_war(rules, state: State, power: str, target: str, event: dict) -> None:
@@ -197,6 +203,8 @@ def offer(rules, state: State, power: str, target: str) -> dict:
     if any(rules.at_war(state, a, b) for a in mine for b in theirs):
         raise RuleViolation(f"{power} may not ally with {target}: at war", "EG-60")
     members = sorted(set(mine) | set(theirs))
+    from . import surrender
+    surrender.may_ally(rules, state, members, f"the alliance of {power} and {target}")      # EG-14
     oid = new_offer(state, "A", {"from": power, "to": target, "members": members})
     return said({"type": "alliance_offer", "power": power, "target": target, "offer": oid,
                  "addressed": [m for m in members if m != power], "rule": "EG-60"})
@@ -365,6 +373,12 @@ def _form(rules, state: State, oid: str, found: dict, terms: dict) -> list[dict]
         return [said({"type": "alliance_lapsed", "offer": oid, "power": found["from"], "target": found["to"],
                       "why": "the blocs changed or went to war", "rule": "EG-60"})]
     members = found["members"]
+    from . import surrender
+    try:
+        surrender.may_ally(rules, state, members, "the alliance")                           # EG-14
+    except RuleViolation as exc:
+        return [said({"type": "alliance_lapsed", "offer": oid, "power": found["from"], "target": found["to"],
+                      "why": exc.message, "rule": exc.rule})]
     for x in members:
         for y in members:
             if x < y:
@@ -426,6 +440,8 @@ def leaves_take_effect(rules, state: State, only: str | None = None) -> list[dic
 def surprise_attack(rules, state: State, power: str, victim: str) -> None:
     """A combat move of `power` against `victim` without combat allowed: legal; both blocs at war at once, combat
     allowed between `power` and the victim's bloc now; `power` and its alliance lose their stored Influence."""
+    from . import surrender
+    surrender.may_fight(rules, state, power, victim, f"a Surprise Attack by {power} on {victim}")     # EG-14
     theirs = bloc(rules, state, victim)
     mine = bloc(rules, state, power)
     _go_to_war(rules, state, mine, theirs)

@@ -204,8 +204,10 @@ class ExpandedGlobalRules(G40Rules):
     # -- influence and victory (influence.py, victory.py) ---------------------------------------------
 
     def after_battle(self, state: State, power: str, place: str, outcome: dict) -> list[dict]:
-        """A neutral conquered loses every nation's Influence markers on it (RULINGS.md "eg-neutrals")."""
-        return super().after_battle(state, power, place, outcome) + influence.conquered(self, state, place)
+        """A neutral conquered loses every nation's Influence markers on it (RULINGS.md "eg-neutrals"); a loser's
+        capital freed ends Political surrender terms at once (RULINGS.md "surrenders")."""
+        return (super().after_battle(state, power, place, outcome) + influence.conquered(self, state, place)
+                + surrender.capital_lost(self, state))         # EG-21: Political terms end with the capital
 
     def check_victory(self, state: State, power: str) -> list[dict]:
         """RULINGS.md "eg-victory", checked as each round ends (victory.py)."""
@@ -249,6 +251,7 @@ class ExpandedGlobalRules(G40Rules):
             return politics.alliances_start(self, state, power)
         if phase == "surrenders":       # answers to offers of the kinds answered here (surrenders, armistices)
             return (politics.answers_take_effect(self, state, power, "surrenders")
+                    + surrender.lapse_at_peace(self, state)       # EG-11: no surrender once at peace
                     + surrender.below_threshold(self, state, power))
         if phase == "research":         # answers to technology exchanges (armistice.py)
             return politics.answers_take_effect(self, state, power, "research")

@@ -10,7 +10,11 @@ A surrender is an offer of the shared kind mechanism (politics.Agreement, kind "
   `political` (EG-19, EG-21);
 * Political terms in force are kept as state.switches["political:LOSER"] = VICTOR; `halt PLACE` in the victor's
   `surrenders` step stops the loser's units there from moving until the victor's next turn begins
-  (state.switches["halt:VICTOR"] = JSON {"place", "losers"}; EG-20).
+  (state.switches["halt:VICTOR"] = JSON {"place", "losers"}; EG-20);
+* while Political terms last no war between victor and loser may begin (EG-14): `may_fight` and `may_ally`, called by
+  politics.py (declarations, alliances, Surprise Attacks) and strikes.py, refuse it; the terms end, with the
+  victor's halt, as soon as the victor no longer holds the loser's capital (`capital_lost`);
+* a peace ends the pending surrender offers between the two (`lapse_at_peace`, EG-11).
 """
 
 from __future__ import annotations
@@ -138,6 +142,9 @@ def _land(rules, state: State, victor: str, loser: str, text: str) -> list[str]:
             raise RuleViolation(f"{place} is a sea zone: Land terms take territories", "EG-16")
         if rules.original_owner(state, place) != loser:
             raise RuleViolation(f"{place} is not an Original Territory of {loser}", "EG-16")
+        if place == nation(loser).capital:
+            raise RuleViolation(f"{place} is {possessive(loser)} capital: Land terms take no capital (a capital held "
+                                "is what Political terms are for, EG-21)", "EG-16")
         if state.owners.get(place) != victor:
             raise RuleViolation(f"{victor} do not occupy {place}: Land terms take territories the victor holds",
                                 "EG-16")
@@ -167,6 +174,8 @@ def _taken(rules, state: State, loser: str, text: str) -> dict:
         found = lexicon.resolve("unit", name.strip())
         if len(found) != 1:
             raise RuleViolation(f"'{name.strip()}' is no unit type", "EG-18")
+        if int(count) < 1:
+            raise RuleViolation(f"`military b` names the units taken: {count} {found[0]} takes none", "EG-18")
         units[found[0]] = units.get(found[0], 0) + int(count)
     groups = {group_of(rules, u) for u in units}
     if len(groups) != 1 or None in groups:
@@ -189,7 +198,47 @@ def land_units(rules, state: State, loser: str) -> list:
 
 
 def check_terms(rules, state: State, power: str, found: dict, terms: str | None) -> None:
+    if not rules.at_war(state, found["from"], power):
+        raise RuleViolation(f"{found['from']} and {power} are no longer at war: there is no surrender to accept",
+                            "EG-11")
     parse_terms(rules, state, power, found["from"], terms)
+
+
+def written(text: str, lexicon) -> str:
+    """The terms of an `accept S1 TERMS` written back canonically (`military b 3 fighter`, `land Germany, Denmark`),
+    for "Orders as understood" and the report; terms this cannot read are kept as written, to be refused with the
+    rule they break when checked (parse_terms)."""
+    words = text.split(None, 1)
+    if not words or words[0].casefold() not in KINDS:
+        return text.strip()
+    kind, rest = words[0].casefold(), (words[1] if len(words) > 1 else "").strip()
+    if kind == "political" and not rest:
+        return kind
+    if kind == "land":
+        places = []
+        for name in (p.strip() for p in rest.split(",")):
+            found = lexicon.resolve("place", name) if name else [None]
+            if len(found) != 1:
+                return text.strip()
+            if found[0] is not None:
+                places.append(found[0])
+        return "land " + ", ".join(places) if places else text.strip()
+    option = rest.split(None, 1)
+    if kind != "military" or not option or option[0].casefold() not in ("a", "b"):
+        return text.strip()
+    if option[0].casefold() == "a":
+        return "military a" if len(option) == 1 else text.strip()
+    body = option[1] if len(option) > 1 else ""
+    pairs = re.findall(r"(\d+)\s+([^,\d]+)", body)
+    if not pairs or re.sub(r"(\d+)\s+([^,\d]+)|[,\s]", "", body):
+        return text.strip()
+    units: dict[str, int] = {}
+    for count, name in pairs:
+        found = lexicon.resolve("unit", name.strip())
+        if len(found) != 1:
+            return text.strip()
+        units[found[0]] = units.get(found[0], 0) + int(count)
+    return "military b " + ", ".join(f"{n} {u}" for u, n in units.items())
 
 
 # -- the surrender concluded (EG-13, EG-14, EG-16 … EG-19) ------------------------------------------------------
@@ -328,15 +377,92 @@ def check_move(rules, state: State, power: str, units: list, path: list[str]) ->
 
 def turn_start(rules, state: State, power: str) -> list[dict]:
     """As `power`'s turn starts its halt ends (EG-20); Political terms end for a loser whose capital the victor no
-    longer holds (RULINGS.md "surrenders", Duration)."""
+    longer holds (RULINGS.md "surrenders", Duration), if a battle has not ended them already (capital_lost)."""
     state.switches.pop(f"halt:{power}", None)
+    return capital_lost(rules, state)
+
+
+def capital_lost(rules, state: State) -> list[dict]:
+    """Political terms end as soon as the victor no longer holds the loser's capital (after the battle that frees
+    it, or as a turn starts): with them ends the victor's halt of the loser's units (EG-20), and the report warns
+    that the victor's units left in the loser's land are interned unless they leave (EG-63)."""
     events = []
     for loser, victor in political(state).items():
         capital = nation(loser).capital
-        if state.owners.get(capital) != victor:
-            state.switches.pop(f"political:{loser}")
-            events.append(said({"type": "political_ended", "power": loser, "victor": victor, "capital": capital,
-                                "holder": state.owners.get(capital), "rule": "EG-19"}))
+        if state.owners.get(capital) == victor:
+            continue
+        state.switches.pop(f"political:{loser}")
+        event = {"type": "political_ended", "power": loser, "victor": victor, "capital": capital,
+                 "holder": state.owners.get(capital), "rule": "EG-19"}
+        h = halts(state).get(victor)
+        if h and loser in h["losers"]:
+            event["halt"] = h["place"]
+            left = [n for n in h["losers"] if n != loser]
+            if left:
+                state.switches[f"halt:{victor}"] = json.dumps({"place": h["place"], "losers": left})
+            else:
+                state.switches.pop(f"halt:{victor}")
+        stranded = sorted({u.place for u in state.units if u.owner == victor and not rules.is_water(u.place)
+                           and state.owners.get(u.place) == loser and not rules.ut(u).has("infrastructure")})
+        if stranded:
+            event["stranded"] = stranded
+        events.append(said(event))
+    return events
+
+
+# -- peace kept (EG-14) ----------------------------------------------------------------------------------------
+
+
+def barred(state: State, a: str, b: str) -> tuple[str, str] | None:
+    """(loser, victor) when Political terms are in force between `a` and `b`, either way round."""
+    terms = political(state)
+    if terms.get(a) == b:
+        return a, b
+    if terms.get(b) == a:
+        return b, a
+    return None
+
+
+def may_fight(rules, state: State, a: str, b: str, what: str) -> None:
+    """EG-14: while Political terms are in force, all conflict between victor and loser has ceased: nothing may begin
+    a war between them — `what` (a declaration, a Surprise Attack) puts the whole blocs of `a` and `b` at war
+    ("eg-alliance-wars"), so it is refused if any pair of them is bound by the terms."""
+    pairs = [(x, y) for x in politics.bloc(rules, state, a) for y in politics.bloc(rules, state, b)]
+    may_go_to_war(rules, state, pairs, what)
+
+
+def may_ally(rules, state: State, members: list[str], what: str) -> None:
+    """EG-14 for an alliance: as it forms, its members share one another's wars (EG-62), which may not begin a war
+    between a victor and its loser under Political terms."""
+    enemies = {e for m in members for e in politics.nations(rules) if rules.at_war(state, m, e)}
+    may_go_to_war(rules, state, [(m, e) for m in members for e in sorted(enemies) if e not in members], what)
+
+
+def may_go_to_war(rules, state: State, pairs: list[tuple[str, str]], what: str) -> None:
+    for x, y in pairs:
+        found = barred(state, x, y)
+        if found is None or rules.at_war(state, x, y):
+            continue
+        loser, victor = found
+        hint = (f"; {victor} enter {possessive(loser)} land by non-combat moves (free passage, EG-19)"
+                if what.startswith("a Surprise Attack by " + victor) else "")
+        raise RuleViolation(f"{what} would put {x} and {y} at war, but all conflict between them has ceased under "
+                            f"{possessive(victor, the=True)} Political surrender terms over {loser}: no new war "
+                            f"between them while the terms last (they end when {victor} no longer hold "
+                            f"{nation(loser).capital})"
+                            + hint, "EG-14")
+
+
+def lapse_at_peace(rules, state: State) -> list[dict]:
+    """Pending surrender offers between nations a peace has just reached (a surrender, an armistice) end: there is no
+    war left to surrender (EG-11)."""
+    events = []
+    for oid, found in politics.offers(state).items():
+        if found.get("kind") == SURRENDER and not rules.at_war(state, found["from"], found["to"]):
+            politics._end_offer(state, oid)
+            events.append(said({"type": "surrender_lapsed", "offer": oid, "power": found["from"],
+                                "victor": found["to"], "why": "they are at peace now, their war ended",
+                                "rule": "EG-11"}))
     return events
 
 
@@ -350,5 +476,6 @@ def notes(rules, state: State) -> list[str]:
     return lines
 
 
+politics.TERMS_WRITERS["S"] = written      # `accept S1 TERMS` written back canonically
 politics.register_agreement(SURRENDER, politics.Agreement(phase="surrenders", rule="EG-13", what="surrender offer",
                                                           concluded=concluded, check_terms=check_terms))
