@@ -150,6 +150,17 @@ def own_folder(folder: Path):
         yield
 
 
+def play_turns(cli: Cli, db: Path, turns: list[tuple[str, str]]) -> list[str]:
+    """Each (power, orders) in turn through `submit` and `adjudicate`, the cursor standing at that power; the
+    reports' text."""
+    reports = []
+    for power, orders in turns:
+        assert cli.json("status", db)["power"] == power
+        cli("submit", db, "--power", power, "-", input=orders)
+        reports.append(cli("adjudicate", db).output)
+    return reports
+
+
 def every_report_verifies_and_audit_passes(cli: Cli, db: Path, folder: Path, turns: int) -> None:
     """Each turn's report, as posted (text), verifies against the anchor; `audit` replays the whole game."""
     for turn in range(1, turns + 1):

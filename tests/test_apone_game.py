@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import TEST_SEED, Cli, every_report_verifies_and_audit_passes, own_folder
+from conftest import TEST_SEED, Cli, every_report_verifies_and_audit_passes, own_folder, play_turns
 
 EUROPE = "europe_improved/map/games/europe_improved.xml"
 
@@ -40,11 +40,7 @@ def game(tmp_path_factory, maps_dir):
     with own_folder(tmp):
         made = cli("new", db, "--game", "apone-europe", "--map", maps_dir / EUROPE, "--seed", TEST_SEED,
                    "--id", "ap-round").output
-        reports = []
-        for power, orders in ROUND_1 + [ROUND_2_GERMANS]:
-            assert cli.json("status", db)["power"] == power
-            cli("submit", db, "--power", power, "-", input=orders)
-            reports.append(cli("adjudicate", db).output)
+        reports = play_turns(cli, db, ROUND_1 + [ROUND_2_GERMANS])
     return cli, db, tmp, made, reports
 
 

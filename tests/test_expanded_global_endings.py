@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import TEST_SEED, Cli, every_report_verifies_and_audit_passes, own_folder
+from conftest import TEST_SEED, Cli, every_report_verifies_and_audit_passes, own_folder, play_turns
 
 G40_2ND = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
 
@@ -57,12 +57,7 @@ def game(tmp_path_factory, maps_dir):
     with own_folder(tmp):
         cli("new", db, "--game", "expanded-global", "--map", maps_dir / G40_2ND, "--seed", TEST_SEED,
             "--id", "eg-whole-game")
-        reports = []
-        for script in ROUNDS:
-            for nation in NATIONS:
-                assert cli.json("status", db)["power"] == nation
-                cli("submit", db, "--power", nation, "-", input=script.get(nation, "end\n"))
-                reports.append(cli("adjudicate", db).output)
+        reports = play_turns(cli, db, [(n, script.get(n, "end\n")) for script in ROUNDS for n in NATIONS])
     return cli, db, tmp, reports
 
 

@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from conftest import TEST_SEED, Cli, every_report_verifies_and_audit_passes, own_folder
+from conftest import TEST_SEED, Cli, every_report_verifies_and_audit_passes, own_folder, play_turns
 
 G40_2ND = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
 
@@ -46,16 +46,12 @@ def game(tmp_path_factory, maps_dir):
 def _play(cli, db, maps_dir):
     made = cli("new", db, "--game", "expanded-global", "--map", maps_dir / G40_2ND, "--seed", TEST_SEED,
                "--id", "eg-two-rounds").output
-    reports = []
-    for round_, script in ((1, ROUND_1), (2, ROUND_2)):
-        for nation in NATIONS:
-            if round_ == 1 and nation == "Russia":      # Canada answers the offer in another nation's turn
-                accepted = cli("submit", db, "--power", "Canada", "-", input="accept A1\n").output
-                assert "accepted as submission" in accepted, accepted
-            assert cli.json("status", db)["power"] == nation
-            cli("submit", db, "--power", nation, "-", input=script.get(nation, "end\n"))
-            reports.append(cli("adjudicate", db).output)
-    return made, reports
+    turns = [(n, script.get(n, "end\n")) for script in (ROUND_1, ROUND_2) for n in NATIONS]
+    reports = play_turns(cli, db, turns[:1])
+    # Canada answer the offer in another nation's turn (Russia's)
+    accepted = cli("submit", db, "--power", "Canada", "-", input="accept A1\n").output
+    assert "accepted as submission" in accepted, accepted
+    return made, reports + play_turns(cli, db, turns[1:])
 
 
 def test_new_shows_the_fourteen_nations_in_order_with_their_money(game):
