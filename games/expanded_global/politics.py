@@ -113,6 +113,30 @@ def _go_to_war(rules, state: State, side: list[str], other: list[str]) -> list[l
     return changes
 
 
+# -- what keeps two nations from war ---------------------------------------------------------------------------
+
+# Checks other parts of the game make before pairs of nations go to war: fn(rules, state, pairs, what) raising a
+# RuleViolation (surrender.py: Political terms keep the victor and the loser at peace, EG-14).
+PEACE_KEEPERS: list = []
+
+
+def may_fight(rules, state: State, a: str, b: str, what: str) -> None:
+    """`what` (a declaration, a Surprise Attack, a strike) puts the whole blocs of `a` and `b` at war
+    ("eg-alliance-wars"): refused if a keeper of the peace forbids any of those pairs."""
+    pairs = [(x, y) for x in bloc(rules, state, a) for y in bloc(rules, state, b)]
+    for keeper in PEACE_KEEPERS:
+        keeper(rules, state, pairs, what)
+
+
+def may_ally(rules, state: State, members: list[str], what: str) -> None:
+    """As an alliance forms its members share one another's wars (EG-62): refused if a keeper of the peace forbids
+    any war that would begin so."""
+    enemies = sorted({e for m in members for e in nations(rules) if rules.at_war(state, m, e)})
+    pairs = [(m, e) for m in members for e in enemies if e not in members]
+    for keeper in PEACE_KEEPERS:
+        keeper(rules, state, pairs, what)
+
+
 # -- declarations (EG-64, EG-65) ----------------------------------------------------------------------------------
 
 
@@ -125,8 +149,7 @@ def may_declare_war(rules, state: State, power: str, target: str) -> None:
         raise RuleViolation(f"{power} and {target} are allies", "EG-64")
     if rules.at_war(state, power, target):
         raise RuleViolation(f"{power} are already at war with {target}", "EG-64")
-    from . import surrender
-    surrender.may_fight(rules, state, power, target, f"{possessive(power)} declaration of war on {target}")  # EG-14
+    may_fight(rules, state, power, target, f"{possessive(power)} declaration of war on {target}")
 
 
 def declared_war(rules, state: State, power: str, target: str, event: dict) -> None:
@@ -203,8 +226,7 @@ def offer(rules, state: State, power: str, target: str) -> dict:
     if any(rules.at_war(state, a, b) for a in mine for b in theirs):
         raise RuleViolation(f"{power} may not ally with {target}: at war", "EG-60")
     members = sorted(set(mine) | set(theirs))
-    from . import surrender
-    surrender.may_ally(rules, state, members, f"the alliance of {power} and {target}")      # EG-14
+    may_ally(rules, state, members, f"the alliance of {power} and {target}")
     oid = new_offer(state, "A", {"from": power, "to": target, "members": members})
     return said({"type": "alliance_offer", "power": power, "target": target, "offer": oid,
                  "addressed": [m for m in members if m != power], "rule": "EG-60"})
@@ -373,9 +395,8 @@ def _form(rules, state: State, oid: str, found: dict, terms: dict) -> list[dict]
         return [said({"type": "alliance_lapsed", "offer": oid, "power": found["from"], "target": found["to"],
                       "why": "the blocs changed or went to war", "rule": "EG-60"})]
     members = found["members"]
-    from . import surrender
     try:
-        surrender.may_ally(rules, state, members, "the alliance")                           # EG-14
+        may_ally(rules, state, members, "the alliance")
     except RuleViolation as exc:
         return [said({"type": "alliance_lapsed", "offer": oid, "power": found["from"], "target": found["to"],
                       "why": exc.message, "rule": exc.rule})]
@@ -440,8 +461,7 @@ def leaves_take_effect(rules, state: State, only: str | None = None) -> list[dic
 def surprise_attack(rules, state: State, power: str, victim: str) -> None:
     """A combat move of `power` against `victim` without combat allowed: legal; both blocs at war at once, combat
     allowed between `power` and the victim's bloc now; `power` and its alliance lose their stored Influence."""
-    from . import surrender
-    surrender.may_fight(rules, state, power, victim, f"a Surprise Attack by {power} on {victim}")     # EG-14
+    may_fight(rules, state, power, victim, f"a Surprise Attack by {power} on {victim}")
     theirs = bloc(rules, state, victim)
     mine = bloc(rules, state, power)
     _go_to_war(rules, state, mine, theirs)

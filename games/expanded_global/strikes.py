@@ -33,7 +33,7 @@ from adjudicator.rules.combat import assign_hits, order_of_loss
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State, count_types
 
-from . import politics, surrender, tech
+from . import politics, tech
 from .phrases import said
 
 VERB = "strike"
@@ -240,7 +240,7 @@ def strike(rules, state: State, power: str, args: dict) -> dict:
         victims = [v for v in victims if v in politics.nations(rules)]
     surprise = [v for v in victims if not politics.combat_allowed(rules, state, power, v)]
     for v in surprise:          # EG-14: refused before any war begins, whichever victim the terms protect
-        surrender.may_fight(rules, state, power, v, f"a Surprise Attack by {power} on {v}")
+        politics.may_fight(rules, state, power, v, f"a Surprise Attack by {power} on {v}")
     for v in surprise:
         politics.surprise_attack(rules, state, power, v)
     record["victims"] = victims

@@ -423,22 +423,10 @@ def barred(state: State, a: str, b: str) -> tuple[str, str] | None:
     return None
 
 
-def may_fight(rules, state: State, a: str, b: str, what: str) -> None:
-    """EG-14: while Political terms are in force, all conflict between victor and loser has ceased: nothing may begin
-    a war between them — `what` (a declaration, a Surprise Attack) puts the whole blocs of `a` and `b` at war
-    ("eg-alliance-wars"), so it is refused if any pair of them is bound by the terms."""
-    pairs = [(x, y) for x in politics.bloc(rules, state, a) for y in politics.bloc(rules, state, b)]
-    may_go_to_war(rules, state, pairs, what)
-
-
-def may_ally(rules, state: State, members: list[str], what: str) -> None:
-    """EG-14 for an alliance: as it forms, its members share one another's wars (EG-62), which may not begin a war
-    between a victor and its loser under Political terms."""
-    enemies = {e for m in members for e in politics.nations(rules) if rules.at_war(state, m, e)}
-    may_go_to_war(rules, state, [(m, e) for m in members for e in sorted(enemies) if e not in members], what)
-
-
 def may_go_to_war(rules, state: State, pairs: list[tuple[str, str]], what: str) -> None:
+    """EG-14: while Political terms are in force, all conflict between victor and loser has ceased: `what` (a
+    declaration, a Surprise Attack, an alliance sharing its wars) may not put any of `pairs` bound by the terms at
+    war (politics.PEACE_KEEPERS)."""
     for x, y in pairs:
         found = barred(state, x, y)
         if found is None or rules.at_war(state, x, y):
@@ -477,5 +465,6 @@ def notes(rules, state: State) -> list[str]:
 
 
 politics.TERMS_WRITERS["S"] = written      # `accept S1 TERMS` written back canonically
+politics.PEACE_KEEPERS.append(may_go_to_war)          # EG-14: no new war while Political terms last
 politics.register_agreement(SURRENDER, politics.Agreement(phase="surrenders", rule="EG-13", what="surrender offer",
                                                           concluded=concluded, check_terms=check_terms))
