@@ -141,6 +141,8 @@ def test_land_terms_make_the_occupied_territories_the_victors_original_ones(game
     status = cli.json("status", db)
     for place in ("Tunisia", "Southern France"):
         assert status["territories"][place]["owner"] == "Italy"
+    assert status["original_by_surrender"] == {"Southern France": "Italy", "Tunisia": "Italy"}
+    assert status["political_terms"] == {"Canada": "United States"}
 
 
 def test_every_report_verifies_and_the_game_audits(game):

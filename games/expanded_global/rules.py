@@ -222,15 +222,19 @@ class ExpandedGlobalRules(G40Rules):
 
     def status_fields(self, state: State) -> dict:
         """`status`: every nation's stored Influence and its markers on every neutral ("eg-competing-markers"), the
-        alliances, the pending offers, and the same as sentences under the table ("notes")."""
+        alliances, the pending offers, armistices, technologies, nuclear stocks, insurgents waiting to fight, the
+        surrenders' lasting effects (Political terms, halts, Original Territories gained by Land terms), and the same
+        as sentences under the table ("notes", with the stored Influence the table of `status` has no column for)."""
+        stored = {n: state.spent.get(influence.POOL.format(n), 0) for n in politics.nations(self)}
         return {**super().status_fields(state), "influence_markers": influence.markers(state),
-                "influence": {n: state.spent.get(influence.POOL.format(n), 0) for n in politics.nations(self)},
+                "influence": stored,
                 "alliances": view.alliances(self, state), "offers": politics.offers(state),
                 **armistice.status(self, state),
                 "technologies": research.held(self, state, politics.nations(self)),
                 "nuclear_stock": strikes.stocks(self, state),
                 "insurgents": {f"{n}:{p}": k for (n, p), k in insurgents.pending(state).items()},
-                "notes": view.notes(self, state)}
+                **surrender.status(self, state),
+                "notes": view.notes(self, state) + view.stored_influence(stored)}
 
     # -- the turn -------------------------------------------------------------------------------------
 

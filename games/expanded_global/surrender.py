@@ -11,8 +11,8 @@ A surrender is an offer of the shared kind mechanism (politics.Agreement, kind "
 * Political terms in force are kept as state.switches["political:LOSER"] = VICTOR; `halt PLACE` in the victor's
   `surrenders` step stops the loser's units there from moving until the victor's next turn begins
   (state.switches["halt:VICTOR"] = JSON {"place", "losers"}; EG-20);
-* while Political terms last no war between victor and loser may begin (EG-14): `may_fight` and `may_ally`, called by
-  politics.py (declarations, alliances, Surprise Attacks) and strikes.py, refuse it; the terms end, with the
+* while Political terms last no war between victor and loser may begin (EG-14): `may_go_to_war`, one of politics.py's
+  keepers of the peace (declarations, alliances, Surprise Attacks, strikes), refuses it; the terms end, with the
   victor's halt, as soon as the victor no longer holds the loser's capital (`capital_lost`);
 * a peace ends the pending surrender offers between the two (`lapse_at_peace`, EG-11).
 """
@@ -452,6 +452,14 @@ def lapse_at_peace(rules, state: State) -> list[dict]:
                                 "victor": found["to"], "why": "they are at peace now, their war ended",
                                 "rule": "EG-11"}))
     return events
+
+
+def status(rules, state: State) -> dict:
+    """`status --json`: Political terms in force ({loser: victor}), halts ({victor: {"place", "losers"}}), and the
+    territories whose Original owner Land terms changed ({territory: new Original owner}, EG-16)."""
+    start = {t: o for t, o in rules.scenario.owners.items() if not rules.is_water(t)}
+    gained = {t: o for t, o in sorted(state.original_owners.items()) if t in start and start[t] != o}
+    return {"political_terms": political(state), "halts": halts(state), "original_by_surrender": gained}
 
 
 def notes(rules, state: State) -> list[str]:

@@ -43,6 +43,12 @@ def position_lines(rules, state: State) -> list[str]:
     return lines + [""] + notes(rules, state)
 
 
+def stored_influence(stored: dict[str, int]) -> list[str]:
+    """`status`'s line for the stored Influence (the report's table has a column for it)."""
+    held = [f"{n} {k}" for n, k in stored.items() if k]
+    return ["Stored Influence: " + (", ".join(held) if held else "none")]
+
+
 def notes(rules, state: State) -> list[str]:
     """The alliances, wars, pending offers and Influence markers, as sentences (also under `status`'s table)."""
     groups = alliances(rules, state)
