@@ -133,7 +133,7 @@ def _may_move_now(rules: MapFacts, unit: Unit, phase: str) -> bool:
     if unit.flags.get("unloaded") or unit.flags.get("landing"):
         return False                    # BG-10: unloaded units, and transports that unloaded, are done
     if phase == "combat_move":
-        return not t.has("no_combat_move")
+        return not t.has("no_combat_move") and not unit.flags.get("mission")
     # BG-08: after combat, only aircraft (to land) and units that did not move in combat may move; ships named
     # to bombard took part in combat (BG-12)
     return t.domain == "air" or not (unit.flags.get("combat_moved") or unit.flags.get("fought")
@@ -147,6 +147,9 @@ def _why_not(rules: MapFacts, pool: list[Unit], steps: int, phase: str) -> str:
             return f"{t.name} cannot move"
         if phase == "combat_move" and t.has("no_combat_move"):
             return f"{t.name} cannot move in the combat move phase"
+        if phase == "combat_move" and u.flags.get("mission"):
+            text, rule = u.flags["mission"]                   # a game's own mission: what it is, and its rule
+            return f"the {t.name} {text} ({rule}), and makes no combat move"
         if u.flags.get("unloaded") or u.flags.get("landing"):
             return "units that unloaded from a transport, and the transport, move no further this turn"
         if phase == "noncombat_move" and u.flags.get("bombard") and t.domain != "air":
@@ -157,6 +160,8 @@ def _why_not(rules: MapFacts, pool: list[Unit], steps: int, phase: str) -> str:
 
 
 def _rule_for(reason: str) -> str:
+    if reason.endswith("), and makes no combat move"):        # a game's mission names its rule in brackets
+        return reason[reason.rindex("(") + 1:reason.rindex(")")]
     if "unloaded" in reason:
         return "BG-10"
     if "non-combat" in reason:

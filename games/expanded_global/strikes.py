@@ -143,6 +143,13 @@ def distance(rules, start: str, goal: str, limit: int = RANGE) -> int | None:
     return None
 
 
+def _bomber(state: State, power: str, base: str):
+    """The bomber at `base` that flies an Atomic Bomb strike (RULINGS.md "eg-nuclear-weapons"): one not already on
+    such a mission, preferring one that has not moved."""
+    free = [u for u in state.units_at(base, power) if u.type == "bomber" and not u.flags.get("mission")]
+    return min(free, key=lambda u: (u.moved, u.id), default=None)
+
+
 def _hostile(rules, state: State, power: str, nation: str | None, rule: str, place: str) -> None:
     if nation is None:
         raise RuleViolation(f"{place} holds nothing of a nation for this strike to hit", rule)
@@ -229,9 +236,12 @@ def strike(rules, state: State, power: str, args: dict) -> dict:
         if ready <= used:
             raise RuleViolation(f"{power} have no {weapon} ready ({ready} in stock, {used} used this turn; one bought "
                                 "this turn is ready from the next)", rule)
-        if kind == "atomic" and not any(u.type == "bomber" for u in state.units_at(base, power)):
-            raise RuleViolation(f"an Atomic Bomb is carried by a bomber: {power} have none at the air base in {base}",
-                                rule)
+        if kind == "atomic":
+            carrier = _bomber(state, power, base)
+            if carrier is None:
+                raise RuleViolation(f"an Atomic Bomb is carried by a bomber: {power} have none at the air base in "
+                                    f"{base} free to fly it", rule)
+            carrier.mark(mission=[f"in {base} carries the Atomic Bomb to {target}", rule])
         hit = [u for u in state.units_at(target) if u.owner != power and not rules.friendly(state, power, u.owner)]
         if not hit:
             raise RuleViolation(f"{target} holds no unit or facility of an enemy: the {weapon} would destroy "
