@@ -278,7 +278,8 @@ def describe(event: dict) -> list[str]:
         return [f"{event['power']}: at peace — Peacetime Spending: at most {event['cap']} IPCs this turn (half the "
                 f"income of {event['income']}, rounded down) [EG-29]."]
     if kind == "repair":
-        return [f"{event['power']} repair {event['amount']} damage on the {event['unit']} in {event['place']} ({event['treasury']} PUs left)."]
+        return [f"{event['power']} repair {event['amount']} damage on the {event['unit']} in {event['place']} for "
+                f"{event.get('cost', event['amount'])} PUs ({event['treasury']} PUs left)."]
     if kind == "war":
         also = [c for c in event.get("changes", []) if {c[0], c[1]} != {event["power"], event["target"]}]
         return [f"{event['power']} declare war on {event['target']}."] + (

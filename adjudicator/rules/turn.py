@@ -321,9 +321,12 @@ def _apply(rules: MapFacts, state: State, power: str, order: Order, placed: dict
     raise RuleViolation(f"`{order.verb}` orders are not part of this game's {order.phase.replace('_', ' ')} phase")
 
 
-def repair(rules: MapFacts, state: State, mover: str, order: Repair) -> dict:
+def repair(rules: MapFacts, state: State, mover: str, order: Repair, cost: int | None = None,
+           rule: str = "BG-29") -> dict:
     """BG-29: each PU removes one damage point from a facility of the mover, or of a power that buys inside the
-    mover's turn (UK_Pacific's, in the British turn), paid by the facility's owner."""
+    mover's turn (UK_Pacific's, in the British turn), paid by the facility's owner; `cost`, where a game prices it
+    otherwise (the Expanded Global's Increased Factory Production), under its `rule`."""
+    cost = order.count if cost is None else cost
     payers = {mover} | {p for p, phase in rules.scenario.guests_of(mover) if phase == "purchase"}
     facilities = [u for u in state.units_at(order.place) if u.owner in payers and rules.ut(u).has("can_be_damaged")
                   and (order.facility in (None, "factory") and rules.ut(u).has("factory") or u.type == order.facility)]
@@ -333,12 +336,12 @@ def repair(rules: MapFacts, state: State, mover: str, order: Repair) -> dict:
     power = unit.owner
     if unit.damage < order.count:
         raise RuleViolation(f"the {unit.type} in {order.place} has {unit.damage} damage, not {order.count}", "BG-29")
-    if state.treasury.get(power, 0) < order.count:
-        raise RuleViolation(f"repairing {order.count} costs {order.count} PUs; {power} has {state.treasury.get(power, 0)}", "BG-29")
+    if state.treasury.get(power, 0) < cost:
+        raise RuleViolation(f"repairing {order.count} costs {cost} PUs; {power} has {state.treasury.get(power, 0)}", rule)
     unit.damage -= order.count
-    state.treasury[power] -= order.count
+    state.treasury[power] -= cost
     return {"type": "repair", "power": power, "place": order.place, "unit": unit.type, "amount": order.count,
-            "treasury": state.treasury[power]}
+            "cost": cost, "treasury": state.treasury[power]}
 
 
 def _battle_rule(order: Order) -> str:

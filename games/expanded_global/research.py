@@ -212,16 +212,7 @@ def facility_repair(rules, state: State, mover: str, order) -> dict:
     cost = facility_repair_cost(state, mover, order.count)
     if cost == order.count:
         return turn.repair(rules, state, mover, order)
-    state.treasury[mover] = state.treasury.get(mover, 0) + (order.count - cost)    # BG-29 charges N; N - cost back
-    try:
-        event = turn.repair(rules, state, mover, order)
-    except RuleViolation as exc:
-        state.treasury[mover] -= order.count - cost
-        if "costs" in exc.message:
-            raise RuleViolation(f"repairing {order.count} damage costs {cost} IPCs with Increased Factory Production "
-                                f"(2 damage an IPC); {mover} have {state.treasury.get(mover, 0)}", "EG-36") from None
-        raise
-    return {**event, "cost": cost, "rule": "EG-36"}
+    return {**turn.repair(rules, state, mover, order, cost, "EG-36"), "rule": "EG-36"}
 
 
 # -- status --------------------------------------------------------------------------------------------------
