@@ -30,6 +30,8 @@ from sqlmodel import Session, func, select
 from .errors import AdjudicatorError
 from .game import setup_of
 from .notation.lexicon import UNIT_ALIASES
+from .picture_plan import (GAP, MARKS, PAD, Callout, Name, Plan, anchor_of, arrange, font, head_width, mark_width,
+                           name_height, overlap, row_height, wrap_units)
 from .scenario import PHASES, Scenario
 from .store import db
 from .store.game_row import GameRow
@@ -38,6 +40,7 @@ from .store.journal import MapArt, Snapshot, Step
 REGIONS = ("all", "battles")
 MIN_WIDTH, MAX_WIDTH = 400, 8000
 DEFAULT_WIDTH = 2000        # the widest picture drawn unless asked: a forum post's full width
+BATTLES_WIDTH = 1000        # the widest battle region drawn unless asked: what a phone shows of it stays legible
 LEAST_WIDTH = 800           # the narrowest drawn unless asked (a battle region of a small map)
 ROOM = 140                  # output pixels a median territory gets by default: room for its label
 TITLE_HEIGHT = 58           # the title strip above the map
@@ -54,7 +57,7 @@ KNOWN_COLOURS = {"Germans": "#5d5d5d", "Russians": "#b23a2a", "Japanese": "#e0a1
                  "Australia": "#4f8f86", "Union of South American Nations": "#3bb273", "Canada": "#d1495b"}
 SPARE_COLOURS = ("#d1495b", "#2e86ab", "#8a6fdf", "#3bb273", "#e07a1f", "#c04cc4", "#1f9fa8", "#9c7a3c")
 SEA, SEA_LINE, LAND_LINE, PAPER, UNOWNED = "#cfe3f3", "#6f9cc4", "#8d8d8d", "#f5f2eb", "#e4dfd3"
-BATTLE = "#e8262b"
+BATTLE, RAID = "#e8262b", "#ff8c00"
 
 
 # -- the command ---------------------------------------------------------------------------------
@@ -68,7 +71,7 @@ def save(engine, out: str, turn_index: int | None, region: str, width: int | Non
     if path.suffix.lower() != ".png":
         raise AdjudicatorError(f"-o {out}: the picture is a PNG; name the file FILE.png")
     with db.transaction(engine) as s:
-        image, from_art = _picture(s, db.the_game(s), turn_index, region, width)
+        image, from_art, _ = _picture(s, db.the_game(s), turn_index, region, width)
     try:
         path.write_bytes(_png(image))
     except OSError as exc:
@@ -83,48 +86,67 @@ def draw(session: Session, game: GameRow, turn_index: int | None, region: str = 
     return _png(_picture(session, game, turn_index, region, width)[0])
 
 
+def plan(session: Session, game: GameRow, turn_index: int | None, region: str = "all", width: int | None = None) -> Plan:
+    """What `draw` writes on the map: the callouts, names and outlines, where they go."""
+    return _picture(session, game, turn_index, region, width)[2]
+
+
 def _png(image: Image.Image) -> bytes:
+    """The picture as a 256-colour PNG: flat map colours and text lose nothing a reader sees, and a whole map
+    takes a quarter of the bytes (about 0.2 MB at 2000 px), small enough to mail and upload."""
     buffer = io.BytesIO()
-    image.save(buffer, "PNG", optimize=False)
+    image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(buffer, "PNG")
     return buffer.getvalue()
 
 
 def _picture(session: Session, game: GameRow, turn_index: int | None, region: str,
-             width: int | None) -> tuple[Image.Image, bool]:
-    """The picture `draw` encodes, and whether it was drawn on the map's own art (else a schematic)."""
+             width: int | None) -> tuple[Image.Image, bool, Plan]:
+    """The picture `draw` encodes, whether it was drawn on the map's own art (else a schematic), and its plan."""
     if region not in REGIONS:
         raise AdjudicatorError(f"--region takes {' or '.join(REGIONS)}, not {region!r}")
     if width is not None and not MIN_WIDTH <= width <= MAX_WIDTH:
         raise AdjudicatorError(f"--width takes {MIN_WIDTH} to {MAX_WIDTH} pixels, not {width}")
     scenario = setup_of(session, game).scenario
     position, caption = _position(session, game, turn_index)
-    battles: list[str] = []
+    fights: dict[str, str] = {}
     if region == "battles":
-        battles, fought = _battles(session, game, turn_index)
-        caption += f" · battles of turn {fought}: {', '.join(battles)}"
+        fights, fought = _battles(session, game, turn_index)
+        caption += f" · turn {fought}: " + "; ".join(
+            f"{kind} {', '.join(p for p, k in fights.items() if kind in k.split(' and '))}"
+            for kind in ("battle", "raid") if any(kind in k.split(" and ") for k in fights.values()))
     art = _art(session, game, scenario)
     geometry = art.geometry if art else _schematic(scenario)
-    box = _region(geometry, battles)
+    polygons = art.polygons if art else {n: [[x0, y0, x1, y0, x1, y1, x0, y1]]
+                                         for n, (x0, y0, x1, y1) in geometry.bounds.items()}
+    box = _region(geometry, list(fights))
     room = statistics.median(b[2] - b[0] for b in geometry.bounds.values())
     if width is None:
-        width = round(min(DEFAULT_WIDTH, max(LEAST_WIDTH, (box[2] - box[0]) * ROOM / room)))
+        widest = BATTLES_WIDTH if fights else DEFAULT_WIDTH
+        width = round(min(widest, max(LEAST_WIDTH, (box[2] - box[0]) * ROOM / room)))
     scale = width / (box[2] - box[0])
     size = (width, max(1, round((box[3] - box[1]) * scale)))
     colours = _colours(scenario, art.colours if art else {})
     view = View(box, scale, size)
-    land = {t.name for t in scenario.territories if not t.water}
-    owners = {place: owner for place, owner in position["owners"].items() if place in land}
+    water = {t.name for t in scenario.territories if t.water}
+    owners = {place: owner for place, owner in position["owners"].items() if place not in water}
     if art:
-        picture = art.draw(view, owners, colours, battles)
+        picture = art.draw(view, owners, colours, fights)
     else:
-        picture = _draw_schematic(geometry, scenario, view, owners, colours, battles)
-    by_type, seen = _label(picture, view, geometry, scenario, position, colours, schematic=art is None)
-    legend = _legend(scenario, seen, colours, width, bool(battles), by_type)
-    out = Image.new("RGB", (width, TITLE_HEIGHT + size[1] + legend.height), "white")
-    out.paste(_title(game, caption, width), (0, 0))
-    out.paste(picture, (0, TITLE_HEIGHT))
-    out.paste(legend, (0, TITLE_HEIGHT + size[1]))
-    return out, art is not None
+        picture = _draw_schematic(geometry, scenario, view, owners, colours, fights)
+    damage = _damage(session, game, turn_index, scenario)
+    layout = _callouts(view, geometry, polygons, scenario, position, damage, text_size(region, width))
+    layout.outlines, layout.size = fights, size
+    _draw_plan(picture, layout, colours, water)
+    seen = {power for c in layout.callouts for power, _ in c.rows} | {
+        owners[p] for p, b in geometry.bounds.items() if p in owners and overlap(b, box)}
+    zoom = layout.text / TEXT
+    title = _title(game, caption, width, zoom)
+    legend = _legend(scenario, seen, colours, width, layout, damage is not None, zoom)
+    out = Image.new("RGB", (width, title.height + size[1] + legend.height), "white")
+    out.paste(title, (0, 0))
+    out.paste(picture, (0, title.height))
+    out.paste(legend, (0, title.height + size[1]))
+    return out, art is not None, layout
 
 
 # -- what is drawn: the position, its caption, the turn's battles --------------------------------
@@ -172,19 +194,21 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in spans)
 
 
-def _battles(session: Session, game: GameRow, turn_index: int | None) -> tuple[list[str], int]:
-    """The places of the battles and bombing raids of a turn (the latest played when None), in the order fought."""
+def _battles(session: Session, game: GameRow, turn_index: int | None) -> tuple[dict[str, str], int]:
+    """The places of the battles and bombing raids of a turn (the latest played when None), in the order fought:
+    place -> "battle", "raid" or "battle and raid"."""
     played = select(Step).where(Step.game_id == game.id, Step.phase.in_(PHASES))
     if turn_index is None:
         turn_index = session.exec(select(func.max(Step.turn_index)).where(Step.game_id == game.id,
                                                                          Step.phase.in_(PHASES))).first()
         if turn_index is None:
             raise AdjudicatorError("no turn has been played yet, so no battle can be shown: draw --region all")
-    places: list[str] = []
+    kinds: dict[str, set[str]] = {}
     for step in session.exec(played.where(Step.turn_index == turn_index).order_by(Step.seq)):
         for event in json.loads(step.events):
-            if event.get("type") in ("battle", "raid") and event.get("place") and event["place"] not in places:
-                places.append(event["place"])
+            if event.get("type") in ("battle", "raid") and event.get("place"):
+                kinds.setdefault(event["place"], set()).add(event["type"])
+    places = {place: " and ".join(k for k in ("battle", "raid") if k in here) for place, here in kinds.items()}
     if not places:
         raise AdjudicatorError(f"no battle or bombing raid was fought in turn {turn_index}: nothing to crop to; "
                                "draw --region all")
@@ -273,9 +297,9 @@ class Art:
     geometry: Geometry
     colours: dict[str, tuple[int, int, int]]
 
-    def draw(self, view: View, owners: dict[str, str], colours: dict, battles: list[str]) -> Image.Image:
+    def draw(self, view: View, owners: dict[str, str], colours: dict, fights: dict[str, str]) -> Image.Image:
         """The base image of the view, each territory of `owners` (land: the sea keeps its colour, as in TripleA)
-        multiplied by its owner's tint, battle places outlined."""
+        multiplied by its owner's tint, the places of battles and raids outlined (_outline)."""
         fx, fy = self.base.width / self.geometry.size[0], self.base.height / self.geometry.size[1]
         x0, y0, x1, y1 = view.box
         image = self.base.convert("RGB").resize(view.size, Image.Resampling.LANCZOS, box=(x0 * fx, y0 * fy, x1 * fx, y1 * fy))
@@ -287,11 +311,11 @@ class Art:
                     pen.polygon(self._px(view, ring), fill=tint(_colour(colours, owner)))
         image = ImageChops.multiply(image, layer)
         pen = ImageDraw.Draw(image)
-        for place in battles:
+        for place, kinds in fights.items():
             if place in self.geometry.bounds:
                 for ring in self.polygons[place]:
-                    points = self._px(view, ring)
-                    pen.line(points + points[:4], fill=BATTLE, width=max(3, round(view.scale * 6)), joint="curve")
+                    for kind in kinds.split(" and "):
+                        _outline(pen, self._px(view, ring), kind, max(3, round(view.scale * 6)))
         return image
 
     @staticmethod
@@ -428,9 +452,9 @@ def _separate(points: dict[str, tuple[float, float]], passes: int = 40) -> dict[
 
 
 def _draw_schematic(geometry: Geometry, scenario: Scenario, view: View, owners: dict[str, str], colours: dict,
-                    battles: list[str]) -> Image.Image:
+                    fights: dict[str, str]) -> Image.Image:
     """Connections as lines (blue where a sea zone is at an end), land as boxes in the owner's tint (`owners`
-    holds land only), sea zones as blue ellipses, battle places outlined in red."""
+    holds land only), sea zones as blue ellipses, the places of battles and raids outlined (_outline)."""
     image = Image.new("RGB", view.size, PAPER)
     pen = ImageDraw.Draw(image)
     water = {t.name for t in scenario.territories if t.water}
@@ -443,76 +467,84 @@ def _draw_schematic(geometry: Geometry, scenario: Scenario, view: View, owners: 
         rect = [*view.px(x0, y0), *view.px(x1, y1)]
         owner = owners.get(name)
         fill = SEA if name in water else tint(_colour(colours, owner)) if owner else UNOWNED
-        edge = (BATTLE, max(3, line + 1)) if name in battles else ("#3d6f99" if name in water else "#4a4a4a", max(1, line // 2))
+        edge = ("#3d6f99" if name in water else "#4a4a4a", max(1, line // 2))
         if name in water:
             pen.ellipse(rect, fill=fill, outline=edge[0], width=edge[1])
         else:
             pen.rounded_rectangle(rect, radius=round(8 * view.scale), fill=fill, outline=edge[0], width=edge[1])
+        for kind in fights.get(name, "").split(" and ") if name in fights else ():
+            _outline(pen, [rect[0], rect[1], rect[2], rect[1], rect[2], rect[3], rect[0], rect[3]], kind,
+                     max(3, line + 1))
     return image
 
 
-# -- labels, title and legend --------------------------------------------------------------------
+# -- callouts: names, marks and units --------------------------------------------------------------
 
-BADGE, NAME = 13, 12        # font sizes (pixels) of unit badges and territory names
+TEXT = 13                   # text size (pixels) of a whole map's callouts: read at full size on a desktop
+PHONE, LEGIBLE = 400, 8.5   # a phone shows a picture this many points wide; text smaller than LEGIBLE points is not read
 SHORT = {}
 for _alias, _unit in UNIT_ALIASES.items():
     SHORT.setdefault(_unit, _alias)
 
 
-def _label(image: Image.Image, view: View, geometry: Geometry, scenario: Scenario, position: dict, colours: dict,
-           schematic: bool) -> tuple[bool, set[str]]:
-    """Unit badges at each territory's centre, then the names that fit without covering a badge (on the
-    schematic every name, at the top of its box). Returns whether some stack is listed by type, and the powers
-    that own or have units in a territory in view (for the legend)."""
-    pen = ImageDraw.Draw(image)
+def text_size(region: str, width: int) -> int:
+    """The callouts' text size: a battle region is what players open on a phone, shown PHONE points wide, so its
+    text is at least LEGIBLE points there; a whole map is opened at full size."""
+    return max(TEXT, math.ceil(width * LEGIBLE / PHONE)) if region == "battles" else TEXT
+
+
+def _callouts(view: View, geometry: Geometry, polygons: dict[str, list[list[float]]], scenario: Scenario,
+              position: dict, damage: dict[str, list[tuple[str, int]]] | None, text: int) -> Plan:
+    """A callout for each territory in view where units stand or a mark belongs, names for the others where they
+    fit, arranged (picture_plan.arrange)."""
     water = {t.name for t in scenario.territories if t.water}
-    armies, owners = _armies(scenario, position["units"]), position["owners"]
-    taken: list[tuple[float, float, float, float]] = []
-    names: list[tuple[str, float, float, float, int, tuple]] = []
-    by_type, seen = False, set()
+    marks = _marks(scenario, position["units"])
+    armies = _armies(scenario, position["units"])
+    plan = Plan(text)
     for place, bounds in geometry.bounds.items():
         (x0, y0), (x1, y1) = view.px(*bounds[:2]), view.px(*bounds[2:])
         if x1 < 0 or y1 < 0 or x0 > view.size[0] or y0 > view.size[1]:
             continue
-        stack = armies.get(place, [])
-        seen |= {power for power, _ in stack} | ({owners[place]} if place in owners else set())
-        cx, cy = view.px(*geometry.centres[place])
-        room = x1 - x0 - 6
-        tall = (y1 - y0) * 0.7
-        if schematic:
-            text, size = _fit_name(place, room)
-            top = y0 + 3 + size * 0.7
-            dark = place in owners and place not in water and _dark(tint(_colour(colours, owners[place])))
-            names.append((text, cx, top, room + 6, size, ("white" if dark else (25, 25, 25), None)))
-            cy, tall = (top + size * 0.7 + y1) / 2, y1 - top - size * 0.7 - 4
-        if stack:
-            rows, detailed = _badge_rows(stack, colours, room, tall, wrap=schematic)
-            extent = _extent(rows, cx, cy)
-            if detailed and any(_overlap(extent, other) for other in taken):
-                rows, detailed = _totals(stack, colours), False
-                extent = _extent(rows, cx, cy)
-            by_type |= detailed
-            taken.append(extent)
-            _badges(pen, rows, cx, cy)
-        if not schematic:
-            text = place.removesuffix(" Sea Zone") if place in water else place
-            above = taken[-1][1] - NAME * 0.7 if stack else cy
-            ink = ("white", (30, 70, 90)) if place in water else ((25, 25, 25), "white")
-            names.append((text, cx, above, room + 6, NAME, ink))
-    for text, x, y, room, size, (fill, halo) in names:
-        font = _font(size)
-        width, half = font.getlength(text), size * 0.6
-        rect = (x - width / 2, y - half, x + width / 2, y + half)
-        if not schematic and (width > room or any(_overlap(rect, other) for other in taken)):
+        name = place.removesuffix(" Sea Zone") if place in water else place
+        hurt = [f"{n} dmg" if kind == "factory" else f"{kind} {n} dmg" for kind, n in (damage or {}).get(place, [])]
+        stack, marked = armies.get(place, []), marks.get(place, [])
+        anchor = anchor_of(polygons[place], geometry.centres[place])
+        if not (stack or marked or hurt):
+            width = font(text).getlength(name)
+            cx, cy = view.px(*anchor)
+            if width + 4 <= x1 - x0:
+                plan.names.append(Name(place, name, (cx - width / 2, cy - text * 0.6, cx + width / 2, cy + text * 0.6)))
             continue
-        taken.append(rect)
-        pen.text((x, y), text, font=font, fill=fill, anchor="mm", stroke_width=2 if halo else 0, stroke_fill=halo)
-    return by_type, seen
+        rows = [(power, line) for power, units in stack for line in wrap_units(units, text, text * 11)]
+        plan.callouts.append(Callout(place, name, rows, marked, hurt, view.px(*anchor)))
+    arrange(plan.callouts, text, view.size)
+    boxes = [c.box for c in plan.callouts]
+    plan.names = [n for n in plan.names if not any(overlap(n.box, b) for b in boxes)]
+    return plan
+
+
+def _marks(scenario: Scenario, units: list) -> dict[str, list[str]]:
+    """place -> its MARKS: a factory standing there, a victory city, a capital (of a territory on the map), a city
+    (a marker unit the map names a city)."""
+    kinds = {u.name: u for u in scenario.unit_types}
+    found: dict[str, set[str]] = {}
+    for place, _, kind, _ in units:
+        unit = kinds.get(kind)
+        if unit is not None and unit.has("factory"):
+            found.setdefault(place, set()).add("factory")
+        elif unit is not None and unit.has("marker") and "city" in kind.lower():
+            found.setdefault(place, set()).add("city")
+    for t in scenario.territories:
+        if t.victory_city and not t.hidden:
+            found.setdefault(t.name, set()).add("victory city")
+        if t.capital and not t.hidden:
+            found.setdefault(t.name, set()).add("capital")
+    return {place: [m for m in MARKS if m in here] for place, here in found.items()}
 
 
 def _armies(scenario: Scenario, units: list) -> dict[str, list[tuple[str, dict[str, int]]]]:
     """place -> [(power, {abbreviation: count})]: powers in turn order, unit types in the map's order,
-    facilities and markers left out."""
+    facilities and markers left out (they are marks)."""
     kinds = {u.name: (i, u) for i, u in enumerate(scenario.unit_types)}
     turn = {p.name: i for i, p in enumerate(scenario.players)}
     common = {(p.name, v): c for p in scenario.players for c, vs in scenario.variants_of(p.name).items() for v in vs}
@@ -533,110 +565,171 @@ def _abbreviation(unit: str) -> str:
     return SHORT.get(unit) or (unit if len(unit) <= 5 else unit[:4])
 
 
-def _badge_rows(stack: list[tuple[str, dict[str, int]]], colours: dict, room: float, tall: float,
-                wrap: bool) -> tuple[list, bool]:
-    """A badge per power listing its units by type (wrapped to more badges when `wrap`), when all are at most
-    `room` wide and stand in `tall` pixels; else the powers' totals."""
-    font = _font(BADGE)
-    rows: list[list[tuple[str, tuple]]] = []
-    for power, units in stack:
-        line = ""
-        for part in (f"{n} {short}" for short, n in units.items()):
-            if wrap and line and font.getlength(f"{line} {part}") + 8 > room:
-                rows.append([(line, _colour(colours, power))])
-                line = part
-            else:
-                line = f"{line} {part}".strip()
-        rows.append([(line, _colour(colours, power))])
-    if all(font.getlength(row[0][0]) + 8 <= room for row in rows) and len(rows) * (BADGE + 7) <= tall:
-        return rows, True
-    return _totals(stack, colours), False
+def _damage(session: Session, game: GameRow, turn_index: int | None, scenario: Scenario) -> dict | None:
+    """place -> [(facility, damage)] of the damaged facilities, read from the game's state: when the picture is of
+    the position now, or of a turn after which nothing has been played (the state is still that position). None
+    for an older turn: its kept position does not hold damage."""
+    state = db.load_state(session, game, scenario)
+    if turn_index is not None:
+        last = session.exec(select(Step.turn_index, Step.state_hash).where(Step.game_id == game.id)
+                            .order_by(Step.seq.desc())).first()
+        if last is None or last[0] != turn_index or last[1] != state.hash():
+            return None
+    kinds = {u.name: u for u in scenario.unit_types}
+    out: dict[str, list[tuple[str, int]]] = {}
+    for u in state.units:
+        unit = kinds.get(u.type)
+        if u.damage and unit is not None and unit.has("infrastructure"):
+            out.setdefault(u.place, []).append(("factory" if unit.has("factory") else _abbreviation(u.type), u.damage))
+    return out
 
 
-def _totals(stack: list[tuple[str, dict[str, int]]], colours: dict) -> list:
-    return [[(str(sum(units.values())), _colour(colours, power)) for power, units in stack]]
-
-
-def _extent(rows: list, cx: float, cy: float) -> tuple[float, float, float, float]:
-    """The box the badge rows cover when centred on (cx, cy)."""
-    font, height, gap = _font(BADGE), BADGE + 5, 2
-    widest = max(sum(font.getlength(text) + 8 for text, _ in row) + gap * (len(row) - 1) for row in rows)
-    tall = len(rows) * (height + gap) - gap
-    return cx - widest / 2, cy - tall / 2, cx + widest / 2, cy + tall / 2
-
-
-def _badges(pen: ImageDraw.ImageDraw, rows: list, cx: float, cy: float) -> None:
-    """Rows of rounded badges centred on (cx, cy), each in its power's colour with its text in black or white."""
-    font, height, gap = _font(BADGE), BADGE + 5, 2
-    top = _extent(rows, cx, cy)[1]
-    for row in rows:
-        widths = [font.getlength(text) + 8 for text, _ in row]
-        x = cx - (sum(widths) + gap * (len(row) - 1)) / 2
-        for (text, colour), width in zip(row, widths):
+def _draw_plan(image: Image.Image, plan: Plan, colours: dict, water: set[str]) -> None:
+    """Names, then leader lines and callouts (a light frame holding the name, its marks and the units' rows)."""
+    pen = ImageDraw.Draw(image, "RGBA")
+    f, t = font(plan.text), plan.text
+    for n in plan.names:
+        ink = ("white", (30, 70, 90)) if n.place in water else ((25, 25, 25), "white")
+        pen.text(((n.box[0] + n.box[2]) / 2, (n.box[1] + n.box[3]) / 2), n.text, font=f, fill=ink[0], anchor="mm",
+                 stroke_width=2, stroke_fill=ink[1])
+    for c in plan.callouts:
+        if c.leader:
+            pen.line(c.leader, fill="white", width=max(2, t // 7) + 3)
+            pen.line(c.leader, fill=(20, 20, 20), width=max(2, t // 7))
+        x, y = c.anchor
+        r = max(3.5, t / 4)
+        pen.ellipse([x - r, y - r, x + r, y + r], fill=(20, 20, 20), outline="white", width=2)
+    for c in plan.callouts:
+        x0, y0, x1, y1 = c.box
+        pen.rounded_rectangle(c.box, radius=4, fill=(255, 255, 255, 215), outline=(40, 40, 40), width=1)
+        head = head_width(c, t)
+        x = x0 + PAD if c.inline else (x0 + x1 - head) / 2
+        y = (y0 + y1) / 2 if c.inline else y0 + PAD + name_height(t) / 2
+        pen.text((x, y), c.name, font=f, fill=(15, 15, 15), anchor="lm")
+        x += f.getlength(c.name) + 4
+        for mark in c.marks:
+            _icon(pen, mark, x, y, t)
+            x += t + 2
+        for text in c.damage:
+            width = f.getlength(text) + 8
+            pen.rounded_rectangle([x, y - t / 2 - 1, x + width, y + t / 2 + 1], radius=3, fill=DAMAGE)
+            pen.text((x + width / 2, y), text, font=f, fill="white", anchor="mm")
+            x += width + 2
+        top = y0 + PAD + (0 if c.inline else name_height(t))
+        for power, text in c.rows:
+            colour, width = _colour(colours, power), f.getlength(text) + 8
+            left = x1 - PAD - width if c.inline else (x0 + x1 - width) / 2
             dark = _dark(colour)
-            pen.rounded_rectangle([x, top, x + width, top + height], radius=4, fill=colour,
+            pen.rounded_rectangle([left, top, left + width, top + row_height(t)], radius=3, fill=colour,
                                   outline="white" if dark else (40, 40, 40), width=1)
-            pen.text((x + width / 2, top + height / 2), text, font=font, fill="white" if dark else "black", anchor="mm")
-            x += width + gap
-        top += height + gap
+            pen.text((left + width / 2, top + row_height(t) / 2), text, font=f, fill="white" if dark else "black",
+                     anchor="mm")
+            top += row_height(t) + GAP
 
 
-def _fit_name(place: str, room: float) -> tuple[str, int]:
-    """A schematic box's name at the largest size from 14 to 9 pixels that fits, shortened if none does."""
-    for size in range(14, 8, -1):
-        if _font(size).getlength(place) <= room:
-            return place, size
-    return _clip(place, _font(9), room), 9
+DAMAGE = (190, 20, 20)
+STAR = [(math.cos(math.pi / 2 + k * math.pi / 5) * (1 if k % 2 == 0 else 0.45),
+         -math.sin(math.pi / 2 + k * math.pi / 5) * (1 if k % 2 == 0 else 0.45)) for k in range(10)]
 
 
-def _overlap(a: tuple, b: tuple) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+def _icon(pen: ImageDraw.ImageDraw, mark: str, x: float, y: float, t: int) -> None:
+    """A mark as a small picture `t` pixels wide from x, centred on y: a factory (a saw-tooth roof and a chimney),
+    a victory city (a gold star), a capital (a star in a ring), a city (a small building block)."""
+    h = t / 2
+    if mark == "factory":
+        pen.polygon([(x, y + h), (x, y - h * 0.2), (x + t * 0.33, y - h * 0.7), (x + t * 0.33, y - h * 0.2),
+                     (x + t * 0.66, y - h * 0.7), (x + t * 0.66, y - h), (x + t * 0.85, y - h), (x + t * 0.85, y + h)],
+                    fill=(60, 60, 60), outline=(10, 10, 10))
+    elif mark in ("victory city", "capital"):
+        cx, r = x + h, h * (0.8 if mark == "capital" else 1.0)
+        if mark == "capital":
+            pen.ellipse([cx - h, y - h, cx + h, y + h], outline=(120, 20, 20), width=max(1, t // 8))
+        pen.polygon([(cx + dx * r, y + dy * r) for dx, dy in STAR], fill=(240, 190, 30), outline=(90, 60, 0))
+    else:
+        pen.rectangle([x + t * 0.15, y - h * 0.5, x + t * 0.85, y + h], fill=(120, 120, 160), outline=(30, 30, 60))
+        pen.rectangle([x + t * 0.35, y - h, x + t * 0.65, y + h], fill=(120, 120, 160), outline=(30, 30, 60))
 
 
 def _colour(colours: dict, power: str) -> tuple[int, int, int]:
     return colours.get(power, (160, 160, 160))
 
 
-def _title(game: GameRow, caption: str, width: int) -> Image.Image:
-    strip = Image.new("RGB", (width, TITLE_HEIGHT), (31, 42, 54))
+def _title(game: GameRow, caption: str, width: int, scale: float) -> Image.Image:
+    """The game's title and the caption in a dark strip, `scale` times the size a whole map's has."""
+    big, mid, small = font(round(21 * scale)), font(round(15 * scale)), font(round(14 * scale))
+    strip = Image.new("RGB", (width, round(TITLE_HEIGHT * scale)), (31, 42, 54))
     pen = ImageDraw.Draw(strip)
     tag = f"game {game.id}"
-    tag_width = _font(14).getlength(tag)
-    pen.text((width - 12, 10), tag, font=_font(14), fill=(159, 176, 194), anchor="ra")
-    pen.text((12, 6), _clip(game.title, _font(21), width - 36 - tag_width), font=_font(21), fill="white",
+    pen.text((width - 12, 10 * scale), tag, font=small, fill=(159, 176, 194), anchor="ra")
+    pen.text((12, 6 * scale), _clip(game.title, big, width - 36 - small.getlength(tag)), font=big, fill="white",
              stroke_width=1, stroke_fill="white")
-    pen.text((12, 34), _clip(caption, _font(15), width - 24), font=_font(15), fill=(221, 229, 238))
+    pen.text((12, 34 * scale), _clip(caption, mid, width - 24), font=mid, fill=(221, 229, 238))
     return strip
 
 
-def _legend(scenario: Scenario, seen: set[str], colours: dict, width: int, battles: bool, by_type: bool) -> Image.Image:
-    """The colours of the powers in view, and how to read the badges."""
-    font, small = _font(14), _font(13)
-    items = [(p.name, _colour(colours, p.name)) for p in scenario.players if p.name in seen]
-    if battles:
-        items.append(("battle or raid this turn", None))
-    spots, x, y = [], 12, 10
-    for text, colour in items:
-        step = 24 + font.getlength(text) + 18
+def _legend(scenario: Scenario, seen: set[str], colours: dict, width: int, plan: Plan, damage_known: bool,
+            scale: float) -> Image.Image:
+    """The colours of the powers in view, the outlines of the turn's fights, the marks and how to read a callout."""
+    big, small = font(round(14 * scale)), font(round(13 * scale))
+    swatch, line = round(17 * scale), round(24 * scale)
+    items: list[tuple[str, object]] = [(p.name, _colour(colours, p.name)) for p in scenario.players if p.name in seen]
+    kinds = set(" and ".join(plan.outlines.values()).split(" and ")) - {""}
+    items += [(f"{kind} this turn", kind) for kind in ("battle", "raid") if kind in kinds]
+    shown = {m for c in plan.callouts for m in c.marks}
+    items += [(mark, mark) for mark in MARKS if mark in shown]
+    if any(c.damage for c in plan.callouts):
+        items.append(("damage to a facility", "damage"))
+    spots, x, y = [], 12, round(10 * scale)
+    for text, key in items:
+        step = swatch + 7 + big.getlength(text) + 18
         if x + step > width - 12 and x > 12:
-            x, y = 12, y + 24
-        spots.append((x, y, text, colour))
+            x, y = 12, y + line
+        spots.append((x, y, text, key))
         x += step
-    note = "Badges: the units of each power there, facilities and markers not counted."
-    if by_type:
-        note += " By type where there is room, abbreviated as in orders (inf, art, arm, ftr, ...)."
+    note = ("Each territory where units stand is named, with its units by power and type, abbreviated as in orders "
+            "(inf, art, arm, ftr, ...); a line ties a name moved off a small territory to a dot inside it.")
+    if not damage_known and "factory" in shown:
+        note += " Damage to facilities is kept for the latest turn only: not shown here."
     lines = _wrap(note, small, width - 24)
-    strip = Image.new("RGB", (width, y + 36 + 18 * len(lines)), (246, 246, 243))
+    strip = Image.new("RGB", (width, y + line + round(12 * scale) + round(18 * scale) * len(lines)), (246, 246, 243))
     pen = ImageDraw.Draw(strip)
-    for x, y0, text, colour in spots:
-        if colour is None:
-            pen.rectangle([x, y0 + 1, x + 17, y0 + 17], outline=BATTLE, width=3)
+    for x, y0, text, key in spots:
+        box = [x, y0 + 1, x + swatch, y0 + 1 + swatch]
+        if key in ("battle", "raid"):
+            _outline(pen, [box[0], box[1], box[2], box[1], box[2], box[3], box[0], box[3]], key, max(3, swatch // 5))
+        elif key == "damage":
+            pen.rounded_rectangle(box, radius=3, fill=DAMAGE)
+        elif key in MARKS:
+            _icon(pen, key, x, y0 + 1 + swatch / 2, swatch)
         else:
-            pen.rectangle([x, y0 + 1, x + 17, y0 + 17], fill=colour, outline=(60, 60, 60))
-        pen.text((x + 24, y0 + 9), text, font=font, fill=(30, 30, 30), anchor="lm")
-    for i, line in enumerate(lines):
-        pen.text((12, y + 36 + 18 * i), line, font=small, fill=(90, 90, 90), anchor="lm")
+            pen.rectangle(box, fill=key, outline=(60, 60, 60))
+        pen.text((x + swatch + 7, y0 + 1 + swatch / 2), text, font=big, fill=(30, 30, 30), anchor="lm")
+    for i, text in enumerate(lines):
+        pen.text((12, y + line + round(12 * scale) + round(18 * scale) * i), text, font=small, fill=(90, 90, 90),
+                 anchor="lm")
     return strip
+
+
+def _outline(pen: ImageDraw.ImageDraw, points: list[float], kind: str, width: int) -> None:
+    """A battle's outline: solid red. A raid's: orange dashes, so that a bombing raid is not read as a battle."""
+    if kind == "battle":
+        pen.line(points + points[:4], fill=BATTLE, width=width, joint="curve")
+        return
+    pairs = list(zip(points[0::2], points[1::2]))
+    pairs.append(pairs[0])
+    dash, on, left = width * 3, True, width * 3
+    for (ax, ay), (bx, by) in zip(pairs, pairs[1:]):
+        length = math.hypot(bx - ax, by - ay)
+        done = 0.0
+        while done < length:
+            step = min(left, length - done)
+            if on:
+                t0, t1 = done / length, (done + step) / length
+                pen.line([ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1, ay + (by - ay) * t1],
+                         fill=RAID, width=width)
+            done, left = done + step, left - step
+            if left <= 0:
+                on, left = not on, dash if not on else dash * 0.7
 
 
 def _wrap(text: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
@@ -655,8 +748,3 @@ def _clip(text: str, font: ImageFont.FreeTypeFont, width: float) -> str:
     while text and font.getlength(text + "…") > width:
         text = text[:-1]
     return text + "…"
-
-
-@lru_cache(maxsize=None)
-def _font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size)
