@@ -603,8 +603,8 @@ def _draw_plan(image: Image.Image, plan: Plan, colours: dict, water: set[str]) -
         x0, y0, x1, y1 = c.box
         pen.rounded_rectangle(c.box, radius=4, fill=(255, 255, 255, 215), outline=(40, 40, 40), width=1)
         head = head_width(c, t)
-        x = x0 + PAD if c.inline else (x0 + x1 - head) / 2
-        y = (y0 + y1) / 2 if c.inline else y0 + PAD + name_height(t) / 2
+        x = (x0 + x1 - head) / 2 if c.stacked else x0 + PAD
+        y = y0 + PAD + name_height(t) / 2 if c.stacked else (y0 + y1) / 2
         pen.text((x, y), c.name, font=f, fill=(15, 15, 15), anchor="lm")
         x += f.getlength(c.name) + 4
         for mark in c.marks:
@@ -615,10 +615,10 @@ def _draw_plan(image: Image.Image, plan: Plan, colours: dict, water: set[str]) -
             pen.rounded_rectangle([x, y - t / 2 - 1, x + width, y + t / 2 + 1], radius=3, fill=DAMAGE)
             pen.text((x + width / 2, y), text, font=f, fill="white", anchor="mm")
             x += width + 2
-        top = y0 + PAD + (0 if c.inline else name_height(t))
+        top = y0 + PAD + (name_height(t) if c.stacked else 0)
         for power, text in c.rows:
             colour, width = _colour(colours, power), f.getlength(text) + 8
-            left = x1 - PAD - width if c.inline else (x0 + x1 - width) / 2
+            left = (x0 + x1 - width) / 2 if c.stacked else x1 - PAD - width
             dark = _dark(colour)
             pen.rounded_rectangle([left, top, left + width, top + row_height(t)], radius=3, fill=colour,
                                   outline="white" if dark else (40, 40, 40), width=1)

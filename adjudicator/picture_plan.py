@@ -33,10 +33,7 @@ class Callout:
     anchor: tuple[float, float]                 # a point inside the territory
     size: tuple[float, float] = (0.0, 0.0)
     box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
-
-    @property
-    def inline(self) -> bool:
-        return len(self.rows) == 1
+    stacked: bool = True                        # the units' rows under the name (else one row beside it)
 
     @property
     def leader(self) -> tuple[tuple[float, float], tuple[float, float]] | None:
@@ -94,11 +91,11 @@ def head_width(callout: Callout, text: int) -> float:
     return font(text).getlength(callout.name) + (4 + mark_width(text, callout) if marked else 0)
 
 
-def measure(callout: Callout, text: int) -> tuple[float, float]:
-    """The callout's frame size at text size `text`: a single row of units stands beside the name (most
-    callouts: half the height), more rows under it."""
+def measure(callout: Callout, text: int, stacked: bool = False) -> tuple[float, float]:
+    """The callout's frame size at text size `text`: a single row of units beside the name unless `stacked`
+    (most callouts: half the height), more rows under it."""
     head, rows = head_width(callout, text), [font(text).getlength(t) + 8 for _, t in callout.rows]
-    if callout.inline:
+    if len(rows) == 1 and not stacked:
         return head + 5 + rows[0] + 2 * PAD, row_height(text) + 2 * PAD
     return max([head] + rows) + 2 * PAD, 2 * PAD + name_height(text) + len(rows) * (row_height(text) + GAP)
 
@@ -159,38 +156,48 @@ def _to_edges(rings: list[list[float]], x: float, y: float) -> float:
 
 def arrange(callouts: list[Callout], text: int, size: tuple[int, int]) -> None:
     """Give each callout its box: on its anchor if that is free, else the nearest free spot of rings around it,
-    inside the picture, covering no other callout and no other callout's anchor. Larger stacks are placed first:
-    they are the hardest to move and the ones a player looks for. Where no spot is free (a picture too narrow
-    for its armies), the one covering least is taken."""
+    inside the picture, covering no other callout and no other callout's anchor; a single row of units may stand
+    beside the name or under it, whichever fits nearer. The most crowded callouts are placed first: the spots near
+    them go first. Where no spot is free (a picture too narrow for its armies), the one covering least is taken."""
     for c in callouts:
         c.size = measure(c, text)
     anchors = [(c.anchor, c.place) for c in callouts]
     taken: list[tuple[float, float, float, float]] = []
-    for c in sorted(callouts, key=lambda c: (-len(c.rows), -c.size[0] * c.size[1], c.place)):
-        best, cost = None, math.inf
-        for box in _spots(c, size):
+
+    def crowd(c: Callout) -> float:
+        reach = 2.5 * math.hypot(*c.size)
+        return sum(o.size[0] * o.size[1] for o in callouts if math.dist(o.anchor, c.anchor) < reach)
+
+    for c in sorted(callouts, key=lambda c: (-crowd(c), c.place)):
+        single = len(c.rows) == 1
+        shapes = [(not single, c.size)] + ([(True, measure(c, text, stacked=True))] if single else [])
+        best, cost = (not single, c.size, (0.0, 0.0, *c.size)), math.inf
+        for stacked, box in _spots(c.anchor, shapes, size):
             covered = sum(_area(box, other) for other in taken) + sum(
                 1e4 for (x, y), place in anchors if place != c.place and box[0] - 3 <= x <= box[2] + 3
                 and box[1] - 3 <= y <= box[3] + 3)
             reach = math.dist(c.anchor, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
             if covered * 100 + reach < cost:
-                best, cost = box, covered * 100 + reach
+                best, cost = (stacked, (box[2] - box[0], box[3] - box[1]), box), covered * 100 + reach
             if not covered:
                 break
-        c.box = best
-        taken.append((best[0] - GAP, best[1] - GAP, best[2] + GAP, best[3] + GAP))
+        c.stacked, c.size, c.box = best
+        taken.append((c.box[0] - GAP, c.box[1] - GAP, c.box[2] + GAP, c.box[3] + GAP))
 
 
-def _spots(c: Callout, size: tuple[int, int]):
-    """Boxes for a callout: centred on its anchor, then on rings ever farther out, each moved into the picture."""
-    (w, h), (x, y) = c.size, c.anchor
-    yield _within(x - w / 2, y - h / 2, w, h, size)
+def _spots(anchor: tuple[float, float], shapes: list[tuple[bool, tuple[float, float]]], size: tuple[int, int]):
+    """(stacked, box) for a callout of each shape: centred on its anchor, then on rings ever farther out, each moved
+    into the picture."""
+    x, y = anchor
+    for stacked, (w, h) in shapes:
+        yield stacked, _within(x - w / 2, y - h / 2, w, h, size)
     for ring in range(1, RINGS):
-        steps = 8 + 4 * ring
-        for k in range(steps):
-            angle = 2 * math.pi * k / steps - math.pi / 2
-            dx, dy = math.cos(angle) * ring * (w / 2 + 6) / 1.6, math.sin(angle) * ring * (h / 2 + 6) / 1.3
-            yield _within(x + dx - w / 2, y + dy - h / 2, w, h, size)
+        for stacked, (w, h) in shapes:
+            steps = 8 + 4 * ring
+            for k in range(steps):
+                angle = 2 * math.pi * k / steps - math.pi / 2
+                dx, dy = math.cos(angle) * ring * (w / 2 + 6) / 1.6, math.sin(angle) * ring * (h / 2 + 6) / 1.3
+                yield stacked, _within(x + dx - w / 2, y + dy - h / 2, w, h, size)
 
 
 def _within(x: float, y: float, w: float, h: float, size: tuple[int, int]) -> tuple[float, float, float, float]:
