@@ -462,7 +462,7 @@ def map_(db: Optional[str] = typer.Argument(None, help=DB_HELP),
          width: Optional[int] = typer.Option(None, "--width", min=-INT_BOUND, max=INT_BOUND, help="Width of the picture in pixels (default: 2000 for the whole map, less for a battle region)."),
          game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """Draw the position as a PNG for a forum post: owners' colours and unit counts, on the map's own art."""
+    """Draw the position as a PNG for a forum post: owners' colours, units by type, factories and their damage, on the map's own art."""
     try:
         from .picture import save
         result = save(_engine(db, game_id=game_id), out, turn, region, width)

@@ -6,11 +6,12 @@ tiles are white land with black borders, so the borders and the sea stay as they
 game, a map folder without tiles) a schematic is drawn instead: the connection graph laid out by a seeded
 force-directed layout, land as boxes in the owner's colour, sea zones as blue ellipses.
 
-Units are shown as one badge per power in the power's colour, at the territory's centre. A player scans a
-position by whose stacks are where and how big they are, so the badge carries the power's unit count; where
-the territory is wide enough in the picture (a zoomed battle region, a large --width) it lists the units by
-type, abbreviated as in orders (`3 inf 2 arm 1 ftr`), which players already read and write.
-Facilities and markers are left out: they are part of the land, not of an army.
+What stands on a territory is written in a callout (adjudicator.picture_plan): its name, its marks (factory,
+damage to its facilities, victory city, capital, city) and each power's units by type, abbreviated as in
+orders (`11 inf 2 art 1 ftr`), which players already read and write. A player reads a position by what each
+stack holds, so a stack is never cut to a total; a callout that does not fit on its territory moves off it
+on a leader line. A battles crop is what players open on a phone, so its text is sized for one. The turn's
+battles are outlined in red, its bombing raids in orange dashes: a raid takes no territory.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import math
 import random
 import statistics
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
@@ -30,7 +30,7 @@ from sqlmodel import Session, func, select
 from .errors import AdjudicatorError
 from .game import setup_of
 from .notation.lexicon import UNIT_ALIASES
-from .picture_plan import (GAP, MARKS, PAD, Callout, Name, Plan, anchor_of, arrange, font, head_width, mark_width,
+from .picture_plan import (GAP, MARKS, PAD, Callout, Name, Plan, anchor_of, arrange, font, head_width,
                            name_height, overlap, row_height, wrap_units)
 from .scenario import PHASES, Scenario
 from .store import db
