@@ -135,13 +135,13 @@ def _picture(session: Session, game: GameRow, turn_index: int | None, region: st
         picture = _draw_schematic(geometry, scenario, view, owners, colours, fights)
     damage = _damage(session, game, turn_index, scenario)
     layout = _callouts(view, geometry, polygons, scenario, position, damage, text_size(region, width))
-    layout.outlines, layout.size = fights, size
+    layout.outlines, layout.size, layout.damage_known = fights, size, damage is not None
     _draw_plan(picture, layout, colours, water)
     seen = {power for c in layout.callouts for power, _ in c.rows} | {
         owners[p] for p, b in geometry.bounds.items() if p in owners and overlap(b, box)}
     zoom = layout.text / TEXT
     title = _title(game, caption, width, zoom)
-    legend = _legend(scenario, seen, colours, width, layout, damage is not None, zoom)
+    legend = _legend(scenario, seen, colours, width, layout, zoom)
     out = Image.new("RGB", (width, title.height + size[1] + legend.height), "white")
     out.paste(title, (0, 0))
     out.paste(picture, (0, title.height))
@@ -667,8 +667,7 @@ def _title(game: GameRow, caption: str, width: int, scale: float) -> Image.Image
     return strip
 
 
-def _legend(scenario: Scenario, seen: set[str], colours: dict, width: int, plan: Plan, damage_known: bool,
-            scale: float) -> Image.Image:
+def _legend(scenario: Scenario, seen: set[str], colours: dict, width: int, plan: Plan, scale: float) -> Image.Image:
     """The colours of the powers in view, the outlines of the turn's fights, the marks and how to read a callout."""
     big, small = font(round(14 * scale)), font(round(13 * scale))
     swatch, line = round(17 * scale), round(24 * scale)
@@ -688,7 +687,7 @@ def _legend(scenario: Scenario, seen: set[str], colours: dict, width: int, plan:
         x += step
     note = ("Each territory where units stand is named, with its units by power and type, abbreviated as in orders "
             "(inf, art, arm, ftr, ...); a line ties a name moved off a small territory to a dot inside it.")
-    if not damage_known and "factory" in shown:
+    if not plan.damage_known and "factory" in shown:
         note += " Damage to facilities is kept for the latest turn only: not shown here."
     lines = _wrap(note, small, width - 24)
     strip = Image.new("RGB", (width, y + line + round(12 * scale) + round(18 * scale) * len(lines)), (246, 246, 243))

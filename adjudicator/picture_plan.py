@@ -61,6 +61,7 @@ class Plan:
     callouts: list[Callout] = field(default_factory=list)
     names: list[Name] = field(default_factory=list)
     outlines: dict[str, str] = field(default_factory=dict)        # place -> "battle", "raid" or "battle and raid"
+    damage_known: bool = True           # False for a past turn the game has moved on from: its damage is not kept
 
     def callout(self, place: str) -> Callout:
         return next(c for c in self.callouts if c.place == place)

@@ -281,6 +281,19 @@ def test_a_bombed_factory_shows_its_damage_and_a_raid_is_outlined_unlike_a_battl
     assert layout(au["db"], turn=1).callout("F3").damage == f3.damage     # nothing played since turn 1
 
 
+def test_a_past_turn_the_game_moved_on_from_does_not_show_damage_it_cannot_know(cli, au, tmp_path):
+    """The kept position of a past turn holds no damage: once the Russians have played, turn 1's picture marks
+    F3's factory without a damage figure and says so, while the position now still shows the damage."""
+    db = tmp_path / "later.db"
+    shutil.copy(au["db"], db)
+    shutil.copytree(au["db"].parent / "keys", tmp_path / "keys")          # the game's dice chain
+    cli("submit", db, "--power", "Russians", "-", input="end\n")
+    cli("adjudicate", db)
+    past, now = layout(db, turn=1), layout(db)
+    assert not past.damage_known and past.callout("F3").damage == [] and "factory" in past.callout("F3").marks
+    assert now.damage_known and now.callout("F3").damage == layout(au["db"]).callout("F3").damage != []
+
+
 def test_every_territory_with_units_is_named_and_tied_to_its_callout(cli, au):
     """On the whole Alt-Universe map at the default width, even small territories (the Pripet-sized
     provinces of Europe, islands, straits) keep a name: each territory where units stand has a callout, whose
