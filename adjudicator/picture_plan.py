@@ -162,8 +162,9 @@ def arrange(callouts: list[Callout], text: int, size: tuple[int, int]) -> None:
     them go first. Where no spot is free (a picture too narrow for its armies), the one covering least is taken."""
     for c in callouts:
         c.size = measure(c, text)
-    anchors = [(c.anchor, c.place) for c in callouts]
-    taken: list[tuple[float, float, float, float]] = []
+    grid = _Grid()
+    for c in callouts:
+        grid.add(c.anchor + c.anchor, c.place)
 
     def crowd(c: Callout) -> float:
         reach = 2.5 * math.hypot(*c.size)
@@ -174,31 +175,71 @@ def arrange(callouts: list[Callout], text: int, size: tuple[int, int]) -> None:
         shapes = [(not single, c.size)] + ([(True, measure(c, text, stacked=True))] if single else [])
         best, cost = (not single, c.size, (0.0, 0.0, *c.size)), math.inf
         for stacked, box in _spots(c.anchor, shapes, size):
-            covered = sum(_area(box, other) for other in taken) + sum(
-                1e4 for (x, y), place in anchors if place != c.place and box[0] - 3 <= x <= box[2] + 3
-                and box[1] - 3 <= y <= box[3] + 3)
             reach = math.dist(c.anchor, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+            covered = grid.covered(box, c.place, (cost - reach) / 100)
             if covered * 100 + reach < cost:
                 best, cost = (stacked, (box[2] - box[0], box[3] - box[1]), box), covered * 100 + reach
             if not covered:
                 break
         c.stacked, c.size, c.box = best
-        taken.append((c.box[0] - GAP, c.box[1] - GAP, c.box[2] + GAP, c.box[3] + GAP))
+        grid.add((c.box[0] - GAP, c.box[1] - GAP, c.box[2] + GAP, c.box[3] + GAP), None)
+
+
+class _Grid:
+    """The boxes placed so far and the anchors, by cells of CELL pixels: a spot is checked against those near it
+    only, so that a crowded picture (a whole map drawn narrow) is laid out in about a second."""
+    CELL = 64
+
+    def __init__(self):
+        self.cells: dict[tuple[int, int], list[tuple[tuple, str | None]]] = {}
+
+    def _keys(self, box: tuple):
+        c = self.CELL
+        for i in range(int(box[0] // c), int(box[2] // c) + 1):
+            for j in range(int(box[1] // c), int(box[3] // c) + 1):
+                yield i, j
+
+    def add(self, box: tuple, anchor_of: str | None) -> None:
+        """A callout's box (anchor_of None), or the anchor point (a box of no size) of the territory named."""
+        for key in self._keys(box):
+            self.cells.setdefault(key, []).append((box, anchor_of))
+
+    def covered(self, box: tuple, place: str, enough: float) -> float:
+        """How much of `box` other callouts cover, plus 1e4 for each other territory's anchor in it (within 3
+        pixels); counting stops past `enough`."""
+        seen, total = set(), 0.0
+        for key in self._keys((box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3)):
+            for other, anchor in self.cells.get(key, ()):
+                if id(other) in seen:
+                    continue
+                seen.add(id(other))
+                if anchor is None:
+                    total += _area(box, other)
+                elif anchor != place and box[0] - 3 <= other[0] <= box[2] + 3 and box[1] - 3 <= other[1] <= box[3] + 3:
+                    total += 1e4
+                if total > enough:
+                    return total
+        return total
 
 
 def _spots(anchor: tuple[float, float], shapes: list[tuple[bool, tuple[float, float]]], size: tuple[int, int]):
-    """(stacked, box) for a callout of each shape: centred on its anchor, then on rings ever farther out, each moved
-    into the picture."""
+    """(stacked, box) for a callout of each shape: centred on its anchor, then on rings ever farther out (until a
+    ring lies wholly outside the picture), each moved into the picture; a box met before is not given again."""
     x, y = anchor
-    for stacked, (w, h) in shapes:
-        yield stacked, _within(x - w / 2, y - h / 2, w, h, size)
-    for ring in range(1, RINGS):
+    given = set()
+    for ring in range(RINGS):
         for stacked, (w, h) in shapes:
-            steps = 8 + 4 * ring
+            rx, ry = ring * (w / 2 + 6) / 1.6, ring * (h / 2 + 6) / 1.3
+            if ring and rx > size[0] + w and ry > size[1] + h:
+                return
+            steps = 8 + 4 * ring if ring else 1
             for k in range(steps):
                 angle = 2 * math.pi * k / steps - math.pi / 2
-                dx, dy = math.cos(angle) * ring * (w / 2 + 6) / 1.6, math.sin(angle) * ring * (h / 2 + 6) / 1.3
-                yield stacked, _within(x + dx - w / 2, y + dy - h / 2, w, h, size)
+                box = _within(x + math.cos(angle) * rx - w / 2, y + math.sin(angle) * ry - h / 2, w, h, size)
+                key = (stacked, round(box[0]), round(box[1]))
+                if key not in given:
+                    given.add(key)
+                    yield stacked, box
 
 
 def _within(x: float, y: float, w: float, h: float, size: tuple[int, int]) -> tuple[float, float, float, float]:
