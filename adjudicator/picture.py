@@ -673,7 +673,7 @@ def _legend(scenario: Scenario, seen: set[str], colours: dict, width: int, plan:
     swatch, line = round(17 * scale), round(24 * scale)
     items: list[tuple[str, object]] = [(p.name, _colour(colours, p.name)) for p in scenario.players if p.name in seen]
     kinds = set(" and ".join(plan.outlines.values()).split(" and ")) - {""}
-    items += [(f"{kind} this turn", kind) for kind in ("battle", "raid") if kind in kinds]
+    items += [(text, kind) for kind, text in (("battle", "battle"), ("raid", "bombing raid")) if kind in kinds]
     shown = {m for c in plan.callouts for m in c.marks}
     items += [(mark, mark) for mark in MARKS if mark in shown]
     if any(c.damage for c in plan.callouts):
