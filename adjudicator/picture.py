@@ -496,7 +496,8 @@ def text_size(region: str, width: int) -> int:
 def _callouts(view: View, geometry: Geometry, polygons: dict[str, list[list[float]]], scenario: Scenario,
               position: dict, damage: dict[str, list[tuple[str, int]]] | None, text: int) -> Plan:
     """A callout for each territory in view where units stand or a mark belongs, names for the others where they
-    fit, arranged (picture_plan.arrange)."""
+    fit, arranged (picture_plan.arrange). A territory whose anchor is outside the view (at a crop's edge) is left
+    out: a callout there would point off the picture."""
     water = {t.name for t in scenario.territories if t.water}
     marks = _marks(scenario, position["units"])
     armies = _armies(scenario, position["units"])
@@ -505,18 +506,19 @@ def _callouts(view: View, geometry: Geometry, polygons: dict[str, list[list[floa
         (x0, y0), (x1, y1) = view.px(*bounds[:2]), view.px(*bounds[2:])
         if x1 < 0 or y1 < 0 or x0 > view.size[0] or y0 > view.size[1]:
             continue
+        cx, cy = view.px(*anchor_of(polygons[place], geometry.centres[place]))
+        if not (0 <= cx <= view.size[0] and 0 <= cy <= view.size[1]):
+            continue
         name = place.removesuffix(" Sea Zone") if place in water else place
         hurt = [f"{n} dmg" if kind == "factory" else f"{kind} {n} dmg" for kind, n in (damage or {}).get(place, [])]
         stack, marked = armies.get(place, []), marks.get(place, [])
-        anchor = anchor_of(polygons[place], geometry.centres[place])
         if not (stack or marked or hurt):
             width = font(text).getlength(name)
-            cx, cy = view.px(*anchor)
             if width + 4 <= x1 - x0:
                 plan.names.append(Name(place, name, (cx - width / 2, cy - text * 0.6, cx + width / 2, cy + text * 0.6)))
             continue
         rows = [(power, line) for power, units in stack for line in wrap_units(units, text, text * 11)]
-        plan.callouts.append(Callout(place, name, rows, marked, hurt, view.px(*anchor)))
+        plan.callouts.append(Callout(place, name, rows, marked, hurt, (cx, cy)))
     arrange(plan.callouts, text, view.size)
     boxes = [c.box for c in plan.callouts]
     plan.names = [n for n in plan.names if not any(overlap(n.box, b) for b in boxes)]

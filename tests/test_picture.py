@@ -276,6 +276,7 @@ def test_a_bombed_factory_shows_its_damage_and_a_raid_is_outlined_unlike_a_battl
     f3 = crop.callout("F3")
     assert "factory" in f3.marks and f3.damage == [f"{damage[0]['damage']} dmg"]
     assert "factory" in crop.callout("F5").marks and crop.callout("F5").damage == []
+    assert all(0 <= c.anchor[0] <= crop.size[0] and 0 <= c.anchor[1] <= crop.size[1] for c in crop.callouts)
     _, image = picture(cli, au["db"], tmp_path / "battles.png", "--region", "battles")
     assert pixels(image, rgb(BATTLE)) > 300 and pixels(image, rgb(RAID)) > 300
     assert layout(au["db"], turn=1).callout("F3").damage == f3.damage     # nothing played since turn 1
