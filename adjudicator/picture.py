@@ -481,7 +481,7 @@ def _draw_schematic(geometry: Geometry, scenario: Scenario, view: View, owners: 
 # -- callouts: names, marks and units --------------------------------------------------------------
 
 TEXT = 13                   # text size (pixels) of a whole map's callouts: read at full size on a desktop
-PHONE, LEGIBLE = 400, 8.5   # a phone shows a picture this many points wide; text smaller than LEGIBLE points is not read
+PHONE, LEGIBLE = 400, 10    # a phone shows a picture this many points wide; text smaller than LEGIBLE points is not read
 SHORT = {}
 for _alias, _unit in UNIT_ALIASES.items():
     SHORT.setdefault(_unit, _alias)
@@ -657,15 +657,18 @@ def _colour(colours: dict, power: str) -> tuple[int, int, int]:
 
 
 def _title(game: GameRow, caption: str, width: int, scale: float) -> Image.Image:
-    """The game's title and the caption in a dark strip, `scale` times the size a whole map's has."""
+    """The game's title and the caption (wrapped, not cut: it names the turn's fights) in a dark strip, `scale`
+    times the size a whole map's has."""
     big, mid, small = font(round(21 * scale)), font(round(15 * scale)), font(round(14 * scale))
-    strip = Image.new("RGB", (width, round(TITLE_HEIGHT * scale)), (31, 42, 54))
+    lines = _wrap(caption, mid, width - 24)
+    strip = Image.new("RGB", (width, round((TITLE_HEIGHT + 20 * (len(lines) - 1)) * scale)), (31, 42, 54))
     pen = ImageDraw.Draw(strip)
     tag = f"game {game.id}"
     pen.text((width - 12, 10 * scale), tag, font=small, fill=(159, 176, 194), anchor="ra")
     pen.text((12, 6 * scale), _clip(game.title, big, width - 36 - small.getlength(tag)), font=big, fill="white",
              stroke_width=1, stroke_fill="white")
-    pen.text((12, 34 * scale), _clip(caption, mid, width - 24), font=mid, fill=(221, 229, 238))
+    for i, line in enumerate(lines):
+        pen.text((12, (34 + 20 * i) * scale), line, font=mid, fill=(221, 229, 238))
     return strip
 
 
