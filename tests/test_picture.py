@@ -326,11 +326,11 @@ def test_every_territory_with_units_is_named_and_tied_to_its_callout(cli, au):
 
 
 def test_a_battles_crop_is_legible_on_a_phone_and_pictures_fit_a_mail(cli, au, tmp_path):
-    """A phone shows a picture about 400 points wide: the default battles crop's text is at least 8 points
+    """A phone shows a picture about 400 points wide: the default battles crop's text is at least 9 points
     there. Both the whole map and the crop stay under the 300 KB a mailed report may attach."""
     result, _ = picture(cli, au["db"], tmp_path / "battles.png", "--region", "battles")
     crop = layout(au["db"], region="battles")
-    assert crop.text * 400 / result["width"] >= 8
+    assert crop.text * 400 / result["width"] >= 9
     picture(cli, au["db"], tmp_path / "all.png")
     assert (tmp_path / "battles.png").stat().st_size < 300_000 and (tmp_path / "all.png").stat().st_size < 300_000
 
