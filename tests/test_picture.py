@@ -18,7 +18,7 @@ from adjudicator.cli import app
 from adjudicator.demo import DEMO_SEED, SCRIPT
 from adjudicator.game import setup_of
 from adjudicator.picture import BATTLE, KNOWN_COLOURS, RAID, TITLE_HEIGHT, plan, tint
-from adjudicator.picture_plan import Plan, inside, overlap
+from adjudicator.picture_plan import Plan, font, inside, overlap
 from adjudicator.store.db import choose, open_existing, the_game, transaction
 from adjudicator.triplea.art import read_art
 from conftest import G40AU_208, TEST_SEED
@@ -258,12 +258,7 @@ def test_a_stack_is_broken_down_by_power_and_type_under_its_territorys_name(cli,
                       "aa": units["aaGun"]}
     assert len(g5.rows) >= 2 and g5.name == "G5" and drawn.text >= 13
     assert g5.marks == ["factory", "victory city", "city"]
-    assert g5.box[2] - g5.box[0] >= max(font_width(text, drawn.text) for _, text in g5.rows)
-
-
-def font_width(text: str, size: int) -> float:
-    from adjudicator.picture_plan import font
-    return font(size).getlength(text)
+    assert g5.box[2] - g5.box[0] >= max(font(drawn.text).getlength(text) for _, text in g5.rows)
 
 
 def test_a_bombed_factory_shows_its_damage_and_a_raid_is_outlined_unlike_a_battle(cli, au, tmp_path):
