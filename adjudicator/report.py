@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -17,9 +18,10 @@ from importlib.resources import files
 
 from sqlmodel import Session
 
+from . import battle_account as account
 from . import dice
 from .errors import AdjudicatorError, ConfigError, StoreError
-from .scenario import AGENDA_PHASES, CAP_PHASE
+from .scenario import CAP_PHASE
 from .store import db
 from .store.schema import now
 from .words import capitalised, named, possessive
@@ -35,10 +37,6 @@ PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purc
                 "surrenders": "Surrenders and armistices", "research": "Technology research and exchange",
                 "influence": "Influence", "alliances": "Alliances", "declare_war": "Declarations of war",
                 CAP_PHASE: "Land fighters on Combat Air Patrol"}
-# Optional phases a report shows only when something happened in them (the Agenda steps a nation may skip, EG-10;
-# the landing of Combat Air Patrols, AP-06):
-# a turn passes through them with no orders, and "No orders." under each would only pad the report.
-QUIET_PHASES = AGENDA_PHASES + (CAP_PHASE,)
 BID_TITLES = {"purchase": "Bid purchase", "place": "Bid placement", "end_turn": "End of the bid"}   # round 0's steps
 # The bytecode cache's files (see _bytecode_cache): named anew whenever the compiled code changes for safety, as
 # Jinja keys them by the template's file and text alone: "bounded", since code compiled before the size bounds
@@ -47,7 +45,7 @@ SANDBOXED_CACHE = "__adjudicator_bounded_%s.cache"
 # The version of the built-in templates, kept with every stored report (schema 5): `audit` compares a report of this
 # version whole, and one of an earlier version (0: written before schema 5 kept it) by its dice block and hashes,
 # as it cannot render the templates of then. Raise it with any change of the built-in templates' text.
-TEMPLATE_VERSION = 1
+TEMPLATE_VERSION = 2
 
 
 # Bounds on a host's templates (ADJUDICATOR_TEMPLATES), which may come from a game folder someone mailed: a template
@@ -304,8 +302,7 @@ def describe(event: dict) -> list[str]:
             line += f" (attack on {event['attack']})"
         short = ([f"Order partly carried out: `{event['ordered']}`: {units_phrase(event['units'])} went; "
                   f"{units_phrase(event['short'])} could not ({event['short_reason']})."] if event.get("short") else [])
-        return [line] + short + [f"{c['place']} is blitzed and taken by {c['owner']}."
-                                 for c in event.get("captures", [])]
+        return [line] + short + [blitz_phrase(c) for c in event.get("captures", [])]
     if kind == "battle_order":
         return [f"Battle order: {event['order']}"]
     if kind == "bombard_order":
@@ -493,12 +490,22 @@ def raid_phrases(event: dict) -> list[str]:
     return lines
 
 
+def blitz_phrase(capture: dict) -> str:
+    """A territory taken by moving through or into it: a neutral that joins, one taken back, one blitzed."""
+    if capture.get("neutral") or capture.get("home"):
+        return capture_phrase(capture) + "."
+    return f"{capture['place']} is blitzed and taken by {capture['owner']}."
+
+
 def capture_phrase(event: dict) -> str:
     if event.get("neutral"):
         army = f", and its {units_phrase(event['joined'])} join them" if event.get("joined") else ""
-        return f"{event['place']} ({event['from']}) sides with {event['by']}, who take control{army}"
-    line = f"{event['place']} is captured from {event['from']}"
-    line += f" and liberated for {event['owner']}" if event["owner"] != event["by"] else f" by {event['by']}"
+        return f"{event['place']} ({event['from']}) joins {event['by']}, who take control{army}"
+    if event.get("home"):           # taken back by its original owner (battle_account.mark_liberations)
+        line = f"{event['place']} is liberated from {event['from']} by {event['by']}, its original owner"
+    else:
+        line = f"{event['place']} is captured from {event['from']}"
+        line += f" and liberated for {event['owner']}" if event["owner"] != event["by"] else f" by {event['by']}"
     if event.get("treasury_taken"):
         line += f"; {event['by']} take {event['treasury_taken']} PUs from the capital"
     if "bonus" in event:
@@ -512,13 +519,13 @@ def capture_phrase(event: dict) -> str:
     return line
 
 
-def battle_view(event: dict, ools: dict[str, str]) -> dict:
+def battle_view(event: dict, ools: dict[str, str], costs: dict[str, int] | None = None) -> dict:
     """A battle laid out for the templates: header, one line per step, result. `ools` names, per side, the order
-    of loss that chose its casualties."""
+    of loss that chose its casualties; `costs`, each unit type's, for the value each side lost."""
     rounds = []
     if event.get("aa"):
-        aa = event["aa"]
-        rounds.append(f"AA fire: {dice_phrase(aa)}; lost {units_phrase(aa['losses'])}")
+        rounds.append(account.aa_line(event))
+    fired_back = account.bombarded_in_round_one(event)
     if event.get("bombard"):
         bb = event["bombard"]
         rounds.append(f"Shore bombardment: {dice_phrase(bb)} → defender lose {units_phrase(bb['losses'])}")
@@ -535,24 +542,32 @@ def battle_view(event: dict, ools: dict[str, str]) -> dict:
                           f"{event['place']}, out of the battle ({r['submerged']['attacker_why']})")
         if r.get("surprise"):
             rounds += _exchange(f"{head}, surprise strike", r["surprise"], ools)
-        if "attacker" in r:
+        if "attacker" in r and fired_back and r is event["rounds"][0]:
+            rounds += _exchange(head, {**r, "defender_losses": dict(+(Counter(r["defender_losses"]) - fired_back))}, ools)
+            rounds.append(f"{head}: the bombardment's {units_phrase(dict(fired_back))} fired back and are removed now")
+        elif "attacker" in r:
             rounds += _exchange(head, r, ools)
         for role, units in r.get("defenceless", {}).items():
             rounds.append(f"{head}: the {role}'s {units_phrase(units)}, left without escort, are destroyed")
         for group in r.get("left", []):
             rounds.append(f"{head}: the attacker's {units_phrase(group['units'])} leave the battle: {group['why']}")
     sea = event.get("sea")
+    submerged = Counter()
+    for r in event["rounds"]:
+        submerged.update(r.get("submerged", {}).get("defender", {}))
     result = {"captured": "the attackers win",
               "defended": "the defence holds",
               "retreated": f"the attacker retreats to {event.get('retreat', {}).get('to', '?')}",
-              "cleared": "the sea zone is cleared" if sea else
+              "cleared": ("the sea zone is cleared" if not submerged else "the attackers win; the defending "
+                          f"{units_phrase(dict(sorted(submerged.items())))} that submerged stay in {event['place']}")
+                         if sea else
                          "the defenders are destroyed but no land unit is left to take the territory",
               "submerged": "the attacking submarines submerge, and no other attacker is left: the battle ends",
               "stalemate": "neither side can hit the other: the battle ends with both in place",
               "destroyed": "both sides are destroyed" if not event["survivors"]["defender"] else "the attack is wiped out"}[event["result"]]
     if event.get("capture"):
         result = capture_phrase(event["capture"])
-    notes = [n for n in event.get("notes", []) if not n.startswith("neither side can hit")]
+    notes = account.distinct_notes([n for n in event.get("notes", []) if not n.startswith("neither side can hit")])
     if event.get("aircraft_retreat"):
         gone = event["aircraft_retreat"]
         notes.append(f"the attacking aircraft leave the battle after round {gone['after_round']} "
@@ -563,15 +578,8 @@ def battle_view(event: dict, ools: dict[str, str]) -> dict:
     return {"place": event["place"], "attacker": event["attacker"], "defenders": ", ".join(event["defenders"]),
             "attacking": units_phrase(event["attacking"]), "defending": units_phrase(event["defending"]),
             "rounds": rounds, "result": result, "notes": notes,
-            "survivors": _attackers_left(event["survivors"]), "defender_survivors": units_phrase(event["survivors"]["defender"])}
-
-
-def _attackers_left(survivors: dict) -> str:
-    """The attackers still in the battle at its end, and those that left it earlier and live on."""
-    phrase = units_phrase(survivors["attacker"])
-    if survivors.get("left"):
-        phrase += f" (and {units_phrase(survivors['left'])} out of the battle)"
-    return phrase
+            "survivors": account.attackers_left(event), "defender_survivors": units_phrase(event["survivors"]["defender"]),
+            "lost": account.lost_value(event, costs) if costs is not None else ""}
 
 
 def _exchange(head: str, r: dict, ools: dict[str, str]) -> list[str]:
@@ -715,19 +723,22 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
     turn_subs = [subs[i] for i in ids if i in subs and subs[i].kind == "turn"]
     events = {st.id: json.loads(st.events) for st in steps}
     sources = _ool_sources(steps, events, mine)
+    costs, originals = account.unit_costs(setup.scenario), account.original_owners(setup.scenario)
     phases, game_over = [], []
     # a turn that ends the game has no next turn to announce
     over = any(e["type"] == "victory" for st in mine for e in events[st.id])
     for st in mine:
         mine_events = [e for e in events[st.id] if not (over and e["type"] == "next")]
-        if st.phase in QUIET_PHASES and not mine_events:
+        if not mine_events:             # a phase in which nothing happened is left out
             continue
+        account.mark_liberations(mine_events, originals)
         game_over += [victory_phrase(e) for e in mine_events if e["type"] == "victory"]
         title = ((BID_TITLES if st.round == 0 else setup.rules.phase_titles).get(st.phase)
                  or PHASE_TITLES.get(st.phase, st.phase))
         phases.append({"phase": st.phase, "title": title, "code": False,
                        "lines": [line for e in mine_events if e["type"] != "battle" for line in describe(e)],
-                       "battles": [battle_view(e, _battle_ools(e, sources[st.id])) for e in mine_events if e["type"] == "battle"],
+                       "battles": [battle_view(e, _battle_ools(e, sources[st.id]), costs) for e in mine_events
+                                   if e["type"] == "battle"],
                        "state_hash": st.state_hash})
     understood = _orders_understood(setup, turn_subs)
     if understood:

@@ -1,0 +1,130 @@
+"""What a battle cost and who came out of it, counted from its journal event for the report.
+
+The engine's battle event records each exchange as it happened; some of its totals are not what a reader wants
+to be told: units that retreated are no longer "attackers left" (they are alive elsewhere), a shore
+bombardment's victims that fire back are listed both under the bombardment and under round 1, and the value of
+what each side lost is nowhere. Everything here is derived from the event (and the game's unit costs), so
+journals written before it report alike, and the engine's events, which `audit` compares, stay as they are.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+
+def _units(counts: dict[str, int]) -> str:
+    """The report's words for units (report imports this module, so it is imported when first used)."""
+    from .report import units_phrase
+    return units_phrase(counts)
+
+
+def attacker_losses(event: dict) -> Counter:
+    """Every attacking unit destroyed: by AA fire, in the rounds (submarines' first strike included), or left
+    defenceless."""
+    lost = Counter(event.get("aa", {}).get("losses", {}))
+    for r in event["rounds"]:
+        for rec in (r.get("surprise") or {}, r):
+            lost.update(rec.get("attacker_losses", {}))
+        lost.update(r.get("defenceless", {}).get("attacker", {}))
+    return lost
+
+
+def defender_losses(event: dict) -> Counter:
+    """Every defending unit destroyed, whoever hit it: those at the start less those still there and those that
+    submerged. Counted this way, a unit the bombardment sank is counted once, whether it fired back in round 1
+    or was removed at once."""
+    gone = Counter(event["defending"])
+    gone.subtract(event["survivors"]["defender"])
+    for r in event["rounds"]:
+        gone.subtract(r.get("submerged", {}).get("defender", {}))
+    return +gone
+
+
+def bombarded_in_round_one(event: dict) -> Counter:
+    """The bombardment's victims that fired back in round 1 and are among its losses (the map's "Naval Bombard
+    Casualties Return Fire"): the units the rounds' losses list beyond what the defenders really lost."""
+    killed = Counter(event.get("bombard", {}).get("losses", {}))
+    if not killed or not event["rounds"]:
+        return Counter()
+    listed = Counter()
+    for r in event["rounds"]:
+        for rec in (r.get("surprise") or {}, r):
+            listed.update(rec.get("defender_losses", {}))
+        listed.update(r.get("defenceless", {}).get("defender", {}))
+    if listed + killed - defender_losses(event):      # listed twice: once by the bombardment, once in round 1
+        return killed
+    return Counter()
+
+
+def attackers_left(event: dict) -> str:
+    """The attackers alive at the end: those still in the battle, those out of it (submerged, or gone as the game
+    says), and those that retreated, with where they went. Aircraft leave with a land retreat and land in the
+    non-combat move."""
+    survivors = event["survivors"]
+    alive = Counter(event["attacking"])
+    alive.subtract(attacker_losses(event))
+    alive = +alive
+    here, left = Counter(survivors["attacker"]), Counter(survivors.get("left", {}))
+    retreat = event.get("retreat")
+    if not retreat:
+        phrase = _units(dict(here))
+        return phrase + (f" (and {_units(dict(left))} out of the battle)" if left else "")
+    went = Counter(retreat.get("units", {}))
+    flew = +(alive - here - left - went)
+    parts = [f"{_units(dict(sorted(went.items())))} retreated to {retreat['to']}"] if went else []
+    if flew:
+        parts.append(f"{_units(dict(sorted(flew.items())))} left the battle with them, to land in the non-combat move")
+    if left:
+        parts.append(f"{_units(dict(sorted(left.items())))} out of the battle")
+    return f"{_units(dict(sorted(here.items())))} in {event['place']}" + (f" ({'; '.join(parts)})" if parts else "")
+
+
+def lost_value(event: dict, cost: dict[str, int]) -> str:
+    """The value of the units each side lost (TUV), at the costs of the game's rules."""
+    def value(units: Counter) -> int:
+        return sum(cost.get(u, 0) * n for u, n in units.items())
+    return (f"Units lost by value (TUV): attackers {value(attacker_losses(event))} PUs, defenders "
+            f"{value(defender_losses(event))} PUs")
+
+
+def unit_costs(scenario) -> dict[str, int]:
+    """Each unit type's cost in the game's rules (what its purchase list charges for one); 0 for a unit no one
+    buys."""
+    return {t.name: t.cost or 0 for t in scenario.unit_types}
+
+
+def original_owners(scenario) -> dict[str, str]:
+    return {t.name: t.original_owner or scenario.owners.get(t.name, "") for t in scenario.territories if not t.water}
+
+
+def mark_liberations(events: list[dict], originals: dict[str, str]) -> None:
+    """A territory taken back by its original owner is a liberation: each capture of one is marked `home`, for
+    the report's words (the engine's event says who took it, not whose it was first)."""
+    for e in events:
+        captures = e.get("captures", []) if e["type"] == "move" else [e] if e["type"] == "capture" else (
+            [e["capture"]] if e["type"] == "battle" and e.get("capture") else [])
+        for c in captures:
+            if not c.get("neutral") and c.get("from") != c["by"] and originals.get(c["place"]) == c["by"]:
+                c["home"] = True
+
+
+def aa_line(event: dict) -> str:
+    """`AA fire: 2 AA guns, 6 shots @1: 1 4 6 2 3 5 → 1 hit; lost 1 fighter`: how many guns fired how many
+    shots, hitting on what, each die, and the losses. The guns are the defenders of the types that fired."""
+    aa = event["aa"]
+    shots: dict[str, list[int]] = {}
+    for unit, value in zip(aa["units"], aa["values"]):
+        shots.setdefault(unit, []).append(value)
+    types = {u.partition("@")[0] for u in shots}
+    guns = sum(event["defending"].get(t, 0) for t in types)
+    fired = f"{guns} AA gun{'s' if guns != 1 else ''}, " if guns else ""
+    dice = "; ".join(f"{len(v)} shot{'s' if len(v) != 1 else ''} @{u.partition('@')[2]}: {' '.join(map(str, v))}"
+                     for u, v in shots.items())
+    hits = aa["hits"]
+    return f"AA fire: {fired}{dice} → {hits} hit{'s' if hits != 1 else ''}; lost {_units(aa['losses'])}"
+
+
+def distinct_notes(notes: list[str]) -> list[str]:
+    """A note the engine wrote each round (a retreat found void again) is said once, with how many rounds."""
+    counts = Counter(notes)
+    return [n if counts[n] == 1 else f"{n} (after each of {counts[n]} rounds)" for n in dict.fromkeys(notes)]

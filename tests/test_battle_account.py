@@ -1,0 +1,91 @@
+"""Battle accounts that are exact (issue 32 item 2): who came out of a battle and where, each loss counted once,
+the AA guns and their shots, a neutral that joins, a territory taken back by its owner, each note once, and the
+value each side lost. Real positions (the demo, the G40 2nd-edition and classic maps) played by the rule-case
+runner, reported by the report's own functions."""
+
+from __future__ import annotations
+
+from adjudicator.battle_account import mark_liberations, original_owners, unit_costs
+from adjudicator.report import battle_view, describe
+from cases.runner import position, run
+
+OOLS = {"attacker": "ool", "defender": "ool"}
+
+
+def played(case: dict) -> tuple[list[dict], list[str]]:
+    """The case's battles as the report lays them out, and the report's lines of its other events."""
+    case = {"id": "report", "rule": "BG-00", "purpose": "a report", **case}
+    scenario = position(case)[0]
+    _, errors, events = run(case)
+    assert not errors, errors
+    mark_liberations(events, original_owners(scenario))
+    battles = [battle_view(e, OOLS, unit_costs(scenario)) for e in events if e["type"] == "battle"]
+    return battles, [line for e in events if e["type"] != "battle" for line in describe(e)]
+
+
+def test_after_a_retreat_the_attackers_left_are_those_that_went_and_the_aircraft():
+    (battle,), _ = played({
+        "orders": "cm 2 inf Poland > Belarus\ncm 1 ftr Germany > Poland > Belarus\n"
+                  "retreat Belarus > Poland if attackers < 3\n",
+        "position": {"Poland": {"owner": "Germans", "units": {"Germans": {"infantry": 2}}},
+                     "Germany": {"owner": "Germans", "units": {"Germans": {"fighter": 1}}},
+                     "Belarus": {"owner": "Russians", "units": {"Russians": {"infantry": 2}}}},
+        "dice": {"battle:Belarus:r1:attacker": [6, 6, 6], "battle:Belarus:r1:defender": [1, 6]}})
+    assert battle["result"] == "the attacker retreats to Poland"
+    assert battle["survivors"] == ("nothing in Belarus (1 infantry retreated to Poland; 1 fighter left the battle "
+                                   "with them, to land in the non-combat move)")
+    assert battle["lost"] == "Units lost by value (TUV): attackers 3 PUs, defenders 0 PUs"
+
+
+def test_a_unit_the_bombardment_sank_is_counted_once_though_it_fires_back():
+    """G40 2nd edition: the bombardment's casualties fire back in round 1 (Naval Bombard Casualties Return Fire)."""
+    (battle,), _ = played({
+        "setup": "g40", "map": "ww2global40_2nd_edition",
+        "orders": "cm 2 inf 113 Sea Zone > Denmark\nbombard 1 bb 113 Sea Zone > Denmark\n",
+        "position": {"113 Sea Zone": {"units": {"Germans": {"battleship": 1, "transport": 1, "infantry": 2}}},
+                     "Denmark": {"owner": "British", "units": {"British": {"infantry": 1}}}},
+        "dice": {"bombard:Denmark": [2], "battle:Denmark:r1:attacker": [6, 6], "battle:Denmark:r1:defender": [1]}})
+    rounds = battle["rounds"]
+    assert rounds[0].endswith("→ defender lose 1 infantry")
+    assert any(r.startswith("Round 1, losses:") and "defender lose nothing" in r for r in rounds), rounds
+    assert "Round 1: the bombardment's 1 infantry fired back and are removed now" in rounds
+    assert battle["lost"] == "Units lost by value (TUV): attackers 3 PUs, defenders 3 PUs"
+
+
+def test_aa_fire_says_how_many_guns_fired_how_many_shots():
+    (battle,), _ = played({
+        "orders": "cm 3 ftr Germany > Poland > Belarus\ncm 1 arm Poland > Belarus\n",
+        "position": {"Germany": {"owner": "Germans", "units": {"Germans": {"fighter": 3}}},
+                     "Belarus": {"owner": "Russians", "units": {"Russians": {"infantry": 1, "aaGun": 2}}}},
+        "dice": {"aa:Belarus:r1": [1, 4, 2]}, "dice_default": 1})
+    assert battle["rounds"][0] == "AA fire: 2 AA guns, 3 shots @1: 1 4 2 → 1 hit; lost 1 fighter"
+
+
+def test_a_neutral_that_joins_is_said_to_join():
+    _, lines = played({"setup": "g40", "map": "ww2global40_2nd_edition", "orders": "ncm 1 inf Romania > Bulgaria",
+                       "position": {"Romania": {"owner": "Germans", "units": {"Germans": {"infantry": 1}}}}})
+    joined = [line for line in lines if line.startswith("Bulgaria")]
+    assert joined and "joins Germans" in joined[0] and "its 4 infantry join them" in joined[0], lines
+    assert not any("blitzed" in line for line in lines)
+
+
+def test_taking_back_ones_own_territory_is_a_liberation():
+    (battle,), _ = played({
+        "orders": "cm 1 arm Germany > Poland",
+        "position": {"Germany": {"owner": "Germans", "units": {"Germans": {"armour": 1}}},
+                     "Poland": {"owner": "Russians", "units": {"Russians": {"infantry": 1}}}},
+        "dice": {"battle:Poland:r1:attacker": [1], "battle:Poland:r1:defender": [6]}})
+    assert battle["result"] == "Poland is liberated from Russians by Germans, its original owner"
+
+
+def test_a_void_retreat_is_noted_once():
+    """europe_improved: troops landed from the sea cannot retreat; the void retreat is found after each round."""
+    (battle,), _ = played({
+        "setup": "classic", "map": "europe_improved", "power": "British", "dice_default": 6,
+        "orders": "cm 2 infantry English Channel Sea Zone > France\nretreat France > Netherlands-Belgium after round 1\n",
+        "position": {"English Channel Sea Zone": {"units": {"British": {"transport": 1, "infantry": 2}}},
+                     "Netherlands-Belgium": {"owner": "British", "units": {"British": {"infantry": 1}}},
+                     "France": {"owner": "Germans", "units": {"Germans": {"infantry": 3}}}},
+        "dice": {"battle:France:r3:defender": [1, 1, 6]}})
+    assert battle["notes"] == ["retreat void: units that came ashore from the sea are in this battle (after each of "
+                               "2 rounds)"]
