@@ -128,3 +128,17 @@ def distinct_notes(notes: list[str]) -> list[str]:
     """A note the engine wrote each round (a retreat found void again) is said once, with how many rounds."""
     counts = Counter(notes)
     return [n if counts[n] == 1 else f"{n} (after each of {counts[n]} rounds)" for n in dict.fromkeys(notes)]
+
+
+def at_battles(events: list[dict]) -> tuple[list[dict], list[tuple[dict, list[dict]]]]:
+    """A phase's events as the report tells them: those before its first battle, then each battle with the events
+    that followed it (troops landing after the sea battle that cleared their way, a territory's fate after its
+    battle), so nothing is told before what it follows."""
+    before: list[dict] = []
+    battles: list[tuple[dict, list[dict]]] = []
+    for e in events:
+        if e["type"] == "battle":
+            battles.append((e, []))
+        else:
+            (battles[-1][1] if battles else before).append(e)
+    return before, battles

@@ -735,10 +735,11 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
         game_over += [victory_phrase(e) for e in mine_events if e["type"] == "victory"]
         title = ((BID_TITLES if st.round == 0 else setup.rules.phase_titles).get(st.phase)
                  or PHASE_TITLES.get(st.phase, st.phase))
+        before, battles = account.at_battles(mine_events)
         phases.append({"phase": st.phase, "title": title, "code": False,
-                       "lines": [line for e in mine_events if e["type"] != "battle" for line in describe(e)],
-                       "battles": [battle_view(e, _battle_ools(e, sources[st.id]), costs) for e in mine_events
-                                   if e["type"] == "battle"],
+                       "lines": [line for e in before for line in describe(e)],
+                       "battles": [{**battle_view(b, _battle_ools(b, sources[st.id]), costs),
+                                    "after": [line for e in after for line in describe(e)]} for b, after in battles],
                        "state_hash": st.state_hash})
     understood = _orders_understood(setup, turn_subs)
     if understood:
@@ -951,7 +952,8 @@ def render_parts(session: Session, turn_index: int | None, fmt: str, limit: int,
 
 def _phase_size(phase: dict) -> int:
     return 80 + sum(length(line) + 8 for line in phase["lines"]) + sum(
-        400 + sum(length(r) + 8 for r in b["rounds"]) + sum(length(n) + 16 for n in b["notes"]) for b in phase["battles"])
+        400 + sum(length(r) + 8 for r in b["rounds"] + b.get("after", [])) + sum(length(n) + 16 for n in b["notes"])
+        for b in phase["battles"])
 
 
 def _pack_phases(phases: list[dict], budget: int) -> list[list[dict]] | None:

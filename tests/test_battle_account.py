@@ -5,7 +5,7 @@ runner, reported by the report's own functions."""
 
 from __future__ import annotations
 
-from adjudicator.battle_account import mark_liberations, original_owners, unit_costs
+from adjudicator.battle_account import at_battles, mark_liberations, original_owners, unit_costs
 from adjudicator.report import battle_view, describe
 from cases.runner import position, run
 
@@ -89,3 +89,23 @@ def test_a_void_retreat_is_noted_once():
         "dice": {"battle:France:r3:defender": [1, 1, 6]}})
     assert battle["notes"] == ["retreat void: units that came ashore from the sea are in this battle (after each of "
                                "2 rounds)"]
+
+
+def test_troops_land_after_the_sea_battle_that_cleared_their_way():
+    """G40 2nd edition: a scrambled fighter meets the fleet in the landing zone; the landing follows that battle."""
+    case = {"setup": "g40", "map": "ww2global40_2nd_edition",
+            "orders": "cm 2 inf 113 Sea Zone > Denmark\nbombard 1 bb 113 Sea Zone > Denmark\n",
+            "standing": {"British": {"scramble": [{"place": "Norway", "sea_zone": "113 Sea Zone", "max": 1}]}},
+            "position": {"113 Sea Zone": {"units": {"Germans": {"battleship": 1, "transport": 1, "infantry": 2}}},
+                         "Denmark": {"owner": "British", "units": {"British": {"infantry": 1}}},
+                         "Norway": {"owner": "British", "units": {"British": {"fighter": 2, "airfield": 1}}}},
+            "dice": {"battle:113 Sea Zone:r1:attacker": [1], "battle:113 Sea Zone:r1:defender": [6],
+                     "battle:Denmark:r1:attacker": [1, 6], "battle:Denmark:r1:defender": [6]}}
+    _, errors, events = run({"id": "report", "rule": "BG-00", "purpose": "a report", **case})
+    assert not errors
+    before, battles = at_battles([e for e in events if e.get("phase", "battle") == "battle" or e["type"] == "battle"])
+    told_before = [line for e in before for line in describe(e)]
+    (sea, after_sea), (land, _) = battles
+    assert (sea["place"], land["place"]) == ("113 Sea Zone", "Denmark")
+    landing = "2 infantry land from 113 Sea Zone in Denmark."
+    assert landing not in told_before and landing in [line for e in after_sea for line in describe(e)]
