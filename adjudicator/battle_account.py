@@ -11,6 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+# An Expanded Global insurgency (EG-56 … EG-58) takes nothing: it ends in a win for the Insurgents (the territory
+# turns neutral, as the line after it says) or in their loss, never in a capture or a defence like a battle's.
+INSURGENCY_ENDS = {"captured": "the Insurgents win", "defended": "the insurgency is put down",
+                   "destroyed": "the Insurgents and the defenders are all destroyed: the insurgency fails"}
+
 
 def _units(counts: dict[str, int]) -> str:
     """The report's words for units (report imports this module, so it is imported when first used)."""

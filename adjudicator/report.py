@@ -567,6 +567,8 @@ def battle_view(event: dict, ools: dict[str, str], costs: dict[str, int] | None 
               "destroyed": "both sides are destroyed" if not event["survivors"]["defender"] else "the attack is wiped out"}[event["result"]]
     if event.get("capture"):
         result = capture_phrase(event["capture"])
+    if event.get("insurgency"):
+        result = account.INSURGENCY_ENDS[event["result"]]
     notes = account.distinct_notes([n for n in event.get("notes", []) if not n.startswith("neither side can hit")])
     if event.get("aircraft_retreat"):
         gone = event["aircraft_retreat"]
@@ -575,7 +577,8 @@ def battle_view(event: dict, ools: dict[str, str], costs: dict[str, int] | None 
                      "fight on")
     if event.get("retreat", {}).get("stay"):
         notes.append(f"units that came ashore from the sea cannot retreat and fight on: {units_phrase(event['retreat']['stay'])}")
-    return {"place": event["place"], "attacker": event["attacker"], "defenders": ", ".join(event["defenders"]),
+    attacker = f"{possessive(event['attacker'])} Insurgents" if event.get("insurgency") else event["attacker"]
+    return {"place": event["place"], "attacker": attacker, "defenders": ", ".join(event["defenders"]),
             "attacking": units_phrase(event["attacking"]), "defending": units_phrase(event["defending"]),
             "rounds": rounds, "result": result, "notes": notes,
             "survivors": account.attackers_left(event), "defender_survivors": units_phrase(event["survivors"]["defender"]),

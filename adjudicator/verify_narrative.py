@@ -103,6 +103,9 @@ def cross_check(blocks: list, lines: list[str]) -> None:
     split into parts, all pasted) is checked against that; one whose group is in no block pasted is counted as
     not checked, never as wrong. Problems name the narrative's line."""
     groups = {(b.game, b.turn, g.label): g for b in blocks for g in b.groups}
+    # a game's own kind of battle labels its dice with a word of its own (`insurgency:PLACE:r1:attacker`)
+    groups.update({(b.game, b.turn, "battle:" + g.label.split(":", 1)[1]): g for b in blocks for g in b.groups
+                   if g.label.count(":") >= 3 and (b.game, b.turn, "battle:" + g.label.split(":", 1)[1]) not in groups})
     told = told_rolls(lines)
     starts = [b.line for b in blocks]
     for t in told:

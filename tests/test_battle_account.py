@@ -109,3 +109,13 @@ def test_troops_land_after_the_sea_battle_that_cleared_their_way():
     assert (sea["place"], land["place"]) == ("113 Sea Zone", "Denmark")
     landing = "2 infantry land from 113 Sea Zone in Denmark."
     assert landing not in told_before and landing in [line for e in after_sea for line in describe(e)]
+
+
+def test_an_insurgency_reads_as_one():
+    """Expanded Global: Japan's Insurgents in Burma beat India's defenders (EG-56 … EG-58)."""
+    (battle,), _ = played({
+        "setup": "expanded-global", "power": "Japan", "phase": "influence", "spent": {"influence:Japan": 8},
+        "orders": "insurgents 2 Burma\nend", "dice_default": 6,
+        "dice": {"insurgency:Burma:r1:attacker": [1, 1], "insurgency:Burma:r2:attacker": [1, 6]}})
+    assert battle["attacker"] == "Japan's Insurgents"
+    assert battle["result"] == "the Insurgents win"
