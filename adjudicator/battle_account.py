@@ -113,6 +113,22 @@ def mark_liberations(events: list[dict], originals: dict[str, str]) -> None:
                 c["home"] = True
 
 
+def mark_given(events: list[dict], rules) -> None:
+    """Units a power places that are another power's from the start (the map gives them: rules.placed_owner, the
+    Australians' infantry in New South Wales is British) are marked `given`, receiver -> units, for the report's
+    words: the engine's event says what was placed, not whose it became."""
+    for e in events:
+        if e["type"] != "place":
+            continue
+        given: dict[str, dict[str, int]] = {}
+        for unit, n in e["units"].items():
+            owner = rules.placed_owner(e["power"], unit, e["place"])
+            if owner != e["power"]:
+                given.setdefault(owner, {})[unit] = n
+        if given:
+            e["given"] = given
+
+
 def aa_line(event: dict) -> str:
     """`AA fire: 2 AA guns, 6 shots @1: 1 4 6 2 3 5 → 1 hit; lost 1 fighter`: how many guns fired how many
     shots, hitting on what, each die, and the losses. The guns are the defenders of the types that fired."""

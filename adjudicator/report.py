@@ -312,7 +312,9 @@ def describe(event: dict) -> list[str]:
     if kind == "capture":
         return [capture_phrase(event) + "."]
     if kind == "place":
-        return [f"{units_phrase(event['units'])} placed in {event['place']}{' (bid)' if event.get('bid') else ''}."]
+        given = "".join(f"; {'they' if units == event['units'] else units_phrase(units)} become {owner} units"
+                        for owner, units in event.get("given", {}).items())      # battle_account.mark_given
+        return [f"{units_phrase(event['units'])} placed in {event['place']}{' (bid)' if event.get('bid') else ''}{given}."]
     if kind == "void":
         return [f"Order void: `{event['order']}`: {event['reason']}."]
     if kind == "crash":
@@ -735,6 +737,7 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
         if not mine_events:             # a phase in which nothing happened is left out
             continue
         account.mark_liberations(mine_events, originals)
+        account.mark_given(mine_events, setup.rules)
         game_over += [victory_phrase(e) for e in mine_events if e["type"] == "victory"]
         title = ((BID_TITLES if st.round == 0 else setup.rules.phase_titles).get(st.phase)
                  or PHASE_TITLES.get(st.phase, st.phase))

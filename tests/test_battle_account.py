@@ -5,7 +5,7 @@ runner, reported by the report's own functions."""
 
 from __future__ import annotations
 
-from adjudicator.battle_account import at_battles, mark_liberations, original_owners, unit_costs
+from adjudicator.battle_account import at_battles, mark_given, mark_liberations, original_owners, unit_costs
 from adjudicator.report import battle_view, describe
 from cases.runner import position, run
 
@@ -119,3 +119,18 @@ def test_an_insurgency_reads_as_one():
         "dice": {"insurgency:Burma:r1:attacker": [1, 1], "insurgency:Burma:r2:attacker": [1, 6]}})
     assert battle["attacker"] == "Japan's Insurgents"
     assert battle["result"] == "the Insurgents win"
+
+
+def test_units_placed_for_another_power_are_said_to_become_its():
+    """Pacific 2001: Australian infantry placed in New South Wales become British (Give Units By Territory)."""
+    case = {"setup": "classic", "map": "pacific", "power": "Australians", "phase": "place",
+            "purchases": {"Australians": {"infantry": 2}},
+            "orders": "place 1 inf New South Wales\nplace 1 inf Queensland\n",
+            "position": {"New South Wales": {"owner": "Australians", "units": {"Australians": {"factory": 1}}},
+                         "Queensland": {"owner": "Australians", "units": {"Australians": {"factory": 1}}}}}
+    _, errors, events = run({"id": "report", "rule": "BG-00", "purpose": "a report", **case})
+    assert not errors
+    mark_given(events, position({"id": "report", **case})[1])
+    lines = [line for e in events if e["type"] == "place" for line in describe(e)]
+    assert lines == ["1 infantry placed in New South Wales; they become British units.",
+                     "1 infantry placed in Queensland."]
