@@ -84,18 +84,45 @@ def attackers_left(event: dict) -> str:
     return f"{_units(dict(sorted(here.items())))} in {event['place']}" + (f" ({'; '.join(parts)})" if parts else "")
 
 
-def lost_value(event: dict, cost: dict[str, int]) -> str:
-    """The value of the units each side lost (TUV), at the costs of the game's rules."""
+def lost_value(event: dict, types: dict) -> str:
+    """The value of the units each side lost (TUV), at the costs of the game's rules (a unit no one buys: 0)."""
     def value(units: Counter) -> int:
-        return sum(cost.get(u, 0) * n for u, n in units.items())
+        return sum((types[u].cost or 0 if u in types else 0) * n for u, n in units.items())
     return (f"Units lost by value (TUV): attackers {value(attacker_losses(event))} PUs, defenders "
             f"{value(defender_losses(event))} PUs")
 
 
-def unit_costs(scenario) -> dict[str, int]:
-    """Each unit type's cost in the game's rules (what its purchase list charges for one); 0 for a unit no one
-    buys."""
-    return {t.name: t.cost or 0 for t in scenario.unit_types}
+def unit_types(scenario) -> dict:
+    """The game's unit types by name: their cost (what a purchase list charges for one) and hit points."""
+    return {t.name: t for t in scenario.unit_types}
+
+
+def hits_not_taken(event: dict, rnd: dict, side: str, types: dict, surprise: bool = False) -> int:
+    """How many of `side`'s hits in one exchange of round `rnd` surely found no unit they may hit (aircraft against
+    submarines with no destroyer of their own, submarines against aircraft): more hits than the other side's losses
+    and damage could take, each lost unit counted at its full hit points, while units of the other side lived on
+    after the exchange (hits beyond the last enemy are no mystery). A lower bound: never more than were lost."""
+    other = "defender" if side == "attacker" else "attacker"
+    exchange = rnd["surprise"] if surprise else rnd
+    could_take = sum((types[u].hit_points if u in types else 1) * n
+                     for u, n in exchange.get(f"{other}_losses", {}).items())
+    could_take += sum(exchange.get(f"{other}_damaged", {}).values())
+    excess = (exchange.get(side) or {}).get("hits", 0) - could_take
+    return excess if excess > 0 and _lived_on(event, rnd, other, surprise) else 0
+
+
+def _lived_on(event: dict, rnd: dict, role: str, surprise: bool) -> bool:
+    """Whether units of `role` were still in the battle after an exchange of round `rnd`: the battle went on to
+    another round, or to the round's main exchange in which they fired or fell, or they survived it."""
+    if surprise and (rnd.get(role) or rnd.get(f"{role}_losses")):
+        return True
+    if rnd is not event["rounds"][-1]:
+        return True
+    if role == "defender":
+        return bool(event["survivors"]["defender"])
+    alive = Counter(event["attacking"])
+    alive.subtract(attacker_losses(event))
+    return bool(+alive)
 
 
 def original_owners(scenario) -> dict[str, str]:

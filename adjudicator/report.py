@@ -521,9 +521,10 @@ def capture_phrase(event: dict) -> str:
     return line
 
 
-def battle_view(event: dict, ools: dict[str, str], costs: dict[str, int] | None = None) -> dict:
+def battle_view(event: dict, ools: dict[str, str], types: dict | None = None) -> dict:
     """A battle laid out for the templates: header, one line per step, result. `ools` names, per side, the order
-    of loss that chose its casualties; `costs`, each unit type's, for the value each side lost."""
+    of loss that chose its casualties; `types`, the game's unit types by name, for the value each side lost and the
+    hits no unit could take."""
     rounds = []
     if event.get("aa"):
         rounds.append(account.aa_line(event))
@@ -544,11 +545,14 @@ def battle_view(event: dict, ools: dict[str, str], costs: dict[str, int] | None 
                           f"{event['place']}, out of the battle ({r['submerged']['attacker_why']})")
         if r.get("surprise"):
             rounds += _exchange(f"{head}, surprise strike", r["surprise"], ools)
+            rounds += _not_taken(f"{head}, surprise strike", event, r, types, surprise=True)
         if "attacker" in r and fired_back and r is event["rounds"][0]:
             rounds += _exchange(head, {**r, "defender_losses": dict(+(Counter(r["defender_losses"]) - fired_back))}, ools)
             rounds.append(f"{head}: the bombardment's {units_phrase(dict(fired_back))} fired back and are removed now")
         elif "attacker" in r:
             rounds += _exchange(head, r, ools)
+        if "attacker" in r:
+            rounds += _not_taken(head, event, r, types)
         for role, units in r.get("defenceless", {}).items():
             rounds.append(f"{head}: the {role}'s {units_phrase(units)}, left without escort, are destroyed")
         for group in r.get("left", []):
@@ -584,7 +588,18 @@ def battle_view(event: dict, ools: dict[str, str], costs: dict[str, int] | None 
             "attacking": units_phrase(event["attacking"]), "defending": units_phrase(event["defending"]),
             "rounds": rounds, "result": result, "notes": notes,
             "survivors": account.attackers_left(event), "defender_survivors": units_phrase(event["survivors"]["defender"]),
-            "lost": account.lost_value(event, costs) if costs is not None else ""}
+            "lost": account.lost_value(event, types) if types is not None else ""}
+
+
+def _not_taken(head: str, event: dict, r: dict, types: dict | None, surprise: bool = False) -> list[str]:
+    """Hits that no unit could take, said, so that a reader does not look for the losses they did not cause."""
+    lines = []
+    for side in ("attacker", "defender") if types is not None else ():
+        n = account.hits_not_taken(event, r, side, types, surprise)
+        if n:
+            lines.append(f"{head}: {n} of the {side}'s hits found no unit they may hit (aircraft cannot hit submarines "
+                         "without a destroyer of their own; submarines cannot hit aircraft)")
+    return lines
 
 
 def _exchange(head: str, r: dict, ools: dict[str, str]) -> list[str]:
@@ -728,7 +743,7 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
     turn_subs = [subs[i] for i in ids if i in subs and subs[i].kind == "turn"]
     events = {st.id: json.loads(st.events) for st in steps}
     sources = _ool_sources(steps, events, mine)
-    costs, originals = account.unit_costs(setup.scenario), account.original_owners(setup.scenario)
+    types, originals = account.unit_types(setup.scenario), account.original_owners(setup.scenario)
     phases, game_over = [], []
     # a turn that ends the game has no next turn to announce
     over = any(e["type"] == "victory" for st in mine for e in events[st.id])
@@ -744,7 +759,7 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
         before, battles = account.at_battles(mine_events)
         phases.append({"phase": st.phase, "title": title, "code": False,
                        "lines": [line for e in before for line in describe(e)],
-                       "battles": [{**battle_view(b, _battle_ools(b, sources[st.id]), costs),
+                       "battles": [{**battle_view(b, _battle_ools(b, sources[st.id]), types),
                                     "after": [line for e in after for line in describe(e)]} for b, after in battles],
                        "state_hash": st.state_hash})
     understood = _orders_understood(setup, turn_subs)

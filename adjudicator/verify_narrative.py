@@ -74,7 +74,7 @@ def _roll_of(line: str, place: str, sides: dict) -> tuple[str | None, str]:
     if line.startswith("Shore bombardment"):
         return f"bombard:{place}", "Shore bombardment"
     found = _ROUND.fullmatch(line)
-    if not found or found.group(3) == "losses":
+    if not found or found.group(3) in ("losses", "surprise strike"):     # not a roll: `Round 1, surprise strike: …`
         return None, ""
     rnd, surprise, side = int(found.group(1)), bool(found.group(2)), found.group(3)
     nth = sides.get((rnd, surprise), 0)

@@ -5,7 +5,7 @@ runner, reported by the report's own functions."""
 
 from __future__ import annotations
 
-from adjudicator.battle_account import at_battles, mark_given, mark_liberations, original_owners, unit_costs
+from adjudicator.battle_account import at_battles, mark_given, mark_liberations, original_owners, unit_types
 from adjudicator.report import battle_view, describe
 from cases.runner import position, run
 
@@ -19,7 +19,7 @@ def played(case: dict) -> tuple[list[dict], list[str]]:
     _, errors, events = run(case)
     assert not errors, errors
     mark_liberations(events, original_owners(scenario))
-    battles = [battle_view(e, OOLS, unit_costs(scenario)) for e in events if e["type"] == "battle"]
+    battles = [battle_view(e, OOLS, unit_types(scenario)) for e in events if e["type"] == "battle"]
     return battles, [line for e in events if e["type"] != "battle" for line in describe(e)]
 
 
@@ -134,3 +134,21 @@ def test_units_placed_for_another_power_are_said_to_become_its():
     lines = [line for e in events if e["type"] == "place" for line in describe(e)]
     assert lines == ["1 infantry placed in New South Wales; they become British units.",
                      "1 infantry placed in Queensland."]
+
+
+def test_hits_no_unit_could_take_are_said():
+    """G40 2nd edition: two fighters hit, but only a cruiser of the defence may take their hits; the submarine,
+    with no German destroyer there, may not."""
+    (battle,), _ = played({
+        "setup": "g40", "map": "ww2global40_2nd_edition", "dice_default": 6,
+        "orders": "cm 1 cruiser 114 Sea Zone > 113 Sea Zone\ncm 2 ftr Denmark > 113 Sea Zone\n",
+        "position": {"114 Sea Zone": {"units": {"Germans": {"cruiser": 1}}},
+                     "113 Sea Zone": {"units": {"British": {"submarine": 1, "cruiser": 1}}},
+                     "Denmark": {"owner": "Germans", "units": {"Germans": {"fighter": 2}}}},
+        "dice": {"battle:113 Sea Zone:r1:attacker": [6, 1, 1], "battle:113 Sea Zone:r2:attacker": [1, 6, 6]}})
+    rounds = battle["rounds"]
+    assert any(r.startswith("Round 1, attacker:") and r.endswith("→ 2 hits") for r in rounds), rounds
+    assert any(r.startswith("Round 1, losses:") and "defender lose 1 cruiser" in r for r in rounds), rounds
+    assert "Round 1: 1 of the attacker's hits found no unit they may hit (aircraft cannot hit submarines without " \
+           "a destroyer of their own; submarines cannot hit aircraft)" in rounds
+    assert not any(r.startswith("Round 2:") for r in rounds), rounds
