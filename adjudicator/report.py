@@ -564,7 +564,9 @@ def battle_view(event: dict, ools: dict[str, str], types: dict | None = None) ->
     result = {"captured": "the attackers win",
               "defended": "the defence holds",
               "retreated": f"the attacker retreats to {event.get('retreat', {}).get('to', '?')}",
-              "cleared": ("the sea zone is cleared" if not submerged else "the attackers win; the defending "
+              # at sea only the defenders are gone: ships of a power not in the war, or submarines that submerged, stay
+              "cleared": ("the attackers win: no defender is left in the battle" if not submerged else
+                          "the attackers win; the defending "
                           f"{units_phrase(dict(sorted(submerged.items())))} that submerged stay in {event['place']}")
                          if sea else
                          "the defenders are destroyed but no land unit is left to take the territory",

@@ -152,3 +152,13 @@ def test_hits_no_unit_could_take_are_said():
     assert "Round 1: 1 of the attacker's hits found no unit they may hit (aircraft cannot hit submarines without " \
            "a destroyer of their own; submarines cannot hit aircraft)" in rounds
     assert not any(r.startswith("Round 2:") for r in rounds), rounds
+
+
+def test_a_sea_battle_won_while_submarines_stay_submerged_does_not_say_the_zone_is_cleared():
+    """G40 2nd edition: the British submarines submerge (`submerge always`); the battleship wins the battle over the
+    transport, and the submarines are still in the zone."""
+    (battle,), _ = played({
+        "setup": "g40", "map": "ww2global40_2nd_edition",
+        "orders": "cm 1 bb 113 Sea Zone > 112 Sea Zone > 110 Sea Zone", "standing": {"British": {"submerge": True}},
+        "position": {"110 Sea Zone": {"units": {"British": {"submarine": 2, "transport": 1}}}}})
+    assert battle["result"] == "the attackers win; the defending 2 submarine that submerged stay in 110 Sea Zone"
