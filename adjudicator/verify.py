@@ -11,7 +11,10 @@ is refused unwalked, and all the hashing from seeds to anchors in one paste is a
 as long as a real game's can be (a game id as keys.check_game_id takes it, a salt as `submit` takes it, a hash 64
 hex digits), each dice key is made once per revealed seed, and each die costs the same whatever the game id.
 
-Only the standard library and adjudicator.dice / .keys / .errors are imported here: a player's check
+The dice the battle narrative prints are read back and held to the block too (verify_narrative): a reader reads
+the narrative, not the block.
+
+Only the standard library and adjudicator.dice / .keys / .errors / .verify_narrative are imported here: a player's check
 starts in a fraction of a second, without the store, the rules or the templates.
 """
 
@@ -132,19 +135,20 @@ def clean(text: str) -> list[str]:
     return lines
 
 
-def read_blocks(text: str) -> list[Block]:
+def read_blocks(text: str, cleaned: list[str] | None = None) -> list[Block]:
     """Every dice block in the text, in order.
 
     A block starts at a line `adjudicator dice`; its header lines (`game:`, `turn:`, `anchor:`, `seed:`,
     `salts:`) come before its groups; every group line (`label | dN | values | units`) up to the next block
     belongs to it. Other lines (a mail client's wrapped tail of a long unit list, the report text after the
     block) are skipped, so no group is lost because something was printed between two of them. Reading stops
-    at the first group over MAX_GROUPS, with a VerifyError.
+    at the first group over MAX_GROUPS, with a VerifyError. `cleaned`: the text's lines as clean() gives them,
+    when the caller has them.
     """
     blocks: list[Block] = []
     earlier = 0                             # dice groups of the blocks before the last one
     cut = ""                                # a group line a mail client wrapped inside its dice, awaiting its rest
-    for number, line in enumerate(clean(text), 1):
+    for number, line in enumerate(clean(text) if cleaned is None else cleaned, 1):
         if line.casefold() == START:
             earlier += len(blocks[-1].groups) if blocks else 0
             blocks.append(Block(number))
@@ -295,7 +299,8 @@ def check(text: str, anchor: str | None = None, orders: str | None = None) -> li
     if size > MAX_BYTES:
         raise VerifyError(f"the text is {size:,} bytes; verify reads at most {MAX_BYTES:,}: paste only the reports "
                           "to check (the part from `adjudicator dice` to the last dice line is enough)")
-    blocks = read_blocks(text)
+    lines = clean(text)
+    blocks = read_blocks(text, lines)
     if not blocks:
         raise VerifyError("no dice block found: a report's dice block starts with the line `adjudicator dice` "
                           "(paste the whole post, or the part from `adjudicator dice` to the last dice line)")
@@ -321,7 +326,7 @@ def check(text: str, anchor: str | None = None, orders: str | None = None) -> li
         block.seed_from = None if source is block else source.line
         _check_block(block, source, chains, keys)
         block.status = "mismatch" if block.problems or not all(g.ok for g in block.groups) else "match"
-    narrative.cross_check(blocks, clean(text))
+    narrative.cross_check(blocks, lines)
     for block in blocks:
         if block.problems:
             block.status = "mismatch"

@@ -18,6 +18,7 @@ earlier template that prints no `@N:` lists is not read back; nothing in it is t
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -25,6 +26,7 @@ CHECKED = ("the dice printed in the battle narrative (battle rounds, AA fire, sh
            "the dice block; other dice the narrative prints (bombing raids, convoys, kamikaze, research, a game's "
            "own strikes) are checked in the dice block only")
 
+MAX_PLACE = 200         # characters of a place's name: a real map's are far shorter; a pasted line may be megabytes
 _BULLET = re.compile(r"^(?:[-*•]\s+|\[\*\]\s*)")
 _MARKUP = re.compile(r"\*\*|\[/?b\]", re.I)
 _ROUND = re.compile(r"Round ([0-9]{1,9})(, surprise strike)?, ([^:]{1,200}): (.*)")
@@ -49,7 +51,7 @@ def told_rolls(lines: list[str]) -> list[Told]:
     for k, raw in enumerate(lines):
         line = _BULLET.sub("", _MARKUP.sub("", raw).strip())
         if _opens_battle(lines, k):
-            place, sides = line.split(": ", 1)[0].strip(), {}
+            place, sides = line.split(": ", 1)[0].strip()[:MAX_PLACE], {}
             continue
         if place is None:
             continue
@@ -108,18 +110,28 @@ def cross_check(blocks: list, lines: list[str]) -> None:
                    if g.label.count(":") >= 3 and (b.game, b.turn, "battle:" + g.label.split(":", 1)[1]) not in groups})
     told = told_rolls(lines)
     starts = [b.line for b in blocks]
+    ordered: dict[int, list[int]] = {}      # each group put in order once: a paste may name one huge group often
     for t in told:
-        owner = next((b for b, start in zip(blocks, starts) if start > t.line), blocks[-1] if blocks else None)
+        at = bisect.bisect_right(starts, t.line)        # the first block after the roll's line, else the last
+        owner = blocks[min(at, len(blocks) - 1)] if blocks else None
         if owner is None:
             continue
         group = groups.get((owner.game, owner.turn, t.label))
         if group is None:
             owner.narrative_elsewhere += 1
             continue
-        expected = in_narrative_order(group.values, group.units)
+        expected = ordered.get(id(group))
+        if expected is None:
+            expected = ordered[id(group)] = in_narrative_order(group.values, group.units)
         if expected != t.values:
             owner.problems.append(f"line {t.line}: the narrative prints the dice of {t.what} as "
-                                  f"{' '.join(map(str, t.values))}, but the dice block's group {group.label} (line "
-                                  f"{group.line}) holds {' '.join(map(str, expected))} for them")
+                                  f"{_dice(t.values)}, but the dice block's group {group.label} (line "
+                                  f"{group.line}) holds {_dice(expected)} for them")
         else:
             owner.narrative_checked += 1
+
+
+def _dice(values: list[int], most: int = 40) -> str:
+    """Dice as a problem quotes them: a pasted roll may be a million dice long."""
+    shown = " ".join(map(str, values[:most]))
+    return shown if len(values) <= most else f"{shown} … ({len(values):,} dice)"
