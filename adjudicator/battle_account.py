@@ -3,8 +3,10 @@
 The engine's battle event records each exchange as it happened; some of its totals are not what a reader wants
 to be told: units that retreated are no longer "attackers left" (they are alive elsewhere), a shore
 bombardment's victims that fire back are listed both under the bombardment and under round 1, and the value of
-what each side lost is nowhere. Everything here is derived from the event (and the game's unit costs), so
-journals written before it report alike, and the engine's events, which `audit` compares, stay as they are.
+what each side lost is nowhere. Nor do the events say what the report must tell around a battle: that a
+territory taken was its captor's own, that units placed became another power's, what followed which battle.
+Everything here is derived from the events (and the game's unit types and map), so journals written before it
+report alike, and the engine's events, which `audit` compares, stay as they are.
 """
 
 from __future__ import annotations
@@ -82,6 +84,18 @@ def attackers_left(event: dict) -> str:
     if left:
         parts.append(f"{_units(dict(sorted(left.items())))} out of the battle")
     return f"{_units(dict(sorted(here.items())))} in {event['place']}" + (f" ({'; '.join(parts)})" if parts else "")
+
+
+def won_at_sea(event: dict) -> str:
+    """A sea battle the attackers won: the defenders are gone, not the zone cleared, as ships of a power not in
+    the war, and submarines that submerged, stay there."""
+    submerged = Counter()
+    for r in event["rounds"]:
+        submerged.update(r.get("submerged", {}).get("defender", {}))
+    if not submerged:
+        return "the attackers win: no defender is left in the battle"
+    return (f"the attackers win; the defending {_units(dict(sorted(submerged.items())))} that submerged stay in "
+            f"{event['place']}")
 
 
 def lost_value(event: dict, types: dict) -> str:

@@ -558,17 +558,10 @@ def battle_view(event: dict, ools: dict[str, str], types: dict | None = None) ->
         for group in r.get("left", []):
             rounds.append(f"{head}: the attacker's {units_phrase(group['units'])} leave the battle: {group['why']}")
     sea = event.get("sea")
-    submerged = Counter()
-    for r in event["rounds"]:
-        submerged.update(r.get("submerged", {}).get("defender", {}))
     result = {"captured": "the attackers win",
               "defended": "the defence holds",
               "retreated": f"the attacker retreats to {event.get('retreat', {}).get('to', '?')}",
-              # at sea only the defenders are gone: ships of a power not in the war, or submarines that submerged, stay
-              "cleared": ("the attackers win: no defender is left in the battle" if not submerged else
-                          "the attackers win; the defending "
-                          f"{units_phrase(dict(sorted(submerged.items())))} that submerged stay in {event['place']}")
-                         if sea else
+              "cleared": account.won_at_sea(event) if sea else
                          "the defenders are destroyed but no land unit is left to take the territory",
               "submerged": "the attacking submarines submerge, and no other attacker is left: the battle ends",
               "stalemate": "neither side can hit the other: the battle ends with both in place",

@@ -7,9 +7,10 @@ compared with the block's group of the same roll.
 The narrative is read on its structure, never on unit or power words (which a game or a host may word as it
 likes, with spaces): a battle begins at the line before `Attacking:` (the place is that line up to its first
 `: `), a roll is a line `Round N, <side>: …` (the first of a round is the attacker's, the second the defender's;
-`, surprise strike` marks the submarines' first strike), `AA fire…` or `Shore bombardment…`, and its dice are
-the value lists after each `@N:`. They are listed by unit group, as report.grouped_dice prints them, so the
-block's dice are put in that order (by the group's unit field) before comparing.
+`, surprise strike` marks the submarines' first strike), `AA fire: …` or `Shore bombardment…`, up to the battle's
+`Result:`, and its dice are the value lists after each `@N:`. They are listed by unit group, as
+report.grouped_dice prints them, so the block's dice are put in that order (by the group's unit field) before
+comparing.
 
 Which dice are read back is said plainly (CHECKED): the other dice a narrative prints (bombing raids, convoy
 disruption, kamikaze, research, a game's own strikes) are checked in the dice block only. A narrative of an
@@ -47,13 +48,16 @@ def told_rolls(lines: list[str]) -> list[Told]:
     """Every roll the battle narrative prints with its dice, in the order of the text."""
     told: list[Told] = []
     place = None
-    sides: dict[tuple[str, bool], int] = {}       # rolls of each round (and its surprise strike) read so far
+    sides: dict[tuple[int, bool], int] = {}       # rolls of each round (and its surprise strike) read so far
     for k, raw in enumerate(lines):
         line = _BULLET.sub("", _MARKUP.sub("", raw).strip())
         if _opens_battle(lines, k):
             place, sides = line.split(": ", 1)[0].strip()[:MAX_PLACE], {}
             continue
         if place is None:
+            continue
+        if line.startswith("Result:"):      # the battle is over: what follows (a raid's AA fire) is not its roll
+            place = None
             continue
         label, what = _roll_of(line, place, sides)
         if label is None:
@@ -71,7 +75,7 @@ def _opens_battle(lines: list[str], k: int) -> bool:
 
 
 def _roll_of(line: str, place: str, sides: dict) -> tuple[str | None, str]:
-    if line.startswith("AA fire"):
+    if line.startswith("AA fire:"):
         return f"aa:{place}:r1", "AA fire"
     if line.startswith("Shore bombardment"):
         return f"bombard:{place}", "Shore bombardment"

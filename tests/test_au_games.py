@@ -291,6 +291,12 @@ def test_two_rounds_of_all_nine_powers_adjudicate_report_audit_and_verify(cli, t
     # issue 32: AA fire says how many guns fired how many shots; the battle ends with the value each side lost;
     # no phase says "No orders."
     assert re.search(r"AA fire: \d+ AA guns?, \d+ shots? @1: [\d ]+ → \d+ hits?; lost ", f3), f3
+    text = reports[10, "text"].split("\n")                          # verify holds the AA line to the block
+    k = next(i for i, line in enumerate(text) if i > text.index("  F3: Germans attack French.") and "AA fire: " in line)
+    text[k] = re.sub(r"(@1: )(\d)", lambda m: m[1] + str(int(m[2]) % 6 + 1), text[k], count=1)
+    (tmp_path / "aa.txt").write_text("\n".join(text))
+    assert f"line {k + 1}: the narrative prints the dice of AA fire in F3" in cli("verify", tmp_path / "aa.txt",
+                                                                                     code=1).output
     shows(10, "Units lost by value (TUV): attackers ")
     for turn in range(1, 19):
         lacks(turn, "No orders.")
