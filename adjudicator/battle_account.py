@@ -186,6 +186,15 @@ def aa_line(event: dict) -> str:
     return f"AA fire: {fired}{dice} → {hits} hit{'s' if hits != 1 else ''}; lost {_units(aa['losses'])}"
 
 
+def raid_shots(aa: dict) -> str:
+    """A raid's AA fire: `2 shots @1: 6 1 → 1 hit`, one shot at each raiding aircraft it fires at (journals written
+    before the event kept what it hits on say only the dice)."""
+    values, hits = " ".join(map(str, aa["values"])), aa["hits"]
+    n = len(aa["values"])
+    shots = f"{n} shot{'s' if n != 1 else ''} @{aa['hit_on']}: " if "hit_on" in aa else ""
+    return f"{shots}{values} → {hits} hit{'s' if hits != 1 else ''}"
+
+
 def distinct_notes(notes: list[str]) -> list[str]:
     """A note the engine wrote each round (a retreat found void again) is said once, with how many rounds."""
     counts = Counter(notes)

@@ -466,15 +466,15 @@ def raid_phrases(event: dict) -> list[str]:
     lines = [f"{event['attacker']} raid the {event['facility']} in {event['place']} with {units_phrase(event['raiders'])}."]
     aa = event.get("aa")
     if aa and aa.get("first"):              # the classic rulebooks: AA first, at every raiding aircraft
-        lines.append(f"AA fires ({units_phrase(aa['guns'])}) at every raiding aircraft: {dice_phrase(aa)}; lost "
-                     f"{units_phrase(aa['losses'])}.")
+        lines.append(f"AA fires ({units_phrase(aa['guns'])}) at every raiding aircraft: {account.raid_shots(aa)}; "
+                     f"lost {units_phrase(aa['losses'])}.")
     if "air_battle" in event:
         ab = event["air_battle"]
         lines.append(f"Air battle with {units_phrase(event['interceptors'])} intercepting: raiders {dice_phrase(ab['attacker'])}, "
                      f"interceptors {dice_phrase(ab['defender'])}; raiders lose {units_phrase(ab['attacker_losses'])}, "
                      f"interceptors lose {units_phrase(ab['defender_losses'])}.")
     if aa and not aa.get("first"):
-        lines.append(f"The {event['facility']}'s AA fires: {dice_phrase(aa)}; lost {units_phrase(aa['losses'])}.")
+        lines.append(f"The {event['facility']}'s AA fires: {account.raid_shots(aa)}; lost {units_phrase(aa['losses'])}.")
     dmg = event.get("damage")
     if dmg and "treasury_lost" in dmg:
         points = (f"; {dmg['power']} lose {dmg['vps_lost']} victory point{'s' if dmg['vps_lost'] != 1 else ''} "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from adjudicator.battle_account import at_battles, mark_given, mark_liberations, original_owners, unit_types
 from adjudicator.report import battle_view, describe
-from cases.runner import position, run
+from cases.runner import load_cases, position, run
 
 OOLS = {"attacker": "ool", "defender": "ool"}
 
@@ -162,3 +162,17 @@ def test_a_sea_battle_won_while_submarines_stay_submerged_does_not_say_the_zone_
         "orders": "cm 1 bb 113 Sea Zone > 112 Sea Zone > 110 Sea Zone", "standing": {"British": {"submerge": True}},
         "position": {"110 Sea Zone": {"units": {"British": {"submarine": 2, "transport": 1}}}}})
     assert battle["result"] == "the attackers win; the defending 2 submarine that submerged stay in 110 Sea Zone"
+
+
+def test_a_raids_aa_fire_says_its_shots():
+    """G40 2nd edition: the factory's AA fires one shot at the raiding bomber; europe_improved: the AA gun fires
+    first, at every raiding aircraft."""
+    case = next(c for c in load_cases() if c["id"] == "BG-26-31")
+    _, errors, events = run(case)
+    assert not errors
+    assert "The factory_major's AA fires: 1 shot @1: 6 → 0 hits; lost nothing." in [
+        line for e in events if e["type"] == "raid" for line in describe(e)]
+    case = next(c for c in load_cases() if c["id"] == "CL-03-01")
+    _, errors, events = run(case)
+    lines = [line for e in events if e["type"] == "raid" for line in describe(e)]
+    assert any(line.startswith("AA fires (1 aaGun) at every raiding aircraft: 2 shots @1: ") for line in lines), lines
