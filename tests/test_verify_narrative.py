@@ -8,6 +8,7 @@ import re
 
 import pytest
 from played_game import play
+from test_verify import VARIANTS
 from sqlmodel import Session
 
 from adjudicator.report import render, render_parts
@@ -105,3 +106,14 @@ def test_reports_of_earlier_templates_still_verify(cli, tmp_path, game):
     assert older != text and "@" not in "".join(line for line in older.splitlines() if line.startswith("- Round"))
     out = verify(cli, tmp_path, older)
     assert "all match" in out and "DOES NOT" not in out
+
+
+@pytest.mark.parametrize("fmt, variant", VARIANTS, ids=[f"{fmt}-{k}" for k, (fmt, _) in enumerate(VARIANTS)])
+def test_the_narrative_is_read_back_however_the_forum_gave_the_post_back(cli, tmp_path, game, fmt, variant):
+    """NodeBB's HTML, quotes in a reply or a mail, CRLF and no-break spaces: the narrative's rolls are still read
+    back, and a die changed in it is still caught."""
+    text = report(game, 1, fmt)
+    rolls = len(ROUND.findall(text))
+    assert f"the narrative's {2 * rolls} battle roll(s) agree with it" in verify(cli, tmp_path, variant(text))
+    assert "the narrative prints the dice of Round" in verify(cli, tmp_path, variant(change_narrative_die(text)[0]),
+                                                              code=1)
