@@ -101,7 +101,7 @@ def won_at_sea(event: dict) -> str:
 def lost_value(event: dict, types: dict) -> str:
     """The value of the units each side lost (TUV), at the costs of the game's rules (a unit no one buys: 0)."""
     def value(units: Counter) -> int:
-        return sum((types[u].cost or 0 if u in types else 0) * n for u, n in units.items())
+        return sum(((types[u].cost or 0) if u in types else 0) * n for u, n in units.items())
     return (f"Units lost by value (TUV): attackers {value(attacker_losses(event))} PUs, defenders "
             f"{value(defender_losses(event))} PUs")
 
@@ -140,6 +140,7 @@ def _lived_on(event: dict, rnd: dict, role: str, surprise: bool) -> bool:
 
 
 def original_owners(scenario) -> dict[str, str]:
+    """Each land territory's original owner as the game began (the map's, else its first owner)."""
     return {t.name: t.original_owner or scenario.owners.get(t.name, "") for t in scenario.territories if not t.water}
 
 
