@@ -13,10 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-# An Expanded Global insurgency (EG-56 … EG-58) takes nothing: it ends in a win for the Insurgents (the territory
-# turns neutral, as the line after it says) or in their loss, never in a capture or a defence like a battle's.
-INSURGENCY_ENDS = {"captured": "the Insurgents win", "defended": "the insurgency is put down",
-                   "destroyed": "the Insurgents and the defenders are all destroyed: the insurgency fails"}
+from .words import possessive
 
 
 def _units(counts: dict[str, int]) -> str:
@@ -194,6 +191,16 @@ def raid_shots(aa: dict) -> str:
     n = len(aa["values"])
     shots = f"{n} shot{'s' if n != 1 else ''} @{aa['hit_on']}: " if "hit_on" in aa else ""
     return f"{shots}{values} → {hits} hit{'s' if hits != 1 else ''}"
+
+
+def own_words(view: dict, event: dict, rules) -> dict:
+    """A battle the game fights its own way (its event carries a flag the game names in rules.battle_words) told
+    in the game's words: who attacks, and how it ended."""
+    words = next((w for flag, w in rules.battle_words.items() if event.get(flag)), None)
+    if words is None:
+        return view
+    return {**view, "attacker": words["attacker"].format(power=possessive(event["attacker"])),
+            "result": words.get(event["result"], view["result"])}
 
 
 def distinct_notes(notes: list[str]) -> list[str]:

@@ -568,8 +568,6 @@ def battle_view(event: dict, ools: dict[str, str], types: dict | None = None) ->
               "destroyed": "both sides are destroyed" if not event["survivors"]["defender"] else "the attack is wiped out"}[event["result"]]
     if event.get("capture"):
         result = capture_phrase(event["capture"])
-    if event.get("insurgency"):
-        result = account.INSURGENCY_ENDS[event["result"]]
     notes = account.distinct_notes([n for n in event.get("notes", []) if not n.startswith("neither side can hit")])
     if event.get("aircraft_retreat"):
         gone = event["aircraft_retreat"]
@@ -578,8 +576,7 @@ def battle_view(event: dict, ools: dict[str, str], types: dict | None = None) ->
                      "fight on")
     if event.get("retreat", {}).get("stay"):
         notes.append(f"units that came ashore from the sea cannot retreat and fight on: {units_phrase(event['retreat']['stay'])}")
-    attacker = f"{possessive(event['attacker'])} Insurgents" if event.get("insurgency") else event["attacker"]
-    return {"place": event["place"], "attacker": attacker, "defenders": ", ".join(event["defenders"]),
+    return {"place": event["place"], "attacker": event["attacker"], "defenders": ", ".join(event["defenders"]),
             "attacking": units_phrase(event["attacking"]), "defending": units_phrase(event["defending"]),
             "rounds": rounds, "result": result, "notes": notes,
             "survivors": account.attackers_left(event), "defender_survivors": units_phrase(event["survivors"]["defender"]),
@@ -754,7 +751,8 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
         before, battles = account.at_battles(mine_events)
         phases.append({"phase": st.phase, "title": title, "code": False,
                        "lines": [line for e in before for line in describe(e)],
-                       "battles": [{**battle_view(b, _battle_ools(b, sources[st.id]), types),
+                       "battles": [{**account.own_words(battle_view(b, _battle_ools(b, sources[st.id]), types), b,
+                                                        setup.rules),
                                     "after": [line for e in after for line in describe(e)]} for b, after in battles],
                        "state_hash": st.state_hash})
     understood = _orders_understood(setup, turn_subs)

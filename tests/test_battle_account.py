@@ -5,7 +5,8 @@ runner, reported by the report's own functions."""
 
 from __future__ import annotations
 
-from adjudicator.battle_account import at_battles, mark_given, mark_liberations, original_owners, unit_types
+from adjudicator.battle_account import (at_battles, mark_given, mark_liberations, original_owners, own_words,
+                                        unit_types)
 from adjudicator.report import battle_view, describe
 from cases.runner import load_cases, position, run
 
@@ -15,11 +16,11 @@ OOLS = {"attacker": "ool", "defender": "ool"}
 def played(case: dict) -> tuple[list[dict], list[str]]:
     """The case's battles as the report lays them out, and the report's lines of its other events."""
     case = {"id": "report", "rule": "BG-00", "purpose": "a report", **case}
-    scenario = position(case)[0]
+    scenario, rules, _ = position(case)
     _, errors, events = run(case)
     assert not errors, errors
     mark_liberations(events, original_owners(scenario))
-    battles = [battle_view(e, OOLS, unit_types(scenario)) for e in events if e["type"] == "battle"]
+    battles = [own_words(battle_view(e, OOLS, unit_types(scenario)), e, rules) for e in events if e["type"] == "battle"]
     return battles, [line for e in events if e["type"] != "battle" for line in describe(e)]
 
 
