@@ -170,14 +170,16 @@ def mark_given(events: list[dict], rules) -> None:
 
 def aa_line(event: dict) -> str:
     """`AA fire: 2 AA guns, 6 shots @1: 1 4 6 2 3 5 → 1 hit; lost 1 fighter`: how many guns fired how many
-    shots, hitting on what, each die, and the losses. The guns are the defenders of the types that fired."""
+    shots, hitting on what, each die, and the losses. The guns are the defenders of the types that fired; where
+    they are not defenders, how many there are is not in the event, and the type that fired is said."""
     aa = event["aa"]
     shots: dict[str, list[int]] = {}
     for unit, value in zip(aa["units"], aa["values"]):
         shots.setdefault(unit, []).append(value)
-    types = {u.partition("@")[0] for u in shots}
+    types = list(dict.fromkeys(u.partition("@")[0] for u in shots))
     guns = sum(event["defending"].get(t, 0) for t in types)
-    fired = f"{guns} AA gun{'s' if guns != 1 else ''}, " if guns else ""
+    # a gun that cannot be hit (the classic maps' AA, infrastructure) is no defender: its type is named instead
+    fired = f"{guns} AA gun{'s' if guns != 1 else ''}, " if guns else f"{', '.join(types)}, "
     dice = "; ".join(f"{len(v)} shot{'s' if len(v) != 1 else ''} @{u.partition('@')[2]}: {' '.join(map(str, v))}"
                      for u, v in shots.items())
     hits = aa["hits"]

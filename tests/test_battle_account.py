@@ -177,3 +177,10 @@ def test_a_raids_aa_fire_says_its_shots():
     _, errors, events = run(case)
     lines = [line for e in events if e["type"] == "raid" for line in describe(e)]
     assert any(line.startswith("AA fires (1 aaGun) at every raiding aircraft: 2 shots @1: ") for line in lines), lines
+
+
+def test_aa_fire_of_guns_that_are_no_defenders_names_them():
+    """europe_improved: the AA gun is infrastructure, no defender; the line names it and counts its shots."""
+    case = next(c for c in load_cases() if c["id"] == "CL-02-01")
+    (battle,), _ = played({k: v for k, v in case.items() if k not in ("expect", "id", "rule", "purpose")})
+    assert battle["rounds"][0] == "AA fire: aaGun, 4 shots @1: 6 1 6 6 → 1 hit; lost 1 fighter"
