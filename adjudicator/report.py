@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -17,9 +18,10 @@ from importlib.resources import files
 
 from sqlmodel import Session
 
+from . import battle_account as account
 from . import dice
 from .errors import AdjudicatorError, ConfigError, StoreError
-from .scenario import AGENDA_PHASES, CAP_PHASE
+from .scenario import CAP_PHASE
 from .store import db
 from .store.schema import now
 from .words import capitalised, named, possessive
@@ -35,10 +37,6 @@ PHASE_TITLES = {"standing": "Standing orders", "edit": "Host corrections", "purc
                 "surrenders": "Surrenders and armistices", "research": "Technology research and exchange",
                 "influence": "Influence", "alliances": "Alliances", "declare_war": "Declarations of war",
                 CAP_PHASE: "Land fighters on Combat Air Patrol"}
-# Optional phases a report shows only when something happened in them (the Agenda steps a nation may skip, EG-10;
-# the landing of Combat Air Patrols, AP-06):
-# a turn passes through them with no orders, and "No orders." under each would only pad the report.
-QUIET_PHASES = AGENDA_PHASES + (CAP_PHASE,)
 BID_TITLES = {"purchase": "Bid purchase", "place": "Bid placement", "end_turn": "End of the bid"}   # round 0's steps
 # The bytecode cache's files (see _bytecode_cache): named anew whenever the compiled code changes for safety, as
 # Jinja keys them by the template's file and text alone: "bounded", since code compiled before the size bounds
@@ -47,7 +45,7 @@ SANDBOXED_CACHE = "__adjudicator_bounded_%s.cache"
 # The version of the built-in templates, kept with every stored report (schema 5): `audit` compares a report of this
 # version whole, and one of an earlier version (0: written before schema 5 kept it) by its dice block and hashes,
 # as it cannot render the templates of then. Raise it with any change of the built-in templates' text.
-TEMPLATE_VERSION = 1
+TEMPLATE_VERSION = 2
 
 
 # Bounds on a host's templates (ADJUDICATOR_TEMPLATES), which may come from a game folder someone mailed: a template
@@ -304,8 +302,7 @@ def describe(event: dict) -> list[str]:
             line += f" (attack on {event['attack']})"
         short = ([f"Order partly carried out: `{event['ordered']}`: {units_phrase(event['units'])} went; "
                   f"{units_phrase(event['short'])} could not ({event['short_reason']})."] if event.get("short") else [])
-        return [line] + short + [f"{c['place']} is blitzed and taken by {c['owner']}."
-                                 for c in event.get("captures", [])]
+        return [line] + short + [blitz_phrase(c) for c in event.get("captures", [])]
     if kind == "battle_order":
         return [f"Battle order: {event['order']}"]
     if kind == "bombard_order":
@@ -315,7 +312,9 @@ def describe(event: dict) -> list[str]:
     if kind == "capture":
         return [capture_phrase(event) + "."]
     if kind == "place":
-        return [f"{units_phrase(event['units'])} placed in {event['place']}{' (bid)' if event.get('bid') else ''}."]
+        given = "".join(f"; {'they' if units == event['units'] else units_phrase(units)} become {owner} units"
+                        for owner, units in event.get("given", {}).items())      # battle_account.mark_given
+        return [f"{units_phrase(event['units'])} placed in {event['place']}{' (bid)' if event.get('bid') else ''}{given}."]
     if kind == "void":
         return [f"Order void: `{event['order']}`: {event['reason']}."]
     if kind == "crash":
@@ -467,15 +466,15 @@ def raid_phrases(event: dict) -> list[str]:
     lines = [f"{event['attacker']} raid the {event['facility']} in {event['place']} with {units_phrase(event['raiders'])}."]
     aa = event.get("aa")
     if aa and aa.get("first"):              # the classic rulebooks: AA first, at every raiding aircraft
-        lines.append(f"AA fires ({units_phrase(aa['guns'])}) at every raiding aircraft: {dice_phrase(aa)}; lost "
-                     f"{units_phrase(aa['losses'])}.")
+        lines.append(f"AA fires ({units_phrase(aa['guns'])}) at every raiding aircraft: {account.raid_shots(aa)}; "
+                     f"lost {units_phrase(aa['losses'])}.")
     if "air_battle" in event:
         ab = event["air_battle"]
         lines.append(f"Air battle with {units_phrase(event['interceptors'])} intercepting: raiders {dice_phrase(ab['attacker'])}, "
                      f"interceptors {dice_phrase(ab['defender'])}; raiders lose {units_phrase(ab['attacker_losses'])}, "
                      f"interceptors lose {units_phrase(ab['defender_losses'])}.")
     if aa and not aa.get("first"):
-        lines.append(f"The {event['facility']}'s AA fires: {dice_phrase(aa)}; lost {units_phrase(aa['losses'])}.")
+        lines.append(f"The {event['facility']}'s AA fires: {account.raid_shots(aa)}; lost {units_phrase(aa['losses'])}.")
     dmg = event.get("damage")
     if dmg and "treasury_lost" in dmg:
         points = (f"; {dmg['power']} lose {dmg['vps_lost']} victory point{'s' if dmg['vps_lost'] != 1 else ''} "
@@ -493,12 +492,22 @@ def raid_phrases(event: dict) -> list[str]:
     return lines
 
 
+def blitz_phrase(capture: dict) -> str:
+    """A territory taken by moving through or into it: a neutral that joins, one taken back, one blitzed."""
+    if capture.get("neutral") or capture.get("home"):
+        return capture_phrase(capture) + "."
+    return f"{capture['place']} is blitzed and taken by {capture['owner']}."
+
+
 def capture_phrase(event: dict) -> str:
     if event.get("neutral"):
         army = f", and its {units_phrase(event['joined'])} join them" if event.get("joined") else ""
-        return f"{event['place']} ({event['from']}) sides with {event['by']}, who take control{army}"
-    line = f"{event['place']} is captured from {event['from']}"
-    line += f" and liberated for {event['owner']}" if event["owner"] != event["by"] else f" by {event['by']}"
+        return f"{event['place']} ({event['from']}) joins {event['by']}, who take control{army}"
+    if event.get("home"):           # taken back by its original owner (battle_account.mark_liberations)
+        line = f"{event['place']} is liberated from {event['from']} by {event['by']}, its original owner"
+    else:
+        line = f"{event['place']} is captured from {event['from']}"
+        line += f" and liberated for {event['owner']}" if event["owner"] != event["by"] else f" by {event['by']}"
     if event.get("treasury_taken"):
         line += f"; {event['by']} take {event['treasury_taken']} PUs from the capital"
     if "bonus" in event:
@@ -512,13 +521,14 @@ def capture_phrase(event: dict) -> str:
     return line
 
 
-def battle_view(event: dict, ools: dict[str, str]) -> dict:
+def battle_view(event: dict, ools: dict[str, str], types: dict | None = None) -> dict:
     """A battle laid out for the templates: header, one line per step, result. `ools` names, per side, the order
-    of loss that chose its casualties."""
+    of loss that chose its casualties; `types`, the game's unit types by name, for the value each side lost and the
+    hits no unit could take."""
     rounds = []
     if event.get("aa"):
-        aa = event["aa"]
-        rounds.append(f"AA fire: {dice_phrase(aa)}; lost {units_phrase(aa['losses'])}")
+        rounds.append(account.aa_line(event))
+    fired_back = account.bombarded_in_round_one(event)
     if event.get("bombard"):
         bb = event["bombard"]
         rounds.append(f"Shore bombardment: {dice_phrase(bb)} → defender lose {units_phrase(bb['losses'])}")
@@ -535,8 +545,14 @@ def battle_view(event: dict, ools: dict[str, str]) -> dict:
                           f"{event['place']}, out of the battle ({r['submerged']['attacker_why']})")
         if r.get("surprise"):
             rounds += _exchange(f"{head}, surprise strike", r["surprise"], ools)
-        if "attacker" in r:
+            rounds += _not_taken(f"{head}, surprise strike", event, r, types, surprise=True)
+        if "attacker" in r and fired_back and r is event["rounds"][0]:
+            rounds += _exchange(head, {**r, "defender_losses": dict(+(Counter(r["defender_losses"]) - fired_back))}, ools)
+            rounds.append(f"{head}: the bombardment's {units_phrase(dict(fired_back))} fired back and are removed now")
+        elif "attacker" in r:
             rounds += _exchange(head, r, ools)
+        if "attacker" in r:
+            rounds += _not_taken(head, event, r, types)
         for role, units in r.get("defenceless", {}).items():
             rounds.append(f"{head}: the {role}'s {units_phrase(units)}, left without escort, are destroyed")
         for group in r.get("left", []):
@@ -545,14 +561,14 @@ def battle_view(event: dict, ools: dict[str, str]) -> dict:
     result = {"captured": "the attackers win",
               "defended": "the defence holds",
               "retreated": f"the attacker retreats to {event.get('retreat', {}).get('to', '?')}",
-              "cleared": "the sea zone is cleared" if sea else
+              "cleared": account.won_at_sea(event) if sea else
                          "the defenders are destroyed but no land unit is left to take the territory",
               "submerged": "the attacking submarines submerge, and no other attacker is left: the battle ends",
               "stalemate": "neither side can hit the other: the battle ends with both in place",
               "destroyed": "both sides are destroyed" if not event["survivors"]["defender"] else "the attack is wiped out"}[event["result"]]
     if event.get("capture"):
         result = capture_phrase(event["capture"])
-    notes = [n for n in event.get("notes", []) if not n.startswith("neither side can hit")]
+    notes = account.distinct_notes([n for n in event.get("notes", []) if not n.startswith("neither side can hit")])
     if event.get("aircraft_retreat"):
         gone = event["aircraft_retreat"]
         notes.append(f"the attacking aircraft leave the battle after round {gone['after_round']} "
@@ -563,15 +579,19 @@ def battle_view(event: dict, ools: dict[str, str]) -> dict:
     return {"place": event["place"], "attacker": event["attacker"], "defenders": ", ".join(event["defenders"]),
             "attacking": units_phrase(event["attacking"]), "defending": units_phrase(event["defending"]),
             "rounds": rounds, "result": result, "notes": notes,
-            "survivors": _attackers_left(event["survivors"]), "defender_survivors": units_phrase(event["survivors"]["defender"])}
+            "survivors": account.attackers_left(event), "defender_survivors": units_phrase(event["survivors"]["defender"]),
+            "lost": account.lost_value(event, types) if types is not None else ""}
 
 
-def _attackers_left(survivors: dict) -> str:
-    """The attackers still in the battle at its end, and those that left it earlier and live on."""
-    phrase = units_phrase(survivors["attacker"])
-    if survivors.get("left"):
-        phrase += f" (and {units_phrase(survivors['left'])} out of the battle)"
-    return phrase
+def _not_taken(head: str, event: dict, r: dict, types: dict | None, surprise: bool = False) -> list[str]:
+    """Hits that no unit could take, said, so that a reader does not look for the losses they did not cause."""
+    lines = []
+    for side in ("attacker", "defender") if types is not None else ():
+        n = account.hits_not_taken(event, r, side, types, surprise)
+        if n:
+            lines.append(f"{head}: {n} of the {side}'s hits found no unit they may hit (aircraft cannot hit submarines "
+                         "without a destroyer of their own; submarines cannot hit aircraft)")
+    return lines
 
 
 def _exchange(head: str, r: dict, ools: dict[str, str]) -> list[str]:
@@ -715,19 +735,25 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
     turn_subs = [subs[i] for i in ids if i in subs and subs[i].kind == "turn"]
     events = {st.id: json.loads(st.events) for st in steps}
     sources = _ool_sources(steps, events, mine)
+    types, originals = account.unit_types(setup.scenario), account.original_owners(setup.scenario)
     phases, game_over = [], []
     # a turn that ends the game has no next turn to announce
     over = any(e["type"] == "victory" for st in mine for e in events[st.id])
     for st in mine:
         mine_events = [e for e in events[st.id] if not (over and e["type"] == "next")]
-        if st.phase in QUIET_PHASES and not mine_events:
+        if not mine_events:             # a phase in which nothing happened is left out
             continue
+        account.mark_liberations(mine_events, originals)
+        account.mark_given(mine_events, setup.rules)
         game_over += [victory_phrase(e) for e in mine_events if e["type"] == "victory"]
         title = ((BID_TITLES if st.round == 0 else setup.rules.phase_titles).get(st.phase)
                  or PHASE_TITLES.get(st.phase, st.phase))
+        before, battles = account.at_battles(mine_events)
         phases.append({"phase": st.phase, "title": title, "code": False,
-                       "lines": [line for e in mine_events if e["type"] != "battle" for line in describe(e)],
-                       "battles": [battle_view(e, _battle_ools(e, sources[st.id])) for e in mine_events if e["type"] == "battle"],
+                       "lines": [line for e in before for line in describe(e)],
+                       "battles": [{**account.own_words(battle_view(b, _battle_ools(b, sources[st.id]), types), b,
+                                                        setup.rules),
+                                    "after": [line for e in after for line in describe(e)]} for b, after in battles],
                        "state_hash": st.state_hash})
     understood = _orders_understood(setup, turn_subs)
     if understood:
@@ -940,7 +966,8 @@ def render_parts(session: Session, turn_index: int | None, fmt: str, limit: int,
 
 def _phase_size(phase: dict) -> int:
     return 80 + sum(length(line) + 8 for line in phase["lines"]) + sum(
-        400 + sum(length(r) + 8 for r in b["rounds"]) + sum(length(n) + 16 for n in b["notes"]) for b in phase["battles"])
+        400 + sum(length(r) + 8 for r in b["rounds"] + b.get("after", [])) + sum(length(n) + 16 for n in b["notes"])
+        for b in phase["battles"])
 
 
 def _pack_phases(phases: list[dict], budget: int) -> list[list[dict]] | None:

@@ -11,7 +11,10 @@ is refused unwalked, and all the hashing from seeds to anchors in one paste is a
 as long as a real game's can be (a game id as keys.check_game_id takes it, a salt as `submit` takes it, a hash 64
 hex digits), each dice key is made once per revealed seed, and each die costs the same whatever the game id.
 
-Only the standard library and adjudicator.dice / .keys / .errors are imported here: a player's check
+The dice the battle narrative prints are read back and held to the block too (verify_narrative): a reader reads
+the narrative, not the block.
+
+Only the standard library and adjudicator.dice / .keys / .errors / .verify_narrative are imported here: a player's check
 starts in a fraction of a second, without the store, the rules or the templates.
 """
 
@@ -25,6 +28,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from . import dice
+from . import verify_narrative as narrative
 from .errors import MAX_SHOWN, AdjudicatorError
 from .inputs import whole_number
 from .keys import MAX_GAME_ID
@@ -96,6 +100,8 @@ class Block:
     holds: tuple[int, int] | None = None    # (groups, dice) the block says it holds; None in older reports
     seed_from: int | None = None            # line of the block whose revealed seed checked this one
     status: str = ""                        # "match", "mismatch" or "unrevealed"
+    narrative_checked: int = 0              # rolls the narrative before the block prints that agree with it
+    narrative_elsewhere: int = 0            # … whose group is in no block pasted (another part of a split report)
     seen: set[str] = field(default_factory=set, repr=False)    # header names read so far
 
     def where(self) -> str:
@@ -104,6 +110,7 @@ class Block:
     def to_dict(self) -> dict:
         return {"game": self.game, "turn": self.turn, "anchor": self.anchor, "seed": self.seed, "salts": self.salts,
                 "binds": self.binds, "orders": self.orders, "line": self.line, "status": self.status, "problems": self.problems, "seed_from_line": self.seed_from,
+                "narrative": {"checked": self.narrative_checked, "not_in_paste": self.narrative_elsewhere},
                 "groups": [{"label": g.label, "sides": g.sides, "values": g.values, "expected": g.expected,
                             "ok": g.ok, "problem": g.problem} for g in self.groups]}
 
@@ -128,19 +135,20 @@ def clean(text: str) -> list[str]:
     return lines
 
 
-def read_blocks(text: str) -> list[Block]:
+def read_blocks(text: str, cleaned: list[str] | None = None) -> list[Block]:
     """Every dice block in the text, in order.
 
     A block starts at a line `adjudicator dice`; its header lines (`game:`, `turn:`, `anchor:`, `seed:`,
     `salts:`) come before its groups; every group line (`label | dN | values | units`) up to the next block
     belongs to it. Other lines (a mail client's wrapped tail of a long unit list, the report text after the
     block) are skipped, so no group is lost because something was printed between two of them. Reading stops
-    at the first group over MAX_GROUPS, with a VerifyError.
+    at the first group over MAX_GROUPS, with a VerifyError. `cleaned`: the text's lines as clean() gives them,
+    when the caller has them.
     """
     blocks: list[Block] = []
     earlier = 0                             # dice groups of the blocks before the last one
     cut = ""                                # a group line a mail client wrapped inside its dice, awaiting its rest
-    for number, line in enumerate(clean(text), 1):
+    for number, line in enumerate(clean(text) if cleaned is None else cleaned, 1):
         if line.casefold() == START:
             earlier += len(blocks[-1].groups) if blocks else 0
             blocks.append(Block(number))
@@ -291,7 +299,8 @@ def check(text: str, anchor: str | None = None, orders: str | None = None) -> li
     if size > MAX_BYTES:
         raise VerifyError(f"the text is {size:,} bytes; verify reads at most {MAX_BYTES:,}: paste only the reports "
                           "to check (the part from `adjudicator dice` to the last dice line is enough)")
-    blocks = read_blocks(text)
+    lines = clean(text)
+    blocks = read_blocks(text, lines)
     if not blocks:
         raise VerifyError("no dice block found: a report's dice block starts with the line `adjudicator dice` "
                           "(paste the whole post, or the part from `adjudicator dice` to the last dice line)")
@@ -317,6 +326,10 @@ def check(text: str, anchor: str | None = None, orders: str | None = None) -> li
         block.seed_from = None if source is block else source.line
         _check_block(block, source, chains, keys)
         block.status = "mismatch" if block.problems or not all(g.ok for g in block.groups) else "match"
+    narrative.cross_check(blocks, lines)
+    for block in blocks:
+        if block.problems:
+            block.status = "mismatch"
     return blocks
 
 
@@ -417,6 +430,7 @@ def summary(blocks: list[Block], anchor: str | None = None, orders: str | None =
         return 1, lines
     if all(b.status == "unrevealed" for b in blocks):
         return 2, lines
+    lines.append(f"Checked: {narrative.CHECKED}.")
     if orders is not None:
         lines.append(f"Every block's salts bind the orders given with --orders ({orders}).")
     if anchor is not None:
@@ -426,6 +440,15 @@ def summary(blocks: list[Block], anchor: str | None = None, orders: str | None =
     lines.append(f"Compare the anchor with the one posted when the game was created: {', '.join(anchors)} "
                  "(or pass it with --anchor).")
     return 0, lines
+
+
+def _told(b: Block) -> str:
+    """What the narrative before the block was held to."""
+    told = f"; the narrative's {b.narrative_checked} battle roll(s) agree with it" if b.narrative_checked else ""
+    if b.narrative_elsewhere:
+        told += (f"; {b.narrative_elsewhere} roll(s) the narrative prints are in no dice block pasted (another part "
+                 "of a split report?): paste every part to check them")
+    return told
 
 
 def _describe(b: Block) -> list[str]:
@@ -438,7 +461,7 @@ def _describe(b: Block) -> list[str]:
         salted += f" bound to the orders with sha256 {b.orders}" if b.binds else ""
         dice_count = sum(len(g.values) for g in b.groups)
         rolled = f"{len(b.groups)} group(s), {dice_count} dice all match" if b.groups else "no dice were rolled this turn"
-        return [f"{b.where()}: seed leads to anchor {b.anchor[:16]}…{salted}; {rolled}{via}"]
+        return [f"{b.where()}: seed leads to anchor {b.anchor[:16]}…{salted}; {rolled}{via}{_told(b)}"]
     out = [f"{b.where()}: DOES NOT CHECK OUT"]
     out += [f"  {p}" for p in b.problems]
     for g in b.groups:

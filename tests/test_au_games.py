@@ -249,6 +249,8 @@ def test_two_rounds_of_all_nine_powers_adjudicate_report_audit_and_verify(cli, t
             posted.write_text(reports[turn, fmt])
             verified = cli("verify", posted, "--anchor", anchor).output
             assert f"game {GAME_ID}, turn {turn}" in verified, verified
+            if "battle:" in reports[turn, fmt]:     # issue 32: the narrative's dice are held to the block too
+                assert "battle roll(s) agree with it" in verified, verified
 
     def shows(turn: int, *phrases: str) -> None:
         for fmt in FORMATS:
@@ -286,6 +288,18 @@ def test_two_rounds_of_all_nine_powers_adjudicate_report_audit_and_verify(cli, t
           "National objective met: Trade with the Soviet Union, +5 PUs.")
     f3 = plain(reports[10, "text"]).split("F3: Germans attack French.")[1].split("Result:")[0]
     assert "bomber_payload" not in f3                              # RULINGS.md "bomber-payload": markers only
+    # issue 32: AA fire says how many guns fired how many shots; the battle ends with the value each side lost;
+    # no phase says "No orders."
+    assert re.search(r"AA fire: \d+ AA guns?, \d+ shots? @1: [\d ]+ → \d+ hits?; lost ", f3), f3
+    text = reports[10, "text"].split("\n")                          # verify holds the AA line to the block
+    k = next(i for i, line in enumerate(text) if i > text.index("  F3: Germans attack French.") and "AA fire: " in line)
+    text[k] = re.sub(r"(@1: )(\d)", lambda m: m[1] + str(int(m[2]) % 6 + 1), text[k], count=1)
+    (tmp_path / "aa.txt").write_text("\n".join(text))
+    assert f"line {k + 1}: the narrative prints the dice of AA fire in F3" in cli("verify", tmp_path / "aa.txt",
+                                                                                     code=1).output
+    shows(10, "Units lost by value (TUV): attackers ")
+    for turn in range(1, 19):
+        lacks(turn, "No orders.")
     if rules == "beta-1.1" and "Round 2," in f3:                   # AU11-09, AU11-10: bombers fight round 1 only
         assert "the attacker's 3 bomber leave the battle: Beta-1.1 bombers attack in the first round only" in f3
     else:

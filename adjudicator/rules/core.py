@@ -18,6 +18,9 @@ class RulesCore:
     name = ""
     title = ""
     phase_titles: dict[str, str] = {}      # the report's heading of a phase, where the game names it its own way
+    # The report's words for a battle a game fights its own way, by the flag its battle event carries: "attacker"
+    # (a format of {power}, the attacker's possessive) and the words of each result (battle_account.own_words)
+    battle_words: dict[str, dict[str, str]] = {}
     takes_corrections = True               # whether `edit` (the host's corrections of units and owners) applies
     takes_bids = False                     # whether a game may start with bids (`new --bid`), played in round 0
 

@@ -46,6 +46,12 @@ class ExpandedGlobalRules(G40Rules):
     name = "expanded-global"
     title = "Expanded Global Scenario"
     phase_titles = {"purchase": "Purchase and repair"}
+    # An insurgency (insurgents.py) takes nothing: the Insurgents win (the territory turns neutral, as the line after
+    # the battle says) or lose, never capture or defend as a battle's sides do (EG-58)
+    battle_words = {"insurgency": {"attacker": "{power} Insurgents", "captured": "the Insurgents win",
+                                   "defended": "the insurgency is put down",
+                                   "destroyed": "the Insurgents and the defenders are all destroyed: the insurgency "
+                                                "fails"}}
     takes_bids = False
 
     def verbs(self):
