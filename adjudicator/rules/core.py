@@ -18,6 +18,7 @@ class RulesCore:
     name = ""
     title = ""
     phase_titles: dict[str, str] = {}      # the report's heading of a phase, where the game names it its own way
+    people_names: dict = {}                # the words players use for its powers, units… (adjudicator/people.py)
     takes_corrections = True               # whether `edit` (the host's corrections of units and owners) applies
     takes_bids = False                     # whether a game may start with bids (`new --bid`), played in round 0
 
