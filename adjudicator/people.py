@@ -235,4 +235,4 @@ def relations(changes: list[list[str]], towards: str | None = None) -> str:
             said.append(f"{powers(others)} {agree('are', plural)} now {rel} {power(pivot)}")
         else:
             said.append(f"{power(pivot)} {verb(pivot, 'are')} now {rel} {powers(others)}")
-    return capitalised("; ".join(said))
+    return "; ".join(said)

@@ -285,7 +285,7 @@ def describe(event: dict) -> list[str]:
         return [f"{declared}; with it, {relations(also, towards=event['power'])}." if also else f"{declared}."]
     if kind == "politics":          # a game's own sentence before the changes; a trigger's name (a label) is left out
         what = f"{prose(event['what'])}: " if re.search(r"\b[a-z]{2,}\b", event.get("what", "")) else ""
-        return [f"{what}{relations(event['changes'])}."]
+        return [f"{what}{relations(event['changes'])}." if what else f"{capitalised(relations(event['changes']))}."]
     if kind == "frontier":
         return [f"{prose(event['what'])}: {power(event['power'])} now {verb(event['power'], 'buy')} from the list "
                 f"{prose(event['frontier'])}."]
