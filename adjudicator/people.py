@@ -27,8 +27,11 @@ _IRREGULAR = {"have": "has", "are": "is", "were": "was"}
 _VERBS = ("accept", "attack", "buy", "capture", "collect", "control", "declare", "fly", "gain", "get", "have", "are",
           "hold", "join", "keep", "leave", "liberate", "lose", "move", "need", "offer", "own", "pay", "place",
           "receive", "refuse", "sink", "spend", "surrender", "take", "win")
-# Words after `British` that keep it a noun (`British at war with…`); any other lowercase word makes it an adjective
-# (`Japanese territories`), which stays as it is where the map's name is an adjective, else becomes a possessive.
+# What a clause begins after: a power named there may be its subject, with a verb to agree.
+_CLAUSE = (".", ";", ":", "!", "?", "—", "(", " and", ",")
+# Words after a power that are not its verb (`British at war with…`). Any other lowercase word is: the verb of a
+# name like `Germans` (`Germans start` → `Germany starts`), but after a name that is an adjective (`British`,
+# `Japanese`) only a verb of _VERBS is, and another word keeps it an adjective (`Japanese territories`).
 _NOT_NOUNS = ("and", "or", "but", "as", "if", "than", "at", "by", "in", "of", "on", "to", "with", "from", "for",
               "into", "over", "under", "before", "after", "against", "beside", "near", "now", "not", "no", "also",
               "only", "alone", "all", "both", "each", "again", "too", "may", "must", "cannot", "can", "still", "is",
@@ -116,24 +119,29 @@ class People:
     def _plain(self, piece: str, sentence: bool) -> str:
         if self._powers:
             names = "|".join(re.escape(n) for n in sorted(self._powers, key=len, reverse=True))
-            piece = re.sub(rf"(?<![\w-])(?P<the>[Tt]he )?(?P<name>{names})\b(?!-)(?P<poss>')?"
-                           rf"(?P<verb> (?:{'|'.join(_VERBS)})\b)?(?! [A-Z])(?P<next> [a-z]+\b)?",
+            piece = re.sub(rf"(?<![\w:-])(?P<the>[Tt]he )?(?P<name>{names})\b(?![-:])(?! [A-Z])(?P<poss>'s\b|')?"
+                           rf"(?P<verb> (?:{'|'.join(_VERBS)})\b)?(?P<next> [a-z]+\b)?",
                            lambda m: self._named(m, sentence), piece)
         piece = re.sub(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z]*\b|\b\w+\b",
                        lambda m: self._word(m.group(0)), piece)
         return re.sub(r"\b([Tt]he) the\b", r"\1", piece)        # "joins the Pro_Axis" → "joins the pro-Axis neutrals"
 
     def _named(self, m: re.Match, sentence: bool) -> str:
-        name, after = m.group("name"), m.group("next") or ""
-        word = after.strip()
-        adjective = word and not m.group("verb") and word not in _NOT_NOUNS and not word.endswith("ed")   # declared
-        if adjective and possessive(name) == name:
-            return m.group(0)
-        said = possessive(self.power(name)) if m.group("poss") or adjective else self.power(name)
-        if m.group("verb"):
-            said += " " + agree(m.group("verb").strip(), self.plural(name))
-        said += after
+        name, after, verb = m.group("name"), m.group("next") or "", (m.group("verb") or "").strip()
         before = m.string[:m.start()].rstrip()
+        clause = not before or before.endswith(_CLAUSE)
+        if verb and not clause:                     # `offer Russia an armistice`: not the subject
+            after, verb = m.group("verb") + after, ""
+        word = after.split()[0] if after.strip() else ""
+        free = word and not verb and not m.group("poss") and word not in _NOT_NOUNS and not word.endswith("ed")
+        if free and possessive(name) == name and word not in _VERBS:
+            return m.group(0)                       # `Japanese territories`, `British fleet`: an adjective
+        if free and clause and possessive(name) != name and not word.endswith("s"):
+            verb, after = word, after[len(word) + 1:]   # `{power} start an insurgency`: the game's verb, plural
+        said = possessive(self.power(name)) if m.group("poss") else self.power(name)
+        if verb:                                    # `Canada and United States are`: the verb of both, as it is
+            said += " " + (verb if before.endswith((" and", ",")) else agree(verb, self.plural(name)))
+        said += after
         starts = (sentence and not before) or before[-1:] in (".", ";", "!", "?")
         return capitalised(said) if starts else said
 
