@@ -126,3 +126,29 @@ def test_a_map_without_words_of_its_own_is_named_readably(maps_dir):
     assert plain.prose("joins the Neutral_Axis with 2 tactical_bomber") == "joins the Neutral Axis with 2 tactical bomber"
     with speaking(plain):
         assert units({"factory_minor": 1, "infantry": 2}) == "1 factory minor, 2 infantry"
+
+
+@pytest.mark.parametrize("game, said, heard", [
+    ("g40_alt_universe", "Germans fly over F3: it counts as a failed attack on it",
+     "Germany flies over F3: it counts as a failed attack on it"),
+    ("g40_alt_universe", "French have a city again (F3)", "France has a city again (F3)"),
+    ("g40_alt_universe", "none of UK4, F13 held by Germans", "none of UK4, F13 held by Germany"),
+    ("g40_alt_universe", "Japanese declared war on British, ANZAC", "Japan declared war on the United Kingdom, ANZAC"),
+    ("g40_alt_universe", "no original German, Italian or Japanese territories",
+     "no original German, Italian or Japanese territories"),                      # an adjective stays one
+    ("g40_alt_universe", "the Germans' turn", "Germany's turn"),
+    ("g40_alt_universe", "which joins the Pro_Axis", "which joins the pro-Axis neutrals"),
+    ("g40_alt_universe", "Germans use `ncm 1 mech_infantry F5 > G11`", "Germany uses `ncm 1 mech_infantry F5 > G11`"),
+    ("g40", "Axis hold French West Africa", "Axis hold French West Africa"),                # a place's name
+    ("expanded_global", "Armistice offer R1: Japan offer Russia an armistice — Japan pay 5 IPCs",
+     "Armistice offer R1: Japan offers Russia an armistice — Japan pays 5 IPCs"),
+    ("expanded_global", "Canada and United States are allies", "Canada and the United States are allies"),
+    ("expanded_global", "United States research (research:United States):",
+     "The United States researches (research:United States):"),                  # a dice label keeps its name
+])
+def test_a_games_own_sentence_names_the_powers_as_players_do(game, said, heard):
+    """Rules write their own sentences with the map's names (`{power} fly over {place}`): the report names the
+    powers by the game's words, with the verb agreed, and leaves adjectives, places, labels and code alone."""
+    from importlib import import_module
+    table = import_module(f"adjudicator.games.{game}.names").NAMES
+    assert People(None, table).prose(said) == heard
