@@ -22,8 +22,8 @@ from .words import capitalised, named, possessive
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _VERB_ES = ("s", "sh", "ch", "x", "z", "o")
 _IRREGULAR = {"have": "has", "are": "is", "were": "was"}
-# The verbs a game's own sentences put after a power (`{power} fly over {place}`): agreed with the power's words
-# when prose() names it as players do; any other word after a power is left as it is.
+# Verbs a game's own sentences put after a power (`{power} fly over {place}`), agreed with the power's words when
+# prose() names it as players do: the only verbs recognised after a name that is also an adjective (`British`).
 _VERBS = ("accept", "attack", "buy", "capture", "collect", "control", "declare", "fly", "gain", "get", "have", "are",
           "hold", "join", "keep", "leave", "liberate", "lose", "move", "need", "offer", "own", "pay", "place",
           "receive", "refuse", "sink", "spend", "surrender", "take", "win")
@@ -140,7 +140,7 @@ class People:
             verb, after = word, after[len(word) + 1:]   # `{power} start an insurgency`: the game's verb, plural
         said = possessive(self.power(name)) if m.group("poss") else self.power(name)
         if verb:                                    # `Canada and United States are`: the verb of both, as it is
-            said += " " + (verb if before.endswith((" and", ",")) else agree(verb, self.plural(name)))
+            said += " " + (verb if before.endswith(" and") else agree(verb, self.plural(name)))
         said += after
         starts = (sentence and not before) or before[-1:] in (".", ";", "!", "?")
         return capitalised(said) if starts else said
@@ -175,10 +175,6 @@ def power(name: str) -> str:
     return current().power(name)
 
 
-def Power(name: str) -> str:          # noqa: N802 — the capital says where it goes: a sentence's first word
-    return capitalised(power(name))
-
-
 def heading(name: str) -> str:
     return current().heading(name)
 
@@ -189,7 +185,7 @@ def powers(names: list[str]) -> str:
 
 def does(name: str, verb: str) -> str:
     """`Germany buys`, `The independent neutrals join`: the power as a sentence's subject, with its verb."""
-    return f"{Power(name)} {agree(verb, current().plural(name))}"
+    return f"{capitalised(power(name))} {agree(verb, current().plural(name))}"
 
 
 def verb(name: str, word: str) -> str:

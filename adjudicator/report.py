@@ -306,7 +306,7 @@ def describe(event: dict) -> list[str]:
         if event.get("attack"):
             line += f" (attack on {event['attack']})"
         short = ([f"Order partly carried out: `{event['ordered']}`: {units_phrase(event['units'])} went; "
-                  f"{units_phrase(event['short'])} could not ({event['short_reason']})."] if event.get("short") else [])
+                  f"{units_phrase(event['short'])} could not ({prose(event['short_reason'], sentence=False)})."] if event.get("short") else [])
         return [line] + short + [f"{c['place']} is blitzed and taken by {power(c['owner'])}."
                                  for c in event.get("captures", [])]
     if kind == "battle_order":
