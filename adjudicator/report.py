@@ -198,7 +198,8 @@ def _bounded_environment():
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
-            self.filters = {name: _checked_filter(f, sized, too_big) for name, f in {**self.filters, **markup.FILTERS}.items()}
+            self.filters = {name: _checked_filter(f, sized, too_big)
+                            for name, f in {**self.filters, **markup.FILTERS}.items()}
 
     return Bounded
 
@@ -269,8 +270,10 @@ def describe(event: dict) -> list[str]:
                 f"({event['treasury']} left)."]
     if kind == "bid_end":
         kept, its = event["kept"], their(event["power"])
+        if not kept:
+            return [f"{does(event['power'], 'have')} spent {its} whole bid."]
         return [f"{does(event['power'], 'keep')} the {kept} PU{'' if kept == 1 else 's'} left of {its} bid in {its} "
-                f"treasury (now {event['treasury']})." if kept else f"{does(event['power'], 'have')} spent {its} whole bid."]
+                f"treasury (now {event['treasury']})."]
     if kind == "spending":          # the Expanded Global's war status, taken as Purchase and Repair begins (EG-29)
         if event["cap"] is None:
             return [f"{heading(event['power'])}: at war (with {powers(event['at_war_with'])}) — full spending."]
@@ -375,7 +378,8 @@ def describe(event: dict) -> list[str]:
         return [f"{capitalised(units_phrase(event['units']))} of {power(event['power'])} in {event['place']} pass to "
                 f"{power(event['to'])}."]
     if kind == "unplaced_lost":
-        return [f"Bought but not placed, lost (not refunded): {units_phrase(event['units'])} of {power(event['power'])}."]
+        return [f"Bought but not placed, lost (not refunded): {units_phrase(event['units'])} of "
+                f"{power(event['power'])}."]
     if kind in ("victory_hold", "victory_hold_broken", "victory"):
         return [victory_phrase(event)]
     if kind == "next" and event["round"] == 0:
@@ -385,7 +389,8 @@ def describe(event: dict) -> list[str]:
     if kind == "edit":
         return [f"The host corrected the game ({event['reason']}): {prose(change)}." for change in event["changes"]]
     if kind == "standing":
-        return [f"{capitalised(whose(event['power']))} standing orders: " + "; ".join(f"`{o}`" for o in event["orders"])]
+        orders = "; ".join(f"`{o}`" for o in event["orders"])
+        return [f"{capitalised(whose(event['power']))} standing orders: {orders}"]
     if kind == "salts":
         return salts_phrases(event)
     return [json.dumps(event, sort_keys=True)]
@@ -396,7 +401,8 @@ def kamikaze_phrase(event: dict) -> str:
     who = event["power"]
     head = f"Kamikaze in {event['place']}: {power(who)}"
     if not event["strikes"]:
-        why = f"{verb(who, 'have')} no tokens left" if not event["tokens_left"] else f"{verb(who, 'strike')} with none (max 0)"
+        why = (f"{verb(who, 'have')} no tokens left" if not event["tokens_left"]
+               else f"{verb(who, 'strike')} with none (max 0)")
         return f"{head} {why} ({event['why']}) [kamikaze]."
     n = len(event["strikes"])
     strikes = ", ".join(f"{unit(s['unit'])} {s['die']} {s['result']}" for s in event["strikes"])
@@ -509,7 +515,8 @@ def capture_phrase(event: dict) -> str:
             if event.get("joined") else ""
         return f"{event['place']} ({power(event['from'])}) sides with {power(by)}, who {verb(by, 'take')} control{army}"
     line = f"{event['place']} is captured from {power(event['from'])}"
-    line += f" and liberated for {power(event['owner'])}" if event["owner"] != event["by"] else f" by {power(event['by'])}"
+    line += (f" and liberated for {power(event['owner'])}" if event["owner"] != event["by"]
+             else f" by {power(event['by'])}")
     if event.get("treasury_taken"):
         line += f"; {power(event['by'])} {verb(event['by'], 'take')} {event['treasury_taken']} PUs from the capital"
     if "bonus" in event:
