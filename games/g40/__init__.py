@@ -8,6 +8,8 @@ from .names import NAMES
 
 
 class G40MapRules(G40Rules):
+    """The family's base rules, reported in the words Global 1940 players use (names.py); the family's class knows
+    no game's words, as adjudicator/ knows no game."""
     people_names = NAMES
 
 
