@@ -34,7 +34,7 @@ def without_holds(text: str) -> str:
 
 
 def other_battle_result(text: str) -> str:
-    return text.replace("Result: **Belarus is captured from Russians by Germans**", "Result: **Belarus holds**")
+    return text.replace("Result: **Belarus is captured from the Russians by the Germans**", "Result: **Belarus holds**")
 
 
 def other_orders_hash(text: str) -> str:

@@ -248,7 +248,7 @@ def test_a_whole_turn_with_a_land_battle_on_the_g40_alt_universe_map(cli, tmp_pa
     assert cli.json("status", db)["territories"]["F2"]["owner"] == "French"
     cli("submit", db, "--power", "Germans", input=orders)
     out = cli("adjudicate", db).output
-    assert "battle:F2:r1:attacker" in out and "war on French" in out
+    assert "battle:F2:r1:attacker" in out and "war on France" in out
     st = cli.json("status", db)
     assert st["power"] == "Russians" and st["turn_index"] == 2
     assert "French" in st["powers"]["Germans"]["at_war_with"]

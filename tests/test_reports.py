@@ -14,7 +14,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from markdown_it import MarkdownIt
 from sqlmodel import Session
 
 from adjudicator import verify
@@ -22,6 +21,7 @@ from adjudicator.report import length, render_parts
 from adjudicator.store.db import open_existing
 from conftest import TEST_SEED
 from older_schema import as_schema
+from report_checks import check, markdown as _markdown
 
 GOLDEN = Path(__file__).parent / "golden"
 EXT = {"markdown": "md", "bbcode": "bbcode", "text": "txt"}
@@ -96,7 +96,7 @@ def test_a_report_says_what_players_rely_on(cli, golden_game):
     assert "| Germans |" in first and "| Italians | 12 |" in first               # the treasury table after the turn
     assert "The host corrected the game (Italians' late bonus, agreed by all)" in second
     assert "| Italians | 20 |" in second
-    assert "Next: round 1, Italians, purchase." in second
+    assert "Next: round 1, the Italians, purchase." in second
 
 
 def test_a_report_of_a_turn_half_played_says_whose_orders_come_next(cli, tmp_path):
@@ -106,11 +106,6 @@ def test_a_report_of_a_turn_half_played_says_whose_orders_come_next(cli, tmp_pat
     text = cli("adjudicate", db).stdout
     assert "Next: orders from the Germans for their non-combat move (round 1)." in text
     assert "the seed of turn 1 is revealed when the turn is over" in text
-
-
-def _markdown() -> MarkdownIt:
-    """CommonMark with GFM tables and strikethrough, with line breaks, as nodebb-plugin-markdown sets it up."""
-    return MarkdownIt("commonmark", {"breaks": True, "html": False}).enable(["table", "strikethrough"])
 
 
 def test_markdown_reports_render_as_meant(cli, golden_game):
@@ -130,16 +125,11 @@ def test_markdown_reports_render_as_meant(cli, golden_game):
         assert not re.search(r"^( {4}|\t)", text, re.M)
 
 
-def test_bbcode_reports_have_balanced_tags(cli, golden_game):
-    for text in reports(cli, golden_game, "bbcode").values():
-        stack = []
-        for closing, tag in re.findall(r"\[(/?)([a-z]+)(?:=[^\]]*)?\]", text):
-            if closing:
-                assert stack and stack[-1] == tag, f"[/{tag}] closes {stack[-1:] or 'nothing'}"
-                stack.pop()
-            else:
-                stack.append(tag)
-        assert not stack, f"unclosed: {stack}"
+@pytest.mark.parametrize("fmt", ["markdown", "bbcode", "text"])
+def test_reports_are_clean_in_each_format(cli, golden_game, fmt):
+    """Balanced BBCode, no Markdown outside Markdown, no identifier of the game's in the words (report_checks)."""
+    for text in reports(cli, golden_game, fmt).values():
+        check(text, fmt)
         assert "[list]\n[/list]" not in text
 
 
@@ -225,7 +215,7 @@ def test_units_bought_and_not_placed_and_lost_are_named_in_the_report():
     """CL-09: the classic family's `unplaced_lost` event has its own sentence, not the raw event."""
     from adjudicator.report import describe
     assert describe({"type": "unplaced_lost", "power": "British", "units": {"infantry": 1}}) == [
-        "Bought but not placed, lost (not refunded): 1 infantry of British."]
+        "Bought but not placed, lost (not refunded): 1 infantry of the British."]
 
 
 def test_a_penalty_objective_not_triggered_says_no_penalty():

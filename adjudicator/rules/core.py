@@ -21,6 +21,7 @@ class RulesCore:
     # The report's words for a battle a game fights its own way, by the flag its battle event carries: "attacker"
     # (a format of {power}, the attacker's possessive) and the words of each result (battle_account.own_words)
     battle_words: dict[str, dict[str, str]] = {}
+    people_names: dict = {}                # the words players use for its powers, units… (adjudicator/people.py)
     takes_corrections = True               # whether `edit` (the host's corrections of units and owners) applies
     takes_bids = False                     # whether a game may start with bids (`new --bid`), played in round 0
 
