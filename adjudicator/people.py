@@ -56,6 +56,22 @@ def agree(verb: str, plural: bool) -> str:
     return verb + "s"
 
 
+# Units players count without a plural: `3 infantry`, `2 artillery`, `4 armour`, `2 mech infantry`.
+_UNCOUNTED = ("infantry", "artillery", "armour", "armor", "aircraft", "militia", "cavalry")
+
+
+def counted(n: int, name: str) -> str:
+    """`1 fighter`, `2 fighters`, `3 infantry`, `2 factories`, `2 fighters@3`: a number of units as players write it
+    (the plural on the last word of the unit's name, before any `@` of a dice group)."""
+    base, at, rest = name.partition("@")
+    if n != 1 and base and not base.lower().endswith(_UNCOUNTED) and not base.endswith("s"):
+        if base.endswith("y") and base[-2:-1] not in tuple("aeiou"):
+            base = base[:-1] + "ies"
+        else:
+            base += "es" if base.endswith(("sh", "ch", "x")) else "s"
+    return f"{n} {base}{at}{rest}"
+
+
 def listed(items: list[str]) -> str:
     """`a`, `a and b`, `a, b and c`."""
     return ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else "".join(items)
@@ -212,7 +228,7 @@ def units(counts: dict[str, int]) -> str:
     for name, n in counts.items():
         if not people.is_marker(name):
             merged[people.unit(name)] = merged.get(people.unit(name), 0) + n
-    return ", ".join(f"{n} {u}" for u, n in merged.items()) if merged else "nothing"
+    return ", ".join(counted(n, u) for u, n in merged.items()) if merged else "nothing"
 
 
 def prose(text: str, sentence: bool = True) -> str:

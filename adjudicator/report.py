@@ -21,8 +21,8 @@ from sqlmodel import Session
 from . import battle_account as account
 from . import dice, markup
 from .errors import AdjudicatorError, ConfigError, StoreError
-from .people import (People, current, does, heading, power, powers, prose, relations, speaking, their, unit, verb,
-                     whose)
+from .people import (People, counted, current, does, heading, power, powers, prose, relations, speaking, their,
+                     unit, verb, whose)
 from .people import units as units_phrase
 from .scenario import AGENDA_PHASES, CAP_PHASE
 from .store import db
@@ -645,10 +645,10 @@ def _unit_dice(unit: str, values: list[int]) -> str:
     Range Bombers) shows each unit's dice together: `2 bomber@4 best of 2: (2 3) (6 6)`."""
     found = re.search(r" best of (\d+)$", unit)
     if not found:
-        return f"{len(values)} {unit}: {' '.join(map(str, values))}"
+        return f"{counted(len(values), unit)}: {' '.join(map(str, values))}"
     n = int(found.group(1))
     each = [values[i:i + n] for i in range(0, len(values), n)]
-    return f"{len(each)} {unit}: " + " ".join("(" + " ".join(map(str, d)) + ")" for d in each)
+    return f"{counted(len(each), unit)}: " + " ".join("(" + " ".join(map(str, d)) + ")" for d in each)
 
 
 def ool_phrase(power: str, role: str, battle: str | None, standing: str | None) -> str:

@@ -315,7 +315,7 @@ def test_two_rounds_of_all_nine_powers_adjudicate_report_audit_and_verify(cli, t
     for turn in range(1, 19):
         lacks(turn, "No orders.")
     if rules == "beta-1.1" and "Round 2," in f3:                   # AU11-09, AU11-10: bombers fight round 1 only
-        assert "the attacker's 3 bomber leave the battle: Beta-1.1 bombers attack in the first round only" in f3
+        assert "the attacker's 3 bombers leave the battle: Beta-1.1 bombers attack in the first round only" in f3
     else:
         assert "leave the battle" not in f3
     before, after = treasury[2, "Germans"], treasury[2, "Russians"]

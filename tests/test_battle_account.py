@@ -162,7 +162,7 @@ def test_a_sea_battle_won_while_submarines_stay_submerged_does_not_say_the_zone_
         "setup": "g40", "map": "ww2global40_2nd_edition",
         "orders": "cm 1 bb 113 Sea Zone > 112 Sea Zone > 110 Sea Zone", "standing": {"British": {"submerge": True}},
         "position": {"110 Sea Zone": {"units": {"British": {"submarine": 2, "transport": 1}}}}})
-    assert battle["result"] == "the attackers win; the defending 2 submarine that submerged stay in 110 Sea Zone"
+    assert battle["result"] == "the attackers win; the defending 2 submarines that submerged stay in 110 Sea Zone"
 
 
 def test_a_raids_aa_fire_says_its_shots():

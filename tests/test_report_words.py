@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.people import People, speaking, units
+from adjudicator.people import People, counted, speaking, units
 from adjudicator.triplea import load_scenario
 from conftest import TEST_SEED, Cli, every_report_verifies_and_audit_passes, play_turns
 from report_checks import check, problems
@@ -152,3 +152,14 @@ def test_a_games_own_sentence_names_the_powers_as_players_do(game, said, heard):
     from importlib import import_module
     table = import_module(f"adjudicator.games.{game}.names").NAMES
     assert People(None, table).prose(said) == heard
+
+
+@pytest.mark.parametrize("n, name, said", [
+    (1, "fighter", "1 fighter"), (2, "fighter", "2 fighters"), (3, "tactical bomber", "3 tactical bombers"),
+    (4, "infantry", "4 infantry"), (2, "mech infantry", "2 mech infantry"), (2, "armour", "2 armour"),
+    (2, "minor factory", "2 minor factories"), (2, "fighter@3", "2 fighters@3"), (0, "cruiser", "0 cruisers"),
+])
+def test_units_are_counted_as_players_count_them(n, name, said):
+    """`2 fighter` reads as a slip: a count other than one takes the plural, except the units players never
+    pluralise (infantry, artillery, armour)."""
+    assert counted(n, name) == said

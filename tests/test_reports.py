@@ -232,4 +232,4 @@ def test_a_unit_keeping_the_best_of_two_dice_shows_its_dice_together():
     pair the first die of one bomber with the first of the next."""
     from adjudicator.report import grouped_dice
     line = grouped_dice({"units": ["bomber@4 best of 2"] * 4 + ["infantry@1"], "values": [2, 3, 6, 6, 1], "hits": 2})
-    assert line == "2 bomber@4 best of 2: (2 3) (6 6); 1 infantry@1: 1 → 2 hits"
+    assert line == "2 bombers@4 best of 2: (2 3) (6 6); 1 infantry@1: 1 → 2 hits"
