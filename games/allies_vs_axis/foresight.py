@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State
+from adjudicator.words import named
 
 from . import army, cards, turn
 from .orders import condition_text, meets
@@ -149,7 +150,7 @@ def _army_change(rules, state: State, o, units: dict[str, int], before: list, pl
         raise RuleViolation(f"a defend army is changed where the token lands, and it never lands on {place}"
                             + (f" under `if {condition_text(o.condition)}`" if o.condition else " this turn"), "AV-22")
     if state.owners.get(place) != power and not any(b.action in ("treaty", "invade") for b in before):
-        raise RuleViolation(f"{place} is not {power}'s, and no treaty or invasion before this order takes it", "AV-22")
+        raise RuleViolation(f"{place} does not belong to {named(power)}, and no treaty or invasion before this order takes it", "AV-22")
     if o.action == "defend":
         ceiling.hold(units, "AV-22")
         return
