@@ -59,6 +59,10 @@ class RulesCore:
         """Standing orders the game cannot honour now; a game without standing orders has none to check."""
         return []
 
+    def off_turn(self, state: State, power: str) -> str:
+        """What a player may post while another plays, told to one who posts turn orders out of turn."""
+        return f"{power} may file only standing orders now"
+
     def file_standing(self, state: State, power: str, order) -> None:
         """File a standing order of a verb the game registered (a GameVerb of no phase: an answer to an offer…),
         once check_standing has passed it; a game that registers such a verb says what filing it does."""
