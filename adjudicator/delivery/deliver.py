@@ -35,6 +35,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, select
 
 from .. import report
+from ..report_parts import render_parts
 from ..config import FORUM, check_destination
 from ..errors import AdjudicatorError, ConfigError, DeliveryError, StoreError
 from ..redact import redact, url_secrets
@@ -143,7 +144,7 @@ def _post(engine, url: str, token: str, tid: int, turn_index: int | None, pictur
         room = len(_mark(gid, turn, step, 999, 999, state_hash)) + 2
         limit = forum.max_post_length() - POST_MARGIN - room
         with db.transaction(engine) as s:
-            parts = [unmention(p) for p in report.render_parts(s, turn, "markdown", limit)]
+            parts = [unmention(p) for p in render_parts(s, turn, "markdown", limit)]
         if rows and rows[0].parts != len(parts):
             raise DeliveryError(f"this report was begun as {rows[0].parts} parts ({len(done)} of them posted), but "
                                 f"the forum's limit now splits it into {len(parts)}: post the rest by hand from "
