@@ -53,7 +53,10 @@ def render_parts(session: Session, turn_index: int | None, fmt: str, limit: int,
 
     items = _items(ctx, lambda item: render([item], 0, 1))
     most = 10 ** len(str(len(items) + len(ctx["dice"]))) - 1       # as many digits as the count of parts can have
-    fits = lambda part, k: length(render(part, k, most)) <= limit
+
+    def fits(part: list[_Item], k: int) -> bool:
+        return length(render(part, k, most)) <= limit
+
     # the fewer parts, and of as many, those that keep each battle's dice with it
     filled = [bins for bins in (_fill(items, fits, False), _fill(items, fits, True)) if bins is not None]
     if not filled:
