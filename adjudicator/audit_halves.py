@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session
 
-from . import game as services
+from . import contacts, game as services
 from .audit import Journal, JournalDice, Mismatch, Replay, _fresh_store
 from .store import db
 
@@ -196,6 +196,8 @@ def fast_forward(g: services.Loaded, journal: Journal, split: int, dice: Journal
             setup.play(state, sub, dice.roller(journal.game.id, state.turn_index, salts), hashed=False)
         if k == split:
             break
+        if target.kind == contacts.KIND:           # no part of the position
+            continue
         if target.kind == "edit":
             corrections = setup.read_corrections(services.stored_edit(target.text)[1])
             if corrections.errors or apply(setup.rules, state, corrections.submission.orders)[1]:

@@ -17,7 +17,8 @@ from test_audit import game_db, played, sql  # noqa: F401  (fixtures)
 from sqlmodel import Session
 
 from adjudicator.demo import SCRIPT
-from adjudicator.report import TEMPLATE_VERSION, render_parts
+from adjudicator.report import TEMPLATE_VERSION
+from adjudicator.report_parts import render_parts
 from adjudicator.store.db import open_existing
 
 

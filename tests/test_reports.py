@@ -8,6 +8,7 @@ of the reports; read the diff before committing it.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import sqlite3
@@ -17,7 +18,8 @@ import pytest
 from sqlmodel import Session
 
 from adjudicator import verify
-from adjudicator.report import length, render_parts
+from adjudicator.report import length
+from adjudicator.report_parts import render_parts
 from adjudicator.store.db import open_existing
 from conftest import TEST_SEED
 from older_schema import as_schema
@@ -135,19 +137,27 @@ def test_reports_are_clean_in_each_format(cli, golden_game, fmt):
 
 @pytest.mark.parametrize("fmt", ["markdown", "bbcode", "text"])
 def test_a_long_report_splits_into_numbered_parts_that_each_verify(golden_game, fmt):
+    """A part repeats the header and the dice block's head, so no split has fewer parts than the whole report's
+    length over the limit: the split uses the room and reaches that. Each part's battles have their dice in its
+    own block, so a part posted alone has its narrative's dice checked too."""
     engine = open_existing(str(golden_game))
     with Session(engine) as s:
         whole = render_parts(s, 1, fmt, 100_000)
-        parts = render_parts(s, 1, fmt, 3400)
+        parts = render_parts(s, 1, fmt, 3600)
     assert len(whole) == 1
-    assert len(parts) >= 2
+    assert 4400 < length(whole[0])
+    assert len(parts) == math.ceil(length(whole[0]) / 3600) == 2
     groups = []
     for k, part in enumerate(parts, 1):
-        assert length(part) <= 3400
+        assert length(part) <= 3600
         assert f"(part {k} of {len(parts)})" in part
         blocks = verify.check(part)
         assert [b.status for b in blocks] == ["match"], (k, [b.problems for b in blocks])
+        if fmt == "markdown":       # what `post` sends: here every battle fits in a part with its dice
+            assert blocks[0].narrative_elsewhere == 0 and blocks[0].narrative_checked == len(blocks[0].groups)
         groups += [g.label for g in blocks[0].groups]
+    pasted = verify.check("\n\n".join(parts))
+    assert sum(b.narrative_checked for b in pasted) == len(groups) and not any(b.narrative_elsewhere for b in pasted)
     assert groups == [g.label for g in verify.check(whole[0])[0].groups]
     assert sum("After the turn" in p for p in parts) == 1
 
