@@ -99,8 +99,31 @@ def lost_value(event: dict, types: dict) -> str:
     """The value of the units each side lost (TUV), at the costs of the game's rules (a unit no one buys: 0)."""
     def value(units: Counter) -> int:
         return sum(((types[u].cost or 0) if u in types else 0) * n for u, n in units.items())
-    return (f"Units lost by value (TUV): attackers {value(attacker_losses(event))} PUs, defenders "
-            f"{value(defender_losses(event))} PUs")
+    lost = {"attacker": attacker_losses(event), "defender": defender_losses(event)}
+    drowned = cargo_lost(event)
+    if drowned:     # aboard the transports of the side that lost any: the attacker's, when both sides lost some
+        def carrier(u: str) -> bool:
+            return u in types and types[u].domain == "sea" and types[u].transport_capacity > 0
+        lost["attacker" if any(carrier(u) for u in lost["attacker"]) or
+             not any(carrier(u) for u in lost["defender"]) else "defender"].update(drowned)
+    return (f"Units lost by value (TUV): attackers {value(lost['attacker'])} PUs, defenders "
+            f"{value(lost['defender'])} PUs")
+
+
+_CARGO_NOTE = "lost aboard sunk transports: "
+
+
+def cargo_lost(event: dict) -> Counter:
+    """The units that went down with sunk transports: the battle event names them only in its note (the journal's
+    events are what audit compares, so they keep their shape), as `N type` pairs of the map's names."""
+    lost = Counter()
+    for note in event.get("notes", []):
+        if note.startswith(_CARGO_NOTE):
+            for part in note[len(_CARGO_NOTE):].split(", "):
+                n, _, name = part.partition(" ")
+                if n.isdigit():
+                    lost[name] += int(n)
+    return lost
 
 
 def unit_types(scenario) -> dict:

@@ -523,7 +523,9 @@ def capture_phrase(event: dict) -> str:
     if event.get("home"):           # taken back by its original owner (battle_account.mark_liberations)
         line = f"{event['place']} is liberated from {power(event['from'])} by {power(event['by'])}, its original owner"
     else:
-        line = f"{event['place']} is captured from {power(event['from'])}"
+        # "France is captured from France" reads as a slip: a territory named as its owner is, needs no "from"
+        held = "" if heading(event["from"]) == event["place"] else f" from {power(event['from'])}"
+        line = f"{event['place']} is captured{held}"
         line += (f" and liberated for {power(event['owner'])}" if event["owner"] != event["by"]
                  else f" by {power(event['by'])}")
     if event.get("treasury_taken"):
@@ -656,12 +658,19 @@ def ool_phrase(power: str, role: str, battle: str | None, standing: str | None) 
     default for whatever those do not list (combat.order_of_loss)."""
     chosen = []
     if battle:
-        chosen.append(f"{whose(power)} order for this battle `{battle}`")
+        chosen.append(f"{whose(power)} order for this battle ({_ool_words(battle)})")
     if standing:
-        chosen.append(f"{their(power) if chosen else whose(power)} standing order `{standing}`")
+        chosen.append(f"{their(power) if chosen else whose(power)} standing order ({_ool_words(standing)})")
     default = f"lowest {'attack' if role == 'attacker' else 'defence'}, then cheapest"
     chosen.append(f"then the default: {default}" if chosen else f"the default order of loss: {default}")
     return ", ".join(chosen)
+
+
+def _ool_words(order: str) -> str:
+    """An order of loss as the players' words: `infantry, mech_infantry, 2 armour` → `infantry, mech infantry,
+    2 armour` (the order itself, as posted, is quoted in the combat move)."""
+    return ", ".join(re.sub(r"[^\s\d][^\s]*(?:_[^\s]+)*$", lambda m: unit(m.group(0)), item.strip())
+                     for item in order.split(","))
 
 
 def _orders_understood(setup, turn_subs: list) -> list[str]:

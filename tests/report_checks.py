@@ -100,6 +100,8 @@ def _bbcode_problems(text: str) -> list[str]:
             stack.append(tag)
     if stack:
         found.append(f"unclosed: {stack}")
+    if re.search(r"\[list\]\s*\[/list\]", text):
+        found.append("an empty [list]")
     if text.count("[code]") != 1 or "[code]\nadjudicator dice\n" not in text:
         found.append("not exactly one [code] block, the dice block")
     found += _no_markdown(_bbcode_words(text), "BBCode")

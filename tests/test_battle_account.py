@@ -184,3 +184,17 @@ def test_aa_fire_of_guns_that_are_no_defenders_names_them():
     case = next(c for c in load_cases() if c["id"] == "CL-02-01")
     (battle,), _ = played({k: v for k, v in case.items() if k not in ("expect", "id", "rule", "purpose")})
     assert battle["rounds"][0] == "AA fire: aaGun, 4 shots @1: 6 1 6 6 → 1 hit; lost 1 fighter"
+
+
+def test_units_that_go_down_with_their_transport_count_in_its_sides_losses():
+    """G40 2nd edition: a loaded transport sunk in a sea battle takes its 2 infantry down with it; the attacker lost
+    the destroyer (8), the transport (7) and the infantry (2 × 3), and the report's value says so."""
+    (battle,), _ = played({
+        "setup": "g40", "map": "ww2global40_2nd_edition", "power": "Germans",
+        "orders": "cm 1 tra, 2 inf, 1 des 113 Sea Zone > 112 Sea Zone\n",
+        "position": {"113 Sea Zone": {"units": {"Germans": {"transport": 1, "infantry": 2, "destroyer": 1}}},
+                     "112 Sea Zone": {"units": {"British": {"destroyer": 1}}}},
+        "dice": {"battle:112 Sea Zone:r1:attacker": [6], "battle:112 Sea Zone:r1:defender": [1],
+                 "battle:112 Sea Zone:r2:attacker": [6], "battle:112 Sea Zone:r2:defender": [1]}})
+    assert "lost aboard sunk transports: 2 infantry" in " ".join(battle["notes"]), battle
+    assert battle["lost"] == "Units lost by value (TUV): attackers 21 PUs, defenders 0 PUs", battle["lost"]

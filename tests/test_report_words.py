@@ -96,6 +96,7 @@ def test_an_order_quoted_is_code_in_each_format_and_markdown_in_none_but_markdow
     ("bbcode", "Compare with the hash `submit` printed.", "Markdown emphasis or code left in BBCode"),
     ("bbcode", "[b]Battles[/b]\n[list]\n[*]x\n[/b]", "[/b] closes ['list']"),
     ("bbcode", "### Dice", "a Markdown heading"),
+    ("bbcode", "[b]After the turn[/b]\n[list]\n[/list]", "an empty [list]"),
     ("text", "  * Germany buys 1 **tank**", "Markdown emphasis"),
     ("text", "[b]Purchase[/b]", "BBCode in text"),
     ("markdown", "- the captured factory_minor becomes 1 factory_minor_plundered", "'factory_minor'"),
@@ -163,3 +164,9 @@ def test_units_are_counted_as_players_count_them(n, name, said):
     """`2 fighter` reads as a slip: a count other than one takes the plural, except the units players never
     pluralise (infantry, artillery, armour)."""
     assert counted(n, name) == said
+
+
+def test_a_territory_named_as_its_owner_is_captured_without_saying_from_whom(opening):
+    """G40: the territory France, France's capital, is taken: "France is captured from France" reads as a slip."""
+    text = opening[3][1, "text"]
+    assert "France is captured by Germany; Germany takes" in text and "captured from France" not in text

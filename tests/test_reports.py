@@ -93,8 +93,8 @@ def test_a_report_says_what_players_rely_on(cli, golden_game):
     assert "dice: normal, test seed" in first and "seed revealed `" in first
     assert "- `ool Belarus: artillery, infantry`" in first                       # the orders as understood
     assert "Round 1, attacker: 1 armour@3:" in first                             # dice by unit group, with the number needed
-    assert "order for this battle `artillery, infantry`" in first                # which order of loss chose the casualties
-    assert "Russians' standing order `infantry, artillery, armour`" in first
+    assert "order for this battle (artillery, infantry)" in first                # which order of loss chose the casualties
+    assert "Russians' standing order (infantry, artillery, armour)" in first
     assert "| Germans |" in first and "| Italians | 12 |" in first               # the treasury table after the turn
     assert "The host corrected the game (Italians' late bonus, agreed by all)" in second
     assert "| Italians | 20 |" in second
