@@ -450,8 +450,13 @@ def rolls(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         return
     if not out:
         typer.echo(f"no dice were rolled in turn {turn}" if turn is not None else "no dice have been rolled yet")
+    turn_shown = None
     for g in out:
-        typer.echo(f"turn {g['turn']}  {g['label']}  d{g['sides']}: {' '.join(map(str, g['values']))}")
+        if g["turn"] != turn_shown:         # each turn's seed (and salts) once, above its groups
+            turn_shown = g["turn"]
+            seed = g["seed"] or "not revealed until the turn is over"
+            typer.echo(f"turn {g['turn']}, seed {seed}" + (f", salts {' | '.join(g['salts'])}" if g["salts"] else ""))
+        typer.echo(f"  {g['label']}  d{g['sides']}: {' '.join(map(str, g['values']))}  ({', '.join(g['units'])})")
 
 
 @app.command("map")

@@ -148,12 +148,12 @@ def test_a_long_report_splits_into_numbered_parts_that_each_verify(golden_game, 
     engine = open_existing(str(golden_game))
     with Session(engine) as s:
         whole = render_parts(s, 1, fmt, 100_000)
-        parts = render_parts(s, 1, fmt, 3400)
+        parts = render_parts(s, 1, fmt, 3500)
     assert len(whole) == 1
     assert len(parts) >= 2
     groups = []
     for k, part in enumerate(parts, 1):
-        assert length(part) <= 3400
+        assert length(part) <= 3500
         assert f"(part {k} of {len(parts)})" in part
         blocks = verify.check(part)
         assert [b.status for b in blocks] == ["match"], (k, [b.problems for b in blocks])

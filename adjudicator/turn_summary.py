@@ -1,0 +1,60 @@
+"""The report's summary of a turn, what TripleA's turn summary and a player's spreadsheet show at a glance: the
+territories that changed hands, the victory cities each side holds against what it needs, and the damaged ships
+and facilities. Sentences, so that every template (and a host's) prints them as they are."""
+
+from __future__ import annotations
+
+from sqlmodel import Session
+
+from .store import db
+
+
+def summary_lines(session: Session, game, setup, turn_index: int, snapshot: dict | None,
+                  before: dict | None) -> list[str]:
+    """`snapshot`: the position kept after the turn; `before`: the one kept after the turn before (None for the
+    first turn: the scenario's owners). A turn adjudicated before snapshots were kept has no summary."""
+    if not snapshot:
+        return []
+    scenario = setup.scenario
+    owners_before = before["owners"] if before else (scenario.owners if turn_index <= 1 else None)
+    lines = []
+    if owners_before is not None:
+        lines += _changed_hands(owners_before, snapshot["owners"])
+    lines += _victory_cities(scenario, setup.rules, snapshot["owners"])
+    lines += _damaged(session, game, scenario, turn_index)
+    return lines
+
+
+def _changed_hands(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    changed = [f"{place} ({before.get(place) or 'nobody'} → {owner})" for place, owner in sorted(after.items())
+               if before.get(place) != owner]
+    return [f"Changed hands this turn: {', '.join(changed)}."] if changed else []
+
+
+def _victory_cities(scenario, rules, owners: dict[str, str]) -> list[str]:
+    """Each side's count (a territory's victoryCity counts that many), and what the game says each side needs."""
+    cities = [t for t in scenario.territories if t.victory_city and not t.hidden]
+    if not cities:
+        return []
+    sides = list(dict.fromkeys(a for p in scenario.players for a in p.alliances))
+    side_of = {p.name: [a for a in p.alliances if a in sides] for p in scenario.players}
+    counts = {side: sum(t.victory_city for t in cities if side in side_of.get(owners.get(t.name), []))
+              for side in sides}
+    total = sum(t.victory_city for t in cities)
+    held = ", ".join(f"the {side} {n}" for side, n in counts.items())
+    goals = rules.victory_city_goals()
+    return [f"Victory cities held: {held}, of {total}" + (f"; to win, {'; '.join(goals)}." if goals else ".")]
+
+
+def _damaged(session: Session, game, scenario, turn_index: int) -> list[str]:
+    """The damaged ships and facilities, read from the game's state while it is still the position after this turn
+    (when it is reported); a later look at an older turn, whose kept position holds no damage, says nothing."""
+    last = db.rows(session, "SELECT turn_index, state_hash FROM step WHERE game_id = :game ORDER BY seq DESC LIMIT 1",
+                   game=game.id)
+    state = db.load_state(session, game, scenario)
+    if not last or last[0].turn_index != turn_index or last[0].state_hash != state.hash():
+        return []
+    damaged = sorted((u for u in state.units if u.damage), key=lambda u: (u.place, u.owner, u.type, u.id))
+    if not damaged:
+        return []
+    return ["Damaged: " + ", ".join(f"{u.place}: {u.owner} {u.type} ({u.damage} damage)" for u in damaged) + "."]
