@@ -376,12 +376,15 @@ def _delivered(step: str, out: dict) -> str:
 
 @app.command()
 def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+           power: Optional[str] = typer.Option(None, "--power", help="Only this power's units, where it has any."),
+           place: list[str] = typer.Option([], "--place", help="Only this territory or sea zone; repeatable."),
            game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """Where the game stands: whose turn, treasuries, and (with --json) every territory and unit."""
+    """Where the game stands: whose turn, treasuries, wars, and the units by territory (--power, --place: only
+    those; --json: the same, with every field)."""
     try:
         from .game import status as do_status
-        out = do_status(_engine(db, game_id=game_id))
+        out = do_status(_engine(db, game_id=game_id), power, place)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -411,6 +414,14 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         met = [f"{o['name']} (+{o['paid']})" for o in objectives if o["paid"]]
         typer.echo(f"objectives of {out['power']} as the position stands: {len(met)} of {len(objectives)} met"
                    + (f": {', '.join(met)}" if met else ""))
+    from .status_view import territory_lines
+    lines = territory_lines(out["territories"], every=bool(place))
+    chosen = out.get("filter", {})
+    filters = " ".join(filter(None, [f"of {chosen['power']}" if chosen.get("power") else "",
+                                     f"in {', '.join(chosen['places'])}" if chosen.get("places") else ""]))
+    typer.echo(f"units by territory (owner){' ' + filters if filters else ''}:" if lines else f"no units {filters}")
+    for line in lines:
+        typer.echo(line)
 
 
 @app.command()

@@ -671,10 +671,14 @@ class HostDice:
 
 # -- reading --------------------------------------------------------------------------------------
 
-def status(engine) -> dict:
+def status(engine, power: str | None = None, places: list[str] = ()) -> dict:
+    """`power`, `places`: the filters of `status --power --place` (status_view.filtered), names as orders take them."""
+    from .status_view import filtered, resolve_place
     with db.transaction(engine) as s:
         g = open_game(s)
         st = g.state
+        power = resolve_power(g.setup.lexicon, power, "--power", g.scenario) if power is not None else None
+        places = list(dict.fromkeys(resolve_place(g.setup.lexicon, p) for p in places))
         powers = {}
         contacts = {p.name: p.contact for p in powers_in_order(s, g.game)}
         order = g.scenario.turn_players()
@@ -708,7 +712,8 @@ def status(engine) -> dict:
                 "options": sorted(k.removeprefix("option:") for k in st.switches if k.startswith("option:")),
                 "bids": dict(st.bids),
                 "awaiting": _awaiting(s, g, victory["winner"]), "victory": victory,
-                "powers": powers, "territories": territories, "state_hash": st.hash(), **g.rules.status_fields(st)}
+                "powers": powers, "territories": filtered(territories, power, places),
+                **({"filter": {"power": power, "places": places}} if power or places else {}), "state_hash": st.hash(), **g.rules.status_fields(st)}
 
 
 def _awaiting(s: Session, g: Loaded, winner: dict | None) -> str:
