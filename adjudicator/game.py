@@ -706,14 +706,17 @@ def status(engine, power: str | None = None, places: list[str] = ()) -> dict:
             if damaged:
                 territories[t.name]["damage"] = [{"owner": u.owner, "unit": u.type, "damage": u.damage}
                                                  for u in sorted(damaged, key=lambda u: u.id)]
-        return {"game": g.game.id, "name": g.game.name, "title": g.game.title, "rules": g.game.rules_version,
+        out = {"game": g.game.id, "name": g.game.name, "title": g.game.title, "rules": g.game.rules_version,
                 "round": st.round, "power": st.power, "phase": st.phase, "turn_index": st.turn_index,
                 "anchor": g.game.anchor, "setup_hash": g.setup.setup_hash, "dice": dice.mode_name(g.game.dice_mode), "test_seed": g.game.test_seed,
                 "options": sorted(k.removeprefix("option:") for k in st.switches if k.startswith("option:")),
                 "bids": dict(st.bids),
                 "awaiting": _awaiting(s, g, victory["winner"]), "victory": victory,
-                "powers": powers, "territories": filtered(territories, power, places),
-                **({"filter": {"power": power, "places": places}} if power or places else {}), "state_hash": st.hash(), **g.rules.status_fields(st)}
+                "powers": powers, "territories": territories, "state_hash": st.hash(), **g.rules.status_fields(st)}
+        out["territories"] = filtered(out["territories"], power, places)    # a game's own units (status_fields) too
+        if power or places:
+            out["filter"] = {"power": power, "places": places}
+        return out
 
 
 def _awaiting(s: Session, g: Loaded, winner: dict | None) -> str:
