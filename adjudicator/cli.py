@@ -17,7 +17,9 @@ from typing import Optional
 
 import typer
 
+from .cli_help import explain
 from .errors import INVALID, AdjudicatorError, Busy, DeliveryError, OrderError, SubmissionRejected
+from .games import GAMES
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Adjudicate Axis & Allies turns from text orders, with dice anyone can recheck.")
@@ -184,7 +186,7 @@ def _fail(exc: AdjudicatorError, as_json: bool = False) -> None:
 
 @app.command()
 def new(db: Optional[str] = typer.Argument(None, help="Where to create the game: a new file, or a league's database URL (postgresql://…) (default: ADJUDICATOR_DB)."),
-        game: str = typer.Option(..., "--game", help="demo, g40, g40-alt-universe, classic, allies-vs-axis (expanded-global, apone-europe to come)."),
+        game: str = typer.Option(..., "--game", help=f"The game: {', '.join(n for n, m in GAMES.items() if m)} (`adjudicator games` says more)."),
         map_: Optional[str] = typer.Option(None, "--map", help="A TripleA game XML path, or a map/game name found on ADJUDICATOR_MAPS_PATH."),
         rules: Optional[str] = typer.Option(None, "--rules", help="Rule version, e.g. beta-1.3 or beta-1.1 for g40-alt-universe."),
         player: list[str] = typer.Option([], "--player", help="POWER=CONTACT (mail address or forum name); repeatable."),
@@ -250,6 +252,8 @@ def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
            game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Check a power's orders against the game and lock them (exit 0 accepted, 1 rejected).
+
+    How to write orders: docs/notation.md, and the README's Orders section.
 
     With ADJUDICATOR_DB set, a single argument that is not a game database is the orders file."""
     try:
@@ -795,6 +799,9 @@ def settings_(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> 
         typer.echo(f"{row['key']:<{width}}  {row['value']}  ({'.env' if row['from'] == 'file' else row['from']})")
     if out["warning"]:
         typer.echo(f"warning: {out['warning']}")
+
+
+explain(app)
 
 
 def main() -> None:
