@@ -270,6 +270,8 @@ def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     typer.echo(f"{len(out['orders'])} order(s) of {out['power']} {verb}; sha256 {out['sha256']}")
     for line in out["orders"]:
         typer.echo(f"  {line}")
+    for warning in out["warnings"]:
+        typer.echo(f"warning: {warning}", err=True)
     if "binds" in out:
         typer.echo(f"the salt binds the orders of {out['binds']['power']} locked with sha256 {out['binds']['sha256']}: "
                    "the report prints it with the salt; compare")

@@ -24,6 +24,7 @@ from .keys import KeyStore, check_game_id
 from .notation import Lexicon, parse_submission
 from .notation.orders import STANDING, GameVerb, Intercept, Kamikaze, OrderOfLoss, Salt, Scramble, Submerge
 from . import salts as salts_mod
+from . import unplaced
 from .rules import turn
 from .rules.core import RulesCore
 from .scenario import Scenario
@@ -447,6 +448,7 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         summary = {"game": g.game.id, "power": power, "orders": [o.canonical() for o in sub.orders], "covers": covers,
                    "whole_turn": bool(covers) and covers[-1] == g.scenario.phases_of(power)[-1],
                    "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "dry_run": dry_run}
+        summary["warnings"] = unplaced.warning(unplaced.unplaced(g.state, power, turn_orders, covers))
         if salts and salts_mod.binds(g):
             summary["binds"] = {"power": g.state.power, "sha256": locked.sha256}
         if dry_run:
