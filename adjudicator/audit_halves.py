@@ -212,7 +212,8 @@ def fast_forward(g: services.Loaded, journal: Journal, split: int, dice: Journal
 
 def _copy_journal(s: Session, journal: Journal, split: int, steps: int, turn: int) -> None:
     """The journal's rows up to the split, as the full replay has them there: the submissions (all played), their
-    steps and dice, and the seeds of the power-turns over."""
+    steps and dice, and the seeds and kept positions (snapshots: a report names what changed hands since the turn
+    before) of the power-turns over. The first process compares those it replays with the journal's."""
     ids = {}
     for sub in journal.submissions[:split]:
         ids[sub.id] = db.insert(s, "submission", "id", game_id=journal.game.id, seq=sub.seq, power=sub.power,
@@ -228,3 +229,6 @@ def _copy_journal(s: Session, journal: Journal, split: int, steps: int, turn: in
     for t, seed in sorted(journal.seeds.items()):
         if t < turn:
             db.insert(s, "revealedseed", game_id=journal.game.id, turn_index=t, seed=seed.seed, salts=seed.salts)
+    for t, kept in sorted(journal.snapshots.items()):
+        if t < turn:
+            db.insert(s, "snapshot", game_id=journal.game.id, turn_index=t, data=kept.data)
