@@ -33,6 +33,7 @@ from sqlmodel import Session
 from . import dice, game as services
 from .errors import AdjudicatorError, StoreError, SubmissionRejected
 from .report import TEMPLATE_VERSION
+from .turn_summary import DAMAGE_KEPT_FROM
 from .scenario import Scenario
 from .state import State
 from .store import db
@@ -499,10 +500,18 @@ class Replay:
         if mine == stored.data:             # both written by save_snapshot, keys sorted
             return
         mine, found = json.loads(mine), _stored_json(stored.data, turn, where, dict)
+        if "damaged" not in found and self._written_before(DAMAGE_KEPT_FROM):
+            mine.pop("damaged", None)       # snapshots keep the damage from then on; the state hash covers it
         if mine != found:
             at, expected, got = _first_difference("", mine, found)
             raise Mismatch(turn, f"{where} ({at.strip()})", "the position kept after the turn (shown by report, post "
                            "and map --turn) must be the replayed one", _short(expected), _short(got))
+
+    def _written_before(self, version: int) -> bool:
+        """Whether the turn's latest report, stored with its snapshot, was written by templates older than
+        `version` (and so by an adjudicator that kept less in the snapshot)."""
+        latest = self.journal.reports[self.reports - 1] if 0 < self.reports <= len(self.journal.reports) else None
+        return latest is not None and getattr(latest, "template_version", 0) < version
 
     def _template_version(self, index: int, turn: int, where: str) -> int:
         """The version of the templates that wrote the stored report, as the journal kept it with the report (none

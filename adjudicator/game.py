@@ -24,7 +24,7 @@ from .keys import KeyStore, check_game_id
 from .notation import Lexicon, parse_submission
 from .notation.orders import STANDING, GameVerb, Intercept, Kamikaze, OrderOfLoss, Salt, Scramble, Submerge
 from . import salts as salts_mod
-from . import unplaced
+from . import turn_summary, unplaced
 from .rules import turn
 from .rules.core import RulesCore
 from .scenario import Scenario
@@ -648,6 +648,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         snapshot = db.save_snapshot(s, g.game, turn_index, g.state, {
             "income": {p: g.rules.income(g.state, p)[0] for p in g.scenario.turn_players()}, "victory": _victory(g),
             **({"board": lines} if (lines := g.rules.position_lines(g.state)) else {}),
+            **({"damaged": hurt} if (hurt := turn_summary.damaged_units(g.state)) else {}),
             **({"units": units} if (units := g.rules.public_units(g.state)) is not None else {})})
         text = report.store_report(s, turn_index, fmt, settings.templates_dir if settings else None, game=g.game,
                                    snapshot=snapshot)

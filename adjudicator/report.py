@@ -780,7 +780,7 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
         "phases": phases,
         "game_over": game_over,
         "standings": _standings(snapshot, powers),
-        "summary": summary_lines(session, game, setup, turn_index, snapshot,
+        "summary": summary_lines(setup, turn_index, snapshot,
                                  db.load_snapshot(session, game, turn_index - 1) if turn_index > 1 else None),
         "awaiting": awaiting,
         "dice": [{"label": g.label, "sides": g.sides, "values": json.loads(g.dice), "units": json.loads(g.units)} for g in groups],

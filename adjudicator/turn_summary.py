@@ -4,13 +4,12 @@ and facilities. Sentences, so that every template (and a host's) prints them as 
 
 from __future__ import annotations
 
-from sqlmodel import Session
+# The version of the built-in templates (report.TEMPLATE_VERSION) from which the snapshot of a turn keeps its
+# damaged units: `audit` finds none in a snapshot kept with an older report, and compares it without them.
+DAMAGE_KEPT_FROM = 3
 
-from .store import db
 
-
-def summary_lines(session: Session, game, setup, turn_index: int, snapshot: dict | None,
-                  before: dict | None) -> list[str]:
+def summary_lines(setup, turn_index: int, snapshot: dict | None, before: dict | None) -> list[str]:
     """`snapshot`: the position kept after the turn; `before`: the one kept after the turn before (None for the
     first turn: the scenario's owners). A turn adjudicated before snapshots were kept has no summary."""
     if not snapshot:
@@ -21,7 +20,7 @@ def summary_lines(session: Session, game, setup, turn_index: int, snapshot: dict
     if owners_before is not None:
         lines += _changed_hands(owners_before, snapshot["owners"])
     lines += _victory_cities(scenario, setup.rules, snapshot["owners"])
-    lines += _damaged(session, game, scenario, turn_index)
+    lines += _damaged(snapshot)
     return lines
 
 
@@ -46,15 +45,16 @@ def _victory_cities(scenario, rules, owners: dict[str, str]) -> list[str]:
     return [f"Victory cities held: {held}, of {total}" + (f"; to win, {'; '.join(goals)}." if goals else ".")]
 
 
-def _damaged(session: Session, game, scenario, turn_index: int) -> list[str]:
-    """The damaged ships and facilities, read from the game's state while it is still the position after this turn
-    (when it is reported); a later look at an older turn, whose kept position holds no damage, says nothing."""
-    last = db.rows(session, "SELECT turn_index, state_hash FROM step WHERE game_id = :game ORDER BY seq DESC LIMIT 1",
-                   game=game.id)
-    state = db.load_state(session, game, scenario)
-    if not last or last[0].turn_index != turn_index or last[0].state_hash != state.hash():
-        return []
-    damaged = sorted((u for u in state.units if u.damage), key=lambda u: (u.place, u.owner, u.type, u.id))
+def damaged_units(state) -> list[list]:
+    """The damaged ships and facilities of a position as the snapshot keeps them ([place, owner, type, damage]),
+    so that a report of the turn says the same whenever it is written."""
+    return [[u.place, u.owner, u.type, u.damage]
+            for u in sorted((u for u in state.units if u.damage), key=lambda u: (u.place, u.owner, u.type, u.id))]
+
+
+def _damaged(snapshot: dict) -> list[str]:
+    """A snapshot written before snapshots kept the damage has none to say."""
+    damaged = snapshot.get("damaged", [])
     if not damaged:
         return []
-    return ["Damaged: " + ", ".join(f"{u.place}: {u.owner} {u.type} ({u.damage} damage)" for u in damaged) + "."]
+    return ["Damaged: " + ", ".join(f"{place}: {owner} {unit} ({n} damage)" for place, owner, unit, n in damaged) + "."]

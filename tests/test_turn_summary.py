@@ -3,7 +3,9 @@ holds against what it needs, and the damaged ships and facilities, in every form
 
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
 
 from adjudicator.demo import SCRIPT
 
@@ -30,6 +32,25 @@ def test_the_report_lists_what_changed_hands_and_the_damage(cli, demo_db, tmp_pa
         assert "Victory cities" not in second               # the demo's map has none
     # the turn before was reported before the damage: it says nothing of it, then or now
     assert "Damaged" not in cli("report", demo_db, "--turn", 1).output
+    play(cli, demo_db, tmp_path, "Italians")            # a later turn: the report of turn 2 still says it
+    assert "Damaged: Germany: Germans factory_major (3 damage)." in cli("report", demo_db, "--turn", 2).output
+    cli("audit", demo_db)
+
+
+def test_audit_takes_a_snapshot_without_damage_only_from_older_templates(cli, demo_db, tmp_path):
+    """A game played before snapshots kept the damage still audits; a damage dropped from a newer one does not."""
+    play(cli, demo_db, tmp_path, "Germans")
+    cli("edit", demo_db, "-", "--reason", "a raid the host forgot", input="damage Germany factory_major 3\n")
+    play(cli, demo_db, tmp_path, "Russians")
+    with sqlite3.connect(demo_db) as con:
+        (data,) = con.execute("SELECT data FROM snapshot WHERE turn_index = 2").fetchone()
+        kept = json.loads(data)
+        del kept["damaged"]
+        con.execute("UPDATE snapshot SET data = ? WHERE turn_index = 2", (json.dumps(kept, sort_keys=True),))
+    assert "snapshot of turn 2" in cli("audit", demo_db, code=1).output
+    with sqlite3.connect(demo_db) as con:
+        con.execute("UPDATE report SET template_version = 2")
+    assert cli.json("audit", demo_db)["ok"]
 
 
 def test_a_turn_without_captures_has_no_changed_hands_line(cli, demo_db, tmp_path):
