@@ -33,7 +33,7 @@ from sqlmodel import Session
 from . import dice, game as services
 from .errors import AdjudicatorError, StoreError, SubmissionRejected
 from .report import TEMPLATE_VERSION
-from .turn_summary import DAMAGE_KEPT_FROM
+from .turn_summary import SUMMARY_KEPT_FROM, SUMMARY_KEYS
 from .scenario import Scenario
 from .state import State
 from .store import db
@@ -500,8 +500,10 @@ class Replay:
         if mine == stored.data:             # both written by save_snapshot, keys sorted
             return
         mine, found = json.loads(mine), _stored_json(stored.data, turn, where, dict)
-        if "damaged" not in found and self._written_before(DAMAGE_KEPT_FROM):
-            mine.pop("damaged", None)       # snapshots keep the damage from then on; the state hash covers it
+        if self._written_before(SUMMARY_KEPT_FROM):   # snapshots keep the turn's summary from then on
+            for key in SUMMARY_KEYS:
+                if key not in found:
+                    mine.pop(key, None)
         if mine != found:
             at, expected, got = _first_difference("", mine, found)
             raise Mismatch(turn, f"{where} ({at.strip()})", "the position kept after the turn (shown by report, post "

@@ -635,6 +635,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         salts, salt_event = salts_mod.key_salts(s, g, sub, without_salts)
         source = dice_source or HostDice(settings, g.game)
         roller = source.roller(g.game.id, turn_index, [text for _, text in salts])
+        owners_before = dict(g.state.owners)
         results = g.setup.play(g.state, sub, roller)
         if salt_event and results:
             results[0].events.insert(0, salt_event)
@@ -649,6 +650,8 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
             "income": {p: g.rules.income(g.state, p)[0] for p in g.scenario.turn_players()}, "victory": _victory(g),
             **({"board": lines} if (lines := g.rules.position_lines(g.state)) else {}),
             **({"damaged": hurt} if (hurt := turn_summary.damaged_units(g.state)) else {}),
+            **({"changed": changed} if (changed := turn_summary.changed_hands(
+                owners_before, g.state.owners, db.load_snapshot(s, g.game, turn_index))) else {}),
             **({"units": units} if (units := g.rules.public_units(g.state)) is not None else {})})
         text = report.store_report(s, turn_index, fmt, settings.templates_dir if settings else None, game=g.game,
                                    snapshot=snapshot)

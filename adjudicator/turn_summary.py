@@ -4,29 +4,32 @@ and facilities. Sentences, so that every template (and a host's) prints them as 
 
 from __future__ import annotations
 
-# The version of the built-in templates (report.TEMPLATE_VERSION) from which the snapshot of a turn keeps its
-# damaged units: `audit` finds none in a snapshot kept with an older report, and compares it without them.
-DAMAGE_KEPT_FROM = 3
+# The version of the built-in templates (report.TEMPLATE_VERSION) from which the snapshot of a turn keeps what
+# changed hands in it and its damaged units (SUMMARY_KEYS): `audit` finds neither in a snapshot kept with an older
+# report, and compares it without them.
+SUMMARY_KEPT_FROM = 3
+SUMMARY_KEYS = ("changed", "damaged")
 
 
-def summary_lines(setup, turn_index: int, snapshot: dict | None, before: dict | None) -> list[str]:
-    """`snapshot`: the position kept after the turn; `before`: the one kept after the turn before (None for the
-    first turn: the scenario's owners). A turn adjudicated before snapshots were kept has no summary."""
+def summary_lines(setup, snapshot: dict | None) -> list[str]:
+    """From the position kept after the turn (a turn adjudicated before snapshots were kept has no summary)."""
     if not snapshot:
         return []
-    scenario = setup.scenario
-    owners_before = before["owners"] if before else (scenario.owners if turn_index <= 1 else None)
-    lines = []
-    if owners_before is not None:
-        lines += _changed_hands(owners_before, snapshot["owners"])
-    lines += _victory_cities(scenario, setup.rules, snapshot["owners"])
-    lines += _damaged(snapshot)
-    return lines
+    return (_changed_lines(snapshot) + _victory_cities(setup.scenario, setup.rules, snapshot["owners"])
+            + _damaged(snapshot))
 
 
-def _changed_hands(before: dict[str, str], after: dict[str, str]) -> list[str]:
-    changed = [f"{place} ({before.get(place) or 'nobody'} → {owner})" for place, owner in sorted(after.items())
-               if before.get(place) != owner]
+def changed_hands(before: dict[str, str], after: dict[str, str], kept: dict | None) -> list[list]:
+    """The territories whose owner after an adjudication differs from the one at the start of the turn, as the
+    snapshot keeps them ([place, owner then, owner now]). `before`: the owners as this adjudication began;
+    `kept`: the turn's snapshot so far, when an earlier part of the turn was adjudicated (its owners at the
+    turn's start are those it lists)."""
+    start = {**before, **{place: was for place, was, _ in (kept or {}).get("changed", [])}}
+    return [[place, start.get(place), owner] for place, owner in sorted(after.items()) if start.get(place) != owner]
+
+
+def _changed_lines(snapshot: dict) -> list[str]:
+    changed = [f"{place} ({was or 'nobody'} → {now})" for place, was, now in snapshot.get("changed", [])]
     return [f"Changed hands this turn: {', '.join(changed)}."] if changed else []
 
 

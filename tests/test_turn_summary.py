@@ -77,3 +77,15 @@ def test_the_victory_cities_of_g40_alt_universe_are_counted_against_what_each_si
     assert "to win, the Axis: the Axis holding 14 or more for a whole round [AU-02]" in cities[0]
     assert "the Allies: the Axis holding fewer than 8 from round 8 for a whole round [AU-04]" in cities[0]
     assert status["round"] == 1
+
+
+def test_a_turn_in_parts_lists_what_changed_hands_in_every_part(cli, demo_db, tmp_path):
+    play(cli, demo_db, tmp_path, "Germans")
+    (tmp_path / "r1.txt").write_text("buy 4 inf\ncm 3 inf, 1 art Ukraine > Romania\n")
+    cli("submit", demo_db, "--power", "Russians", tmp_path / "r1.txt")
+    first = cli("adjudicate", demo_db).output
+    assert "Changed hands this turn: Romania (Italians → Russians)." in first
+    (tmp_path / "r2.txt").write_text("ncm 2 inf Moscow > Smolensk\nplace 4 inf Moscow\nend\n")
+    cli("submit", demo_db, "--power", "Russians", tmp_path / "r2.txt")
+    assert "Changed hands this turn: Romania (Italians → Russians)." in cli("adjudicate", demo_db).output
+    assert cli.json("audit", demo_db)["ok"]
