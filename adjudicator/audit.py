@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from sqlmodel import Session
 
-from . import dice, game as services
+from . import contacts, dice, game as services
 from .errors import AdjudicatorError, StoreError, SubmissionRejected
 from .report import TEMPLATE_VERSION
 from .turn_summary import SUMMARY_KEPT_FROM, SUMMARY_KEYS
@@ -358,6 +358,10 @@ class Replay:
             if stored.kind == "edit":
                 services.replay_edit(self.engine, stored.text)
                 self._compare_new_steps()
+                return
+            if stored.kind == contacts.KIND:
+                contacts.replay(self.engine, stored.text)
+                self._compare_new_steps()           # a contact change makes no step: one in the journal is a forgery
                 return
             out = services.submit(self.engine, stored.power, stored.text)
         except SubmissionRejected as exc:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session
 
-from . import game as services
+from . import contacts, game as services
 from .audit import Journal, JournalDice, Mismatch, Replay, _fresh_store
 from .store import db
 from .turn_summary import changed_hands
@@ -206,6 +206,8 @@ def fast_forward(g: services.Loaded, journal: Journal, split: int, dice: Journal
             changed[turn_of] = changed_hands(before, state.owners, {"changed": changed.get(turn_of, [])})
         if k == split:
             break
+        if target.kind == contacts.KIND:           # no part of the position
+            continue
         if target.kind == "edit":
             corrections = setup.read_corrections(services.stored_edit(target.text)[1])
             if corrections.errors or apply(setup.rules, state, corrections.submission.orders)[1]:

@@ -81,15 +81,18 @@ def _settings():
 
 
 def _players(given: list[str]) -> list[tuple[str, str]]:
-    """The `--player POWER=CONTACT`s of `new`, in the order given (the game refuses one power given twice, however
-    it is spelled). Refused before anything is written: a malformed one, and an empty contact (nowhere to deliver)."""
+    """The `--player POWER=CONTACT`s of `new` and `contact`, in the order given (the game refuses one power given
+    twice, however it is spelled). Refused before anything is written: a malformed one, and a contact mail or the
+    forum cannot reach (contacts.contact_problem)."""
+    from .contacts import contact_problem
     players = []
     for p in given:
         name, sep, contact = p.partition("=")
         if not sep or not name.strip():
             raise AdjudicatorError(f"--player takes POWER=CONTACT, not {p!r}")
-        if not contact.strip():
-            raise AdjudicatorError(f"--player {p}: the contact is empty; give the player's mail address or forum name")
+        problem = contact_problem(p, contact.strip())
+        if problem:
+            raise AdjudicatorError(problem)
         players.append((name.strip(), contact.strip()))
     return players
 
@@ -318,6 +321,26 @@ def edit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     typer.echo(f"{len(out['changes'])} correction(s) {head}; sha256 {out['sha256']}")
     for line in out["changes"]:
         typer.echo(f"  {line}")
+
+
+@app.command()
+def contact(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+            player: list[str] = typer.Option([], "--player", help="POWER=CONTACT (mail address or forum name); repeatable."),
+            game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
+            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """Change players' contacts after `new` (a new address, a power changing hands): journalled and audited
+    like `edit`, without changing the position or the dice (exit 0 done, 2 refused)."""
+    try:
+        from .contacts import change
+        out = change(_engine(db, write=True, game_id=game_id), _players(player))
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json(out)
+        return
+    typer.echo(f"{len(out['changes'])} contact(s) changed as submission {out['submission']}")
+    for c in out["changes"]:
+        typer.echo(f"  {c['power']}: {c['was'] or '(none)'} -> {c['now']}")
 
 
 @app.command()

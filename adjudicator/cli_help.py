@@ -16,6 +16,7 @@ EXAMPLES = {
     "new": "adjudicator new game.db --game demo --player Germans=hans@example.org --player Russians=ivan@example.org",
     "submit": "adjudicator submit game.db germans.txt --power Germans   (the orders: docs/notation.md)",
     "edit": "adjudicator edit game.db fix.txt --reason 'the Italian bid was forgotten'   (fix.txt: pus Italians 40)",
+    "contact": "adjudicator contact game.db --player Germans=new.address@example.org",
     "adjudicate": "adjudicator adjudicate game.db --format bbcode --post",
     "status": "adjudicator status game.db --power Germans --place Poland",
     "report": "adjudicator report game.db --turn 3 --format text",

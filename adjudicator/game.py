@@ -425,8 +425,8 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         if turn_orders and not mover:
             when = ("bid, before round 1" if g.state.bidding else
                     f"turn (round {g.state.round}, {g.state.phase.replace('_', ' ')})")
-            errors.append(OrderError(ILLEGAL, f"it is {possessive(g.state.power, the=True)} {when}: {power} may file "
-                                     "only standing orders now",
+            errors.append(OrderError(ILLEGAL, f"it is {possessive(g.state.power, the=True)} {when}: "
+                                     f"{g.rules.off_turn(g.state, power)}",
                                      turn_orders[0].line, turn_orders[0].column, turn_orders[0].source))
         elif turn_orders and locked:
             errors.append(OrderError(ILLEGAL, f"{possessive(power, the=True)} orders for this turn are already locked; "

@@ -30,6 +30,7 @@ from sqlmodel import Session, func, select
 from .errors import AdjudicatorError
 from .game import setup_of
 from .notation.lexicon import UNIT_ALIASES
+from .people import People
 from .picture_plan import (GAP, MARKS, PAD, Callout, Name, Plan, anchor_of, arrange, font, head_width,
                            name_height, overlap, row_height, wrap_units)
 from .scenario import PHASES, Scenario
@@ -106,7 +107,8 @@ def _picture(session: Session, game: GameRow, turn_index: int | None, region: st
         raise AdjudicatorError(f"--region takes {' or '.join(REGIONS)}, not {region!r}")
     if width is not None and not MIN_WIDTH <= width <= MAX_WIDTH:
         raise AdjudicatorError(f"--width takes {MIN_WIDTH} to {MAX_WIDTH} pixels, not {width}")
-    scenario = setup_of(session, game).scenario
+    setup = setup_of(session, game)
+    scenario = setup.scenario
     position, caption = _position(session, game, turn_index)
     fights: dict[str, str] = {}
     if region == "battles":
@@ -141,7 +143,7 @@ def _picture(session: Session, game: GameRow, turn_index: int | None, region: st
         owners[p] for p, b in geometry.bounds.items() if p in owners and overlap(b, box)}
     zoom = layout.text / TEXT
     title = _title(game, caption, width, zoom)
-    legend = _legend(scenario, seen, colours, width, layout, zoom)
+    legend = _legend(scenario, People(scenario, setup.rules.people_names), seen, colours, width, layout, zoom)
     out = Image.new("RGB", (width, title.height + size[1] + legend.height), "white")
     out.paste(title, (0, 0))
     out.paste(picture, (0, title.height))
@@ -672,11 +674,13 @@ def _title(game: GameRow, caption: str, width: int, scale: float) -> Image.Image
     return strip
 
 
-def _legend(scenario: Scenario, seen: set[str], colours: dict, width: int, plan: Plan, scale: float) -> Image.Image:
+def _legend(scenario: Scenario, people: People, seen: set[str], colours: dict, width: int, plan: Plan,
+            scale: float) -> Image.Image:
     """The colours of the powers in view, the outlines of the turn's fights, the marks and how to read a callout."""
     big, small = font(round(14 * scale)), font(round(13 * scale))
     swatch, line = round(17 * scale), round(24 * scale)
-    items: list[tuple[str, object]] = [(p.name, _colour(colours, p.name)) for p in scenario.players if p.name in seen]
+    items: list[tuple[str, object]] = [(people.heading(p.name), _colour(colours, p.name)) for p in scenario.players
+                                       if p.name in seen]
     kinds = set(" and ".join(plan.outlines.values()).split(" and ")) - {""}
     items += [(text, kind) for kind, text in (("battle", "battle"), ("raid", "bombing raid")) if kind in kinds]
     shown = {m for c in plan.callouts for m in c.marks}

@@ -19,13 +19,16 @@ from importlib.resources import files
 from sqlmodel import Session
 
 from . import battle_account as account
-from . import dice
+from . import dice, markup
 from .errors import AdjudicatorError, ConfigError, StoreError
-from .scenario import CAP_PHASE
+from .people import (People, counted, current, does, heading, power, powers, prose, relations, speaking, their,
+                     unit, verb, whose)
+from .people import units as units_phrase
+from .scenario import AGENDA_PHASES, CAP_PHASE
 from .store import db
 from .store.schema import now
 from .turn_summary import summary_lines
-from .words import capitalised, named, possessive
+from .words import capitalised
 
 FORMATS = ("markdown", "bbcode", "text")
 # The lines the built-in templates set the dice block between, per format (tests/test_reports.py holds the templates
@@ -194,7 +197,8 @@ def _bounded_environment():
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
-            self.filters = {name: _checked_filter(f, sized, too_big) for name, f in self.filters.items()}
+            self.filters = {name: _checked_filter(f, sized, too_big)
+                            for name, f in {**self.filters, **markup.FILTERS}.items()}
 
     return Bounded
 
@@ -238,22 +242,17 @@ def _bytecode_cache():
         return None
 
 
-def units_phrase(units: dict[str, int]) -> str:
-    return ", ".join(f"{n} {u}" for u, n in units.items()) if units else "nothing"
-
-
-def changes_phrase(changes: list[list[str]]) -> str:
-    return "; ".join(f"{a} and {b} now {kind.replace('_', ' ')}" for a, b, kind in changes)
-
-
-def objective_phrase(line: dict) -> str:
+def objective_phrase(line: dict, power: str = "") -> str:
+    """`power`: whose objective, named at the start of the map's names of objectives (`Germans 1 Trade with Russia`),
+    where a report heading the power's income says it already."""
+    name = prose(re.sub(rf"^{re.escape(power)} \d+ ", "", line["name"]) if power else line["name"])
     if line["paid"]:
         times = f" ({line['times']} × {line['value']})" if line.get("times") else ""
-        return f"National objective met: {line['name']}, {line['paid']:+d} PUs{times}."
-    why = f" ({line['note']})" if line.get("note") else ""
+        return f"National objective met: {name}, {line['paid']:+d} PUs{times}."
+    why = f" ({prose(line['note'], sentence=False)})" if line.get("note") else ""
     if line["value"] < 0:               # a penalty (europe_improved's Soviet convoy center): nothing lost
-        return f"National objective not triggered: {line['name']} (no penalty of {line['value']} PUs){why}."
-    return f"National objective missed: {line['name']} ({line['value']} PUs){why}."
+        return f"National objective not triggered: {name} (no penalty of {line['value']} PUs){why}."
+    return f"National objective missed: {name} ({line['value']} PUs){why}."
 
 
 def describe(event: dict) -> list[str]:
@@ -261,36 +260,43 @@ def describe(event: dict) -> list[str]:
     declaration, an alliance formed, a rule of its own at work), then the engine's for its own kinds."""
     kind = event["type"]
     if kind == "rule" or ("text" in event and not kind.startswith("victory")):
-        return [event["text"] + (f" [{event['rule']}]" if event.get("rule") else "")]
+        return [prose(event["text"]) + (f" [{event['rule']}]" if event.get("rule") else "")]
     if kind == "purchase" and "bid_left" in event:
-        return [f"{event['power']} buy {units_phrase(event['units'])} for {event['cost']} PUs of their bid "
-                f"({event['bid_left']} of it left)."]
+        return [f"{does(event['power'], 'buy')} {units_phrase(event['units'])} for {event['cost']} PUs of "
+                f"{their(event['power'])} bid ({event['bid_left']} of it left)."]
     if kind == "purchase":
-        return [f"{event['power']} buy {units_phrase(event['units'])} for {event['cost']} PUs ({event['treasury']} left)."]
+        return [f"{does(event['power'], 'buy')} {units_phrase(event['units'])} for {event['cost']} PUs "
+                f"({event['treasury']} left)."]
     if kind == "bid_end":
-        kept = event["kept"]
-        return [f"{event['power']} keep the {kept} PU{'' if kept == 1 else 's'} left of their bid in their treasury "
-                f"(now {event['treasury']})." if kept else f"{event['power']} have spent their whole bid."]
+        kept, its = event["kept"], their(event["power"])
+        if not kept:
+            return [f"{does(event['power'], 'have')} spent {its} whole bid."]
+        return [f"{does(event['power'], 'keep')} the {kept} PU{'' if kept == 1 else 's'} left of {its} bid in {its} "
+                f"treasury (now {event['treasury']})."]
     if kind == "spending":          # the Expanded Global's war status, taken as Purchase and Repair begins (EG-29)
         if event["cap"] is None:
-            return [f"{event['power']}: at war (with {', '.join(event['at_war_with'])}) — full spending."]
-        return [f"{event['power']}: at peace — Peacetime Spending: at most {event['cap']} IPCs this turn (half the "
-                f"income of {event['income']}, rounded down) [EG-29]."]
+            return [f"{heading(event['power'])}: at war (with {powers(event['at_war_with'])}) — full spending."]
+        return [f"{heading(event['power'])}: at peace — Peacetime Spending: at most {event['cap']} IPCs this turn (half "
+                f"the income of {event['income']}, rounded down) [EG-29]."]
     if kind == "repair":
-        return [f"{event['power']} repair {event['amount']} damage on the {event['unit']} in {event['place']} for "
-                f"{event.get('cost', event['amount'])} PUs ({event['treasury']} PUs left)."]
+        return [f"{does(event['power'], 'repair')} {event['amount']} damage on the {unit(event['unit'])} in "
+                f"{event['place']} for {event.get('cost', event['amount'])} PUs ({event['treasury']} PUs left)."]
     if kind == "war":
         also = [c for c in event.get("changes", []) if {c[0], c[1]} != {event["power"], event["target"]}]
-        return [f"{event['power']} declare war on {event['target']}."] + (
-            [f"With it: {changes_phrase(also)}."] if also else [])
-    if kind == "politics":
-        return [f"{event['what']}: {changes_phrase(event['changes'])}."]
+        declared = f"{does(event['power'], 'declare')} war on {power(event['target'])}"
+        return [f"{declared}; with it, {relations(also, towards=event['power'])}." if also else f"{declared}."]
+    if kind == "politics":          # a game's own sentence before the changes; a trigger's name (a label) is left out
+        what = f"{prose(event['what'])}: " if re.search(r"\b[a-z]{2,}\b", event.get("what", "")) else ""
+        return [f"{what}{relations(event['changes'])}." if what else f"{capitalised(relations(event['changes']))}."]
     if kind == "frontier":
-        return [f"{event['what']}: {event['power']} now buy from the list {event['frontier']}."]
+        return [f"{prose(event['what'])}: {power(event['power'])} now {verb(event['power'], 'buy')} from the list "
+                f"{prose(event['frontier'])}."]
     if kind == "removed":
-        return [f"{event['reason']}: {units_phrase(event['units'])} of {event['power']} removed from {event['place']}."]
+        return [f"{prose(event['reason'])}: {units_phrase(event['units'])} of {power(event['power'])} removed from "
+                f"{event['place']}."]
     if kind == "placed_by_rule":
-        return [f"{event['reason']}: {units_phrase(event['units'])} of {event['power']} placed in {event['place']}."]
+        return [f"{prose(event['reason'])}: {units_phrase(event['units'])} of {power(event['power'])} placed in "
+                f"{event['place']}."]
     if kind == "move":
         line = f"{units_phrase(event['units'])}: {' > '.join(event['path'])}"
         if event.get("riders"):
@@ -298,14 +304,14 @@ def describe(event: dict) -> list[str]:
         if event.get("airborne"):
             line += f" ({units_phrase(event['airborne'])} left airborne in {event['path'][0]}, not named in the order)"
         if event.get("raid"):
-            line += f" (bombing raid on the {event['raid']})"
+            line += f" (bombing raid on the {unit(event['raid'])})"
         if event.get("attack"):
             line += f" (attack on {event['attack']})"
         short = ([f"Order partly carried out: `{event['ordered']}`: {units_phrase(event['units'])} went; "
-                  f"{units_phrase(event['short'])} could not ({event['short_reason']})."] if event.get("short") else [])
+                  f"{units_phrase(event['short'])} could not ({prose(event['short_reason'], sentence=False)})."] if event.get("short") else [])
         return [line] + short + [blitz_phrase(c) for c in event.get("captures", [])]
     if kind == "battle_order":
-        return [f"Battle order: {event['order']}"]
+        return [f"Battle order: `{event['order']}`"]
     if kind == "bombard_order":
         if not event["units"]:
             return [f"No ship in {event['from']} bombards {event['place']} (`{event['order']}`)."]
@@ -313,25 +319,26 @@ def describe(event: dict) -> list[str]:
     if kind == "capture":
         return [capture_phrase(event) + "."]
     if kind == "place":
-        given = "".join(f"; {'they' if units == event['units'] else units_phrase(units)} become {owner} units"
+        given = "".join(f"; {'they' if units == event['units'] else units_phrase(units)} pass to {power(owner)}"
                         for owner, units in event.get("given", {}).items())      # battle_account.mark_given
         return [f"{units_phrase(event['units'])} placed in {event['place']}{' (bid)' if event.get('bid') else ''}{given}."]
     if kind == "void":
-        return [f"Order void: `{event['order']}`: {event['reason']}."]
+        return [f"Order void: `{event['order']}`: {prose(event['reason'])}."]
     if kind == "crash":
         why = f": {event['reason']}" if event.get("reason") else ""
-        return [f"The {event['power']} {event['unit']} in {event['place']} found no place to land and is lost{why}."]
+        return [f"{capitalised(whose(event['power']))} {unit(event['unit'])} in {event['place']} found no place to "
+                f"land and is lost{why}."]
     if kind == "landing":
         where = ", where its order sent it" if event.get("as_ordered") else ""
-        return [f"The {event['power']} {event['unit']} in {event['from']} lands in {event['to']}{where} "
-                f"({event['reason']})."]
+        return [f"{capitalised(whose(event['power']))} {unit(event['unit'])} in {event['from']} lands in {event['to']}"
+                f"{where} ({event['reason']})."]
     if kind == "scramble":
         if not event["units"]:
-            return [f"{event['power']} scramble nothing from {event['from']} into {event['to']} "
+            return [f"{does(event['power'], 'scramble')} nothing from {event['from']} into {event['to']} "
                     f"({event.get('note', 'none ready')}; {event['why']})."]
         against = f" against the landing in {', '.join(event['landing'])}" if event.get("landing") else ""
-        return [f"{event['power']} scramble {units_phrase(event['units'])} from {event['from']} into {event['to']}"
-                f"{against} ({event['why']})."]
+        return [f"{does(event['power'], 'scramble')} {units_phrase(event['units'])} from {event['from']} into "
+                f"{event['to']}{against} ({event['why']})."]
     if kind == "kamikaze":
         return [kamikaze_phrase(event)]
     if kind == "assault_landing":
@@ -347,39 +354,43 @@ def describe(event: dict) -> list[str]:
     if kind == "ship_repaired":
         where = f" at the naval base in {event['base']}" if event.get("base") else ""
         if "fee" in event:          # the Expanded Global's repair fee (EG-30)
-            return [f"The {event['power']} {event['unit']} in {event['place']} is repaired{where} for {event['fee']} "
-                    f"IPCs ({event['treasury']} left)."]
-        return [f"The {event['power']} {event['unit']} in {event['place']} is repaired{where}."]
+            return [f"{capitalised(whose(event['power']))} {unit(event['unit'])} in {event['place']} is repaired{where} "
+                    f"for {event['fee']} IPCs ({event['treasury']} left)."]
+        return [f"{capitalised(whose(event['power']))} {unit(event['unit'])} in {event['place']} is repaired{where}."]
     if kind == "convoy":
-        return [f"Convoy disruption in {event['zone']} against {event['power']}: {' '.join(map(str, event['values']))} "
-                f"— dice of 1-3 sum {event['rolled']}, at most {event['cap']}: {event['power']} lose {event['loss']} PUs."]
+        return [f"Convoy disruption in {event['zone']} against {power(event['power'])}: "
+                f"{' '.join(map(str, event['values']))} — dice of 1-3 sum {event['rolled']}, at most {event['cap']}: "
+                f"{power(event['power'])} {verb(event['power'], 'lose')} {event['loss']} PUs."]
     if kind == "raid":
         return raid_phrases(event)
     if kind == "income":
         cut = sum(-line["amount"] for line in event.get("lines", []) if line["item"] == "convoy disruption")
         less = f", {cut} less for convoy disruption" if cut else ""
-        return [f"{event['power']} collect {event['income']} PUs{less} (treasury {event['treasury']})."] + [
-            f"Income: {line['note']}." for line in event.get("lines", []) if line["item"] != "objective" and line.get("note")
-        ] + [objective_phrase(line) for line in event.get("lines", []) if line["item"] == "objective"] + (
-            [f"{event['power']} gain {event['vps']} victory point{'' if event['vps'] == 1 else 's'} (1 for each full "
+        return [f"{does(event['power'], 'collect')} {event['income']} PUs{less} (treasury {event['treasury']})."] + [
+            f"Income: {prose(line['note'], sentence=False)}." for line in event.get("lines", [])
+            if line["item"] != "objective" and line.get("note")
+        ] + [objective_phrase(line, event["power"]) for line in event.get("lines", []) if line["item"] == "objective"] + (
+            [f"{does(event['power'], 'gain')} {event['vps']} victory point{'' if event['vps'] == 1 else 's'} (1 for each full "
              f"10 PUs collected): {event['vps_total']} of the {event['vps_needed']} that win."] if "vps" in event else [])
     if kind == "held_over":
         return [f"Bought but not placed, kept for later: {units_phrase(event['units'])}."]
     if kind == "units_given":
-        return [f"{capitalised(possessive(event['power'], the=True))} {units_phrase(event['units'])} in {event['place']} "
-                f"become {event['to']} units."]
+        return [f"{capitalised(units_phrase(event['units']))} of {power(event['power'])} in {event['place']} pass to "
+                f"{power(event['to'])}."]
     if kind == "unplaced_lost":
-        return [f"Bought but not placed, lost (not refunded): {units_phrase(event['units'])} of {event['power']}."]
+        return [f"Bought but not placed, lost (not refunded): {units_phrase(event['units'])} of "
+                f"{power(event['power'])}."]
     if kind in ("victory_hold", "victory_hold_broken", "victory"):
         return [victory_phrase(event)]
     if kind == "next" and event["round"] == 0:
-        return [f"Next: the bid of the {event['power']}."]
+        return [f"Next: the bid of {power(event['power'])}."]
     if kind == "next":
-        return [f"Next: round {event['round']}, {event['power']}, {PHASE_TITLES[event['phase']].lower()}."]
+        return [f"Next: round {event['round']}, {power(event['power'])}, {PHASE_TITLES[event['phase']].lower()}."]
     if kind == "edit":
-        return [f"The host corrected the game ({event['reason']}): {change}." for change in event["changes"]]
+        return [f"The host corrected the game ({event['reason']}): {prose(change)}." for change in event["changes"]]
     if kind == "standing":
-        return [f"{capitalised(possessive(event['power'], the=True))} standing orders: " + "; ".join(event["orders"])]
+        orders = "; ".join(f"`{o}`" for o in event["orders"])
+        return [f"{capitalised(whose(event['power']))} standing orders: {orders}"]
     if kind == "salts":
         return salts_phrases(event)
     return [json.dumps(event, sort_keys=True)]
@@ -387,14 +398,17 @@ def describe(event: dict) -> list[str]:
 
 def kamikaze_phrase(event: dict) -> str:
     """Kamikaze strikes in one zone: each token's target, die and effect, and the tokens left (RULINGS.md "kamikaze")."""
-    head = f"Kamikaze in {event['place']}: the {event['power']}"
+    who = event["power"]
+    head = f"Kamikaze in {event['place']}: {power(who)}"
     if not event["strikes"]:
-        why = "have no tokens left" if not event["tokens_left"] else "strike with none (max 0)"
+        why = (f"{verb(who, 'have')} no tokens left" if not event["tokens_left"]
+               else f"{verb(who, 'strike')} with none (max 0)")
         return f"{head} {why} ({event['why']}) [kamikaze]."
     n = len(event["strikes"])
-    strikes = ", ".join(f"{s['unit']} {s['die']} {s['result']}" for s in event["strikes"])
+    strikes = ", ".join(f"{unit(s['unit'])} {s['die']} {s['result']}" for s in event["strikes"])
     lost = f"; lost aboard: {units_phrase(event['lost'])}" if event.get("lost") else ""
-    return (f"{head} spend {n} token{'s' if n > 1 else ''} on the {event['attacker']} ships ({event['why']}), hitting on "
+    return (f"{head} {verb(who, 'spend')} {n} token{'s' if n > 1 else ''} on {whose(event['attacker'])} ships "
+            f"({event['why']}), hitting on "
             f"{event['attack']} or less: {strikes}{lost}; {event['tokens_left']} token"
             f"{'' if event['tokens_left'] == 1 else 's'} left [kamikaze].")
 
@@ -403,10 +417,10 @@ def victory_phrase(event: dict) -> str:
     """A game's victory condition: a hold begun or kept (players must see it coming), broken, or won; a game
     whose end is not a hold words its event itself ("text")."""
     if "text" in event:
-        return event["text"]
-    side, rule = event["side"], event["rule"]
-    begun = f"the turn of the {event['power']} in round {event['round']}"
-    when = f"when the {event['power']} have played their turn of round {event['until']}"
+        return prose(event["text"])
+    side, rule, who = event["side"], event["rule"], event["power"]
+    begun = f"the turn of {power(who)} in round {event['round']}"
+    when = f"when {power(who)} {verb(who, 'have')} played {their(who)} turn of round {event['until']}"
     if "cities" not in event:           # a map's victory trigger: what the side must hold, in the map's places
         goal = event["condition"]
         if event["type"] == "victory":
@@ -440,7 +454,7 @@ def victory_phrase(event: dict) -> str:
 def salts_phrases(event: dict) -> list[str]:
     """Strict dice: whose salts key this turn's dice, in the order of the key (turn order; in old games, the order
     they were accepted), which orders they bind, and whose are missing."""
-    salts = ", ".join(f"{s['power']} (`{s['salt']}`)" for s in event["salts"])
+    salts = ", ".join(f"{power(s['power'])} (`{s['salt']}`)" for s in event["salts"])
     if salts and "orders" in event:
         bound = ", ".join(sorted({s["binds"] for s in event["salts"]}))
         lines = [f"Strict dice: this turn's dice key is salted by {salts}, in turn order; the salts bind the orders "
@@ -449,7 +463,7 @@ def salts_phrases(event: dict) -> list[str]:
         lines = [f"Strict dice: this turn's dice key is salted by {salts}, in that order." if salts
                  else "Strict dice: no salt came in for this turn."]
     if event["missing"]:
-        lines.append(f"The host adjudicated without the salts of {', '.join(event['missing'])} "
+        lines.append(f"The host adjudicated without the salts of {powers(event['missing'])} "
                      "(deadline passed, `adjudicate --without-salts`).")
     return lines
 
@@ -464,7 +478,8 @@ def dice_phrase(grp: dict | None) -> str:
 
 def raid_phrases(event: dict) -> list[str]:
     """A strategic bombing raid: who flew, the air battle, the facility's AA, the damage."""
-    lines = [f"{event['attacker']} raid the {event['facility']} in {event['place']} with {units_phrase(event['raiders'])}."]
+    lines = [f"{does(event['attacker'], 'raid')} the {unit(event['facility'])} in {event['place']} with "
+             f"{units_phrase(event['raiders'])}."]
     aa = event.get("aa")
     if aa and aa.get("first"):              # the classic rulebooks: AA first, at every raiding aircraft
         lines.append(f"AA fires ({units_phrase(aa['guns'])}) at every raiding aircraft: {account.raid_shots(aa)}; "
@@ -475,21 +490,21 @@ def raid_phrases(event: dict) -> list[str]:
                      f"interceptors {dice_phrase(ab['defender'])}; raiders lose {units_phrase(ab['attacker_losses'])}, "
                      f"interceptors lose {units_phrase(ab['defender_losses'])}.")
     if aa and not aa.get("first"):
-        lines.append(f"The {event['facility']}'s AA fires: {account.raid_shots(aa)}; lost {units_phrase(aa['losses'])}.")
+        lines.append(f"The {unit(event['facility'])}'s AA fires: {account.raid_shots(aa)}; lost {units_phrase(aa['losses'])}.")
     dmg = event.get("damage")
     if dmg and "treasury_lost" in dmg:
-        points = (f"; {dmg['power']} lose {dmg['vps_lost']} victory point{'s' if dmg['vps_lost'] != 1 else ''} "
+        points = (f"; {power(dmg['power'])} {verb(dmg['power'], 'lose')} {dmg['vps_lost']} victory point{'s' if dmg['vps_lost'] != 1 else ''} "
                   f"({dmg['vps_total']} left)" if dmg.get("vps_lost") else "")
         points += f"; {dmg['vps_why']}" if dmg.get("vps_why") else ""        # a game's own count (its words)
-        lines.append(f"Bombing: {' '.join(map(str, dmg['values']))} → {dmg['rolled']}; {dmg['power']} lose "
-                     f"{dmg['treasury_lost']} PUs{points}.")
+        lines.append(f"Bombing: {' '.join(map(str, dmg['values']))} → {dmg['rolled']}; {power(dmg['power'])} "
+                     f"{verb(dmg['power'], 'lose')} {dmg['treasury_lost']} PUs{points}.")
     elif dmg:
         state = "" if dmg["operative"] else "; it is out of operation"
         lines.append(f"Bombing: {' '.join(map(str, dmg['values']))} → {dmg['rolled']} damage, {dmg['dealt']} taken "
                      f"(now {dmg['total']} of at most {dmg['max']}{state}).")
     elif event.get("raiders"):
         lines.append("No bomber got through: no damage.")
-    lines += [f"Note: {n}" for n in event.get("notes", [])]
+    lines += [f"Note: {prose(n)}" for n in event.get("notes", [])]
     return lines
 
 
@@ -497,28 +512,32 @@ def blitz_phrase(capture: dict) -> str:
     """A territory taken by moving through or into it: a neutral that joins, one taken back, one blitzed."""
     if capture.get("neutral") or capture.get("home"):
         return capture_phrase(capture) + "."
-    return f"{capture['place']} is blitzed and taken by {capture['owner']}."
+    return f"{capture['place']} is blitzed and taken by {power(capture['owner'])}."
 
 
 def capture_phrase(event: dict) -> str:
     if event.get("neutral"):
-        army = f", and its {units_phrase(event['joined'])} join them" if event.get("joined") else ""
-        return f"{event['place']} ({event['from']}) joins {event['by']}, who take control{army}"
+        by = event["by"]
+        army = f", and its {units_phrase(event['joined'])} join {'them' if current().plural(by) else 'it'}" \
+            if event.get("joined") else ""
+        return f"{event['place']} ({power(event['from'])}) joins {power(by)}, who {verb(by, 'take')} control{army}"
     if event.get("home"):           # taken back by its original owner (battle_account.mark_liberations)
-        line = f"{event['place']} is liberated from {event['from']} by {event['by']}, its original owner"
+        line = f"{event['place']} is liberated from {power(event['from'])} by {power(event['by'])}, its original owner"
     else:
-        line = f"{event['place']} is captured from {event['from']}"
-        line += f" and liberated for {event['owner']}" if event["owner"] != event["by"] else f" by {event['by']}"
+        line = f"{event['place']} is captured from {power(event['from'])}"
+        line += (f" and liberated for {power(event['owner'])}" if event["owner"] != event["by"]
+                 else f" by {power(event['by'])}")
     if event.get("treasury_taken"):
-        line += f"; {event['by']} take {event['treasury_taken']} PUs from the capital"
+        line += f"; {power(event['by'])} {verb(event['by'], 'take')} {event['treasury_taken']} PUs from the capital"
     if "bonus" in event:
-        paid = ", ".join(f"{b['item']} {b['amount']}" for b in event["bonus"])
-        source = "the bank" if event.get("bonus_from") is None else event["bonus_from"]
-        line += f"; capture bonus to {event['by']}: {paid} — {event['bonus_paid']} PUs from {source}"
+        paid = ", ".join(f"{prose(b['item'])} {b['amount']}" for b in event["bonus"])
+        source = "the bank" if event.get("bonus_from") is None else power(event["bonus_from"])
+        line += f"; capture bonus to {power(event['by'])}: {paid} — {event['bonus_paid']} PUs from {source}"
         if event.get("bonus_short"):
             line += f" ({event['bonus_short']} short: {source} had no more)"
-    for c in event.get("changed", []):
-        line += f"; the captured {c['from']} becomes {c['count']} {c['to']}"
+    for c in event.get("changed", []):      # a marker's change (a city captured) is the map's bookkeeping, not news
+        if not (current().is_marker(c["from"]) or current().is_marker(c["to"])):
+            line += f"; the captured {unit(c['from'])} becomes {units_phrase({c['to']: c['count']})}"
     return line
 
 
@@ -534,7 +553,7 @@ def battle_view(event: dict, ools: dict[str, str], types: dict | None = None) ->
         bb = event["bombard"]
         rounds.append(f"Shore bombardment: {dice_phrase(bb)} → defender lose {units_phrase(bb['losses'])}")
     if event.get("strikes"):            # a game's own strikes as round 1 begins (MapFacts.opening_strikes)
-        rounds.append(event["strikes"].get("text") or f"Opening strikes: {dice_phrase(event['strikes'])}")
+        rounds.append(prose(event["strikes"].get("text") or f"Opening strikes: {dice_phrase(event['strikes'])}"))
     for r in event["rounds"]:
         head = f"Round {r['round']}"
         if r.get("held_fire"):
@@ -557,7 +576,7 @@ def battle_view(event: dict, ools: dict[str, str], types: dict | None = None) ->
         for role, units in r.get("defenceless", {}).items():
             rounds.append(f"{head}: the {role}'s {units_phrase(units)}, left without escort, are destroyed")
         for group in r.get("left", []):
-            rounds.append(f"{head}: the attacker's {units_phrase(group['units'])} leave the battle: {group['why']}")
+            rounds.append(f"{head}: the attacker's {units_phrase(group['units'])} leave the battle: {prose(group['why'])}")
     sea = event.get("sea")
     result = {"captured": "the attackers win",
               "defended": "the defence holds",
@@ -569,7 +588,7 @@ def battle_view(event: dict, ools: dict[str, str], types: dict | None = None) ->
               "destroyed": "both sides are destroyed" if not event["survivors"]["defender"] else "the attack is wiped out"}[event["result"]]
     if event.get("capture"):
         result = capture_phrase(event["capture"])
-    notes = account.distinct_notes([n for n in event.get("notes", []) if not n.startswith("neither side can hit")])
+    notes = account.distinct_notes([prose(n) for n in event.get("notes", []) if not n.startswith("neither side can hit")])
     if event.get("aircraft_retreat"):
         gone = event["aircraft_retreat"]
         notes.append(f"the attacking aircraft leave the battle after round {gone['after_round']} "
@@ -577,7 +596,8 @@ def battle_view(event: dict, ools: dict[str, str], types: dict | None = None) ->
                      "fight on")
     if event.get("retreat", {}).get("stay"):
         notes.append(f"units that came ashore from the sea cannot retreat and fight on: {units_phrase(event['retreat']['stay'])}")
-    return {"place": event["place"], "attacker": event["attacker"], "defenders": ", ".join(event["defenders"]),
+    return {"place": event["place"], "attacker": power(event["attacker"]), "attacks": verb(event["attacker"], "attack"),
+            "defenders": powers(event["defenders"]),
             "attacking": units_phrase(event["attacking"]), "defending": units_phrase(event["defending"]),
             "rounds": rounds, "result": result, "notes": notes,
             "survivors": account.attackers_left(event), "defender_survivors": units_phrase(event["survivors"]["defender"]),
@@ -615,9 +635,9 @@ def grouped_dice(grp: dict) -> str:
     """`2 infantry@1: 6 1; 1 armour@3: 2 → 1 hit`: the dice of a roll by unit type and the number a die needs
     (at most), in the order they were rolled, as the dice block lists them one by one."""
     groups: dict[str, list[int]] = {}
-    for unit, value in zip(grp["units"], grp["values"]):
-        groups.setdefault(unit, []).append(value)
-    each = "; ".join(_unit_dice(unit, v) for unit, v in groups.items())
+    for name, value in zip(grp["units"], grp["values"]):
+        groups.setdefault(unit(name), []).append(value)
+    each = "; ".join(_unit_dice(name, v) for name, v in groups.items())
     return f"{each} → {grp['hits']} hit{'s' if grp['hits'] != 1 else ''}"
 
 
@@ -626,10 +646,10 @@ def _unit_dice(unit: str, values: list[int]) -> str:
     Range Bombers) shows each unit's dice together: `2 bomber@4 best of 2: (2 3) (6 6)`."""
     found = re.search(r" best of (\d+)$", unit)
     if not found:
-        return f"{len(values)} {unit}: {' '.join(map(str, values))}"
+        return f"{counted(len(values), unit)}: {' '.join(map(str, values))}"
     n = int(found.group(1))
     each = [values[i:i + n] for i in range(0, len(values), n)]
-    return f"{len(each)} {unit}: " + " ".join("(" + " ".join(map(str, d)) + ")" for d in each)
+    return f"{counted(len(each), unit)}: " + " ".join("(" + " ".join(map(str, d)) + ")" for d in each)
 
 
 def ool_phrase(power: str, role: str, battle: str | None, standing: str | None) -> str:
@@ -637,9 +657,9 @@ def ool_phrase(power: str, role: str, battle: str | None, standing: str | None) 
     default for whatever those do not list (combat.order_of_loss)."""
     chosen = []
     if battle:
-        chosen.append(f"{possessive(power)} order for this battle `{battle}`")
+        chosen.append(f"{whose(power)} order for this battle `{battle}`")
     if standing:
-        chosen.append(f"{'their' if chosen else possessive(power)} standing order `{standing}`")
+        chosen.append(f"{their(power) if chosen else whose(power)} standing order `{standing}`")
     default = f"lowest {'attack' if role == 'attacker' else 'defence'}, then cheapest"
     chosen.append(f"then the default: {default}" if chosen else f"the default order of loss: {default}")
     return ", ".join(chosen)
@@ -689,11 +709,12 @@ def _standings(snapshot: dict | None, scenario_powers: list[str]) -> dict:
     if not snapshot:
         return {"table": [], "victory": [], "board": []}
     income = snapshot.get("income", {})
-    powers = [p for p in scenario_powers if p in snapshot["treasury"]] or sorted(snapshot["treasury"])
-    table = [{"power": p, "treasury": snapshot["treasury"][p], "income": income.get(p, "")} for p in powers
+    listed = [p for p in scenario_powers if p in snapshot["treasury"]] or sorted(snapshot["treasury"])
+    table = [{"power": heading(p), "treasury": snapshot["treasury"][p], "income": income.get(p, "")} for p in listed
              if p in income or not income]
     victory = snapshot.get("victory", {})
-    lines = [victory["winner"]["text"]] if victory.get("winner") else [h["text"] for h in victory.get("holds", [])]
+    lines = [prose(victory["winner"]["text"])] if victory.get("winner") else [
+        prose(h["text"]) for h in victory.get("holds", [])]
     return {"table": table, "victory": lines, "board": snapshot.get("board", [])}
 
 
@@ -706,6 +727,22 @@ def turn_ordered(scenario) -> list[str]:
     return sorted((p.name for p in scenario.players), key=lambda p: (turns.index(p) if p in turns else -1, p))
 
 
+def _in_players_words(build):
+    """A report's context built with the game's words for people (adjudicator/people.py): every phrase of this
+    module asks for them while it is built."""
+    from functools import wraps
+
+    @wraps(build)
+    def built(session: Session, turn_index: int | None, game=None, snapshot: dict | None = None) -> dict:
+        from .game import setup_of                              # game imports this module
+        game = game or db.the_game(session)
+        setup = setup_of(session, game)
+        with speaking(People(setup.scenario, setup.rules.people_names)):
+            return build(session, turn_index, game, snapshot)
+    return built
+
+
+@_in_players_words
 def turn_context(session: Session, turn_index: int | None, game=None, snapshot: dict | None = None) -> dict:
     """`game`: the game's row, and `snapshot`: the turn's, when the caller has them."""
     from .game import setup_of                              # game imports this module
@@ -761,25 +798,26 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
         phases.insert(0, {"phase": "orders", "title": "Orders as understood", "code": True, "battles": [], "state_hash": "",
                           "lines": understood})
     snapshot = snapshot or db.load_snapshot(session, game, turn_index)
-    powers = turn_ordered(setup.scenario)
     awaiting = None
     if snapshot and snapshot["turn_index"] == turn_index and not over and snapshot["round"] == 0:
-        awaiting = f"Next: the bid of {named(snapshot['power'])}, before round 1."
+        awaiting = f"Next: the bid of {power(snapshot['power'])}, before round 1."
     elif snapshot and snapshot["turn_index"] == turn_index and not over:
-        awaiting = (f"Next: orders from {named(snapshot['power'])} for their "
+        awaiting = (f"Next: orders from {power(snapshot['power'])} for {their(snapshot['power'])} "
                     f"{PHASE_TITLES.get(snapshot['phase'], snapshot['phase']).lower()} (round {snapshot['round']}).")
     return {
         "game": {"id": game.id, "title": game.title, "name": game.name, "rules": game.rules_version,
                  "anchor": game.anchor, "setup_hash": setup.setup_hash, "test_seed": game.test_seed, "dice_mode": dice.mode_name(game.dice_mode)},
-        "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power, "bid": mine[0].round == 0},
-        "orders": [{"seq": sub.seq, "power": sub.power, "sha256": sub.sha256} for sub in turn_subs],
+        "turn": {"index": turn_index, "round": mine[0].round, "power": mine[0].power, "name": heading(mine[0].power),
+                 "bid": mine[0].round == 0},
+        "orders": [{"seq": sub.seq, "power": sub.power, "name": heading(sub.power), "sha256": sub.sha256}
+                   for sub in turn_subs],
         "seed": seed.seed if seed else None,
         "salts": json.loads(seed.salts) if seed else [],
         "salted": next(({"binds": [s["binds"] for s in e["salts"]], "orders": e["orders"]} for st in mine
                         for e in events[st.id] if e["type"] == "salts" and "orders" in e), None),
         "phases": phases,
         "game_over": game_over,
-        "standings": _standings(snapshot, powers),
+        "standings": _standings(snapshot, turn_ordered(setup.scenario)),
         "summary": summary_lines(setup, snapshot),
         "awaiting": awaiting,
         "dice": [{"label": g.label, "sides": g.sides, "values": json.loads(g.dice), "units": json.loads(g.units)} for g in groups],
@@ -932,87 +970,6 @@ def _time_limit(seconds: float):
 def length(text: str) -> int:
     """A post's length as NodeBB counts it: JavaScript string length, UTF-16 code units."""
     return len(text.encode("utf-16-le")) // 2
-
-
-def render_parts(session: Session, turn_index: int | None, fmt: str, limit: int,
-                 templates_dir: Path | None = None) -> list[str]:
-    """The report in posts of at most `limit` characters (as NodeBB counts them), numbered "part k of n" when
-    there is more than one. Each part carries a dice block of its own share of the dice groups, with the
-    game, turn, anchor and seed, so that every part verifies on its own."""
-    check_format(fmt)
-    ctx = context(session, turn_index)
-    whole = render_context(ctx, fmt, templates_dir)
-    if length(whole) <= limit:
-        return [whole]
-    def part(k: int, n: int, phases: list[dict], groups: list[dict]) -> str:
-        return render_context({**ctx, "phases": phases, "dice_block": dice_block(ctx, groups),
-                               "part": {"number": k + 1, "of": n, "first": k == 0, "last": k == n - 1}}, fmt, templates_dir)
-
-    room = limit - length(part(0, 1, [], []))           # what the header, the standings and the dice header leave
-    shares = [(fill, prose_share) for fill in (1.0, 0.85, 0.7) for prose_share in (0.5, 0.65, 0.8, 0.9, 0.35, 0.2)]
-    for fill, prose_share in shares:
-        budget = int(room * fill)
-        if budget <= 0:
-            break
-        prose = _pack_phases(ctx["phases"], int(budget * prose_share))
-        dice = _pack_groups(ctx, budget - int(budget * prose_share))
-        if prose is None or dice is None:
-            continue
-        n = max(len(prose), len(dice))
-        parts = [part(k, n, prose[k] if k < len(prose) else [], dice[k] if k < len(dice) else []) for k in range(n)]
-        if all(length(p) <= limit for p in parts):
-            return parts
-    raise AdjudicatorError(f"a post may hold at most {limit:,} characters, too few for this report's header, a "
-                           "battle and its dice lines: raise the forum's limit on a post's length (maximumPostLength)")
-
-
-def _phase_size(phase: dict) -> int:
-    return 80 + sum(length(line) + 8 for line in phase["lines"]) + sum(
-        400 + sum(length(r) + 8 for r in b["rounds"] + b.get("after", [])) + sum(length(n) + 16 for n in b["notes"])
-        for b in phase["battles"])
-
-
-def _pack_phases(phases: list[dict], budget: int) -> list[list[dict]] | None:
-    """Phases into parts of about `budget` characters; a long phase is cut between its lines or battles and its
-    title repeated with "(continued)". None when a single line or battle is over the budget."""
-    pieces: list[dict] = []
-    for ph in phases:
-        items = [("line", x) for x in ph["lines"]] + [("battle", b) for b in ph["battles"]]
-        chunk = {**ph, "lines": [], "battles": []}
-        for kind, item in items:
-            one = {**ph, "lines": [item] if kind == "line" else [], "battles": [item] if kind == "battle" else []}
-            if _phase_size(one) > budget:
-                return None
-            trial = {**chunk, "lines": chunk["lines"] + one["lines"], "battles": chunk["battles"] + one["battles"]}
-            if _phase_size(trial) > budget and (chunk["lines"] or chunk["battles"]):
-                pieces.append(chunk)
-                chunk = {**one, "title": ph["title"] + " (continued)"}
-            else:
-                chunk = trial
-        pieces.append(chunk)
-    return _bins(pieces, [_phase_size(p) for p in pieces], budget)
-
-
-def _pack_groups(ctx: dict, budget: int) -> list[list[dict]] | None:
-    """Dice groups into blocks whose group lines take at most `budget` characters."""
-    empty = length(dice_block(ctx, []))
-    sizes = [length(dice_block(ctx, [g])) - empty for g in ctx["dice"]]
-    if any(size > budget for size in sizes):
-        return None
-    return _bins(ctx["dice"], sizes, budget)
-
-
-def _bins(items: list, sizes: list[int], budget: int) -> list[list]:
-    """Items in order into as few consecutive bins of at most `budget` as a greedy fill gives (one bin at least)."""
-    bins: list[list] = [[]]
-    used = 0
-    for item, size in zip(items, sizes):
-        if bins[-1] and used + size > budget:
-            bins.append([])
-            used = 0
-        bins[-1].append(item)
-        used += size
-    return bins
 
 
 def store_report(session: Session, turn_index: int, fmt: str = "markdown", templates_dir: Path | None = None,

@@ -1,8 +1,11 @@
 """The report's summary of a turn, what TripleA's turn summary and a player's spreadsheet show at a glance: the
 territories that changed hands, the victory cities each side holds against what it needs, and the damaged ships
-and facilities. Sentences, so that every template (and a host's) prints them as they are."""
+and facilities. Sentences in the players' words (adjudicator/people.py), so that every template (and a host's)
+prints them as they are."""
 
 from __future__ import annotations
+
+from .people import heading, unit, whose
 
 # The version of the built-in templates (report.TEMPLATE_VERSION) from which the snapshot of a turn keeps what
 # changed hands in it and its damaged units (SUMMARY_KEYS): `audit` finds neither in a snapshot kept with an older
@@ -29,7 +32,8 @@ def changed_hands(before: dict[str, str], after: dict[str, str], kept: dict | No
 
 
 def _changed_lines(snapshot: dict) -> list[str]:
-    changed = [f"{place} ({was or 'nobody'} → {now})" for place, was, now in snapshot.get("changed", [])]
+    changed = [f"{place} ({heading(was) if was else 'nobody'} → {heading(now)})"
+               for place, was, now in snapshot.get("changed", [])]
     return [f"Changed hands this turn: {', '.join(changed)}."] if changed else []
 
 
@@ -60,4 +64,5 @@ def _damaged(snapshot: dict) -> list[str]:
     damaged = snapshot.get("damaged", [])
     if not damaged:
         return []
-    return ["Damaged: " + ", ".join(f"{place}: {owner} {unit} ({n} damage)" for place, owner, unit, n in damaged) + "."]
+    return ["Damaged: " + ", ".join(f"{place}: {whose(owner)} {unit(kind)} ({n} damage)"
+                                    for place, owner, kind, n in damaged) + "."]

@@ -109,9 +109,8 @@ def cross_check(blocks: list, lines: list[str]) -> None:
     split into parts, all pasted) is checked against that; one whose group is in no block pasted is counted as
     not checked, never as wrong. Problems name the narrative's line."""
     groups = {(b.game, b.turn, g.label): g for b in blocks for g in b.groups}
-    # a game's own kind of battle labels its dice with a word of its own (`insurgency:PLACE:r1:attacker`)
-    groups.update({(b.game, b.turn, "battle:" + g.label.split(":", 1)[1]): g for b in blocks for g in b.groups
-                   if g.label.count(":") >= 3 and (b.game, b.turn, "battle:" + g.label.split(":", 1)[1]) not in groups})
+    groups.update({(b.game, b.turn, alias): g for b in blocks for g in b.groups for alias in aliases(g.label)[1:]
+                   if (b.game, b.turn, alias) not in groups})
     told = told_rolls(lines)
     starts = [b.line for b in blocks]
     ordered: dict[int, list[int]] = {}      # each group put in order once: a paste may name one huge group often
@@ -133,6 +132,14 @@ def cross_check(blocks: list, lines: list[str]) -> None:
                                   f"{group.line}) holds {_dice(expected)} for them")
         else:
             owner.narrative_checked += 1
+
+
+def aliases(label: str) -> list[str]:
+    """The labels the narrative may print a dice group's rolls under: its own, and `battle:…` for a game's own kind
+    of battle, which labels its dice with a word of its own (`insurgency:PLACE:r1:attacker`)."""
+    if label.count(":") >= 3 and not label.startswith("battle:"):
+        return [label, "battle:" + label.split(":", 1)[1]]
+    return [label]
 
 
 def _dice(values: list[int], most: int = 40) -> str:

@@ -49,8 +49,8 @@ def test_the_axis_win_holding_14_cities_for_a_whole_round_and_the_game_then_take
         cli("submit", db, "--power", power, input="end\n")
         report = cli("adjudicate", db).output
         if power == "Germans":
-            assert "The Axis hold 14 cities, 14 or more: the Axis win if that still holds when the Germans have " \
-                   "played their turn of round 2" in report
+            assert "The Axis hold 14 cities, 14 or more: the Axis win if that still holds when Germany has " \
+                   "played its turn of round 2" in report
         else:
             assert "The Axis still hold 14 cities" in report
     hold = cli.json("status", db)["victory"]

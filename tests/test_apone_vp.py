@@ -28,7 +28,7 @@ def test_the_vp_account_is_reported_and_status_shows_the_total():
 
 def test_a_raid_says_the_rounds_count():
     _, _, lines = _lines("AP-24-02")
-    assert ("Bombing: 5 4 → 9; Germans lose 9 PUs; Germans lose 1 victory point (12 left); raids on the Germans "
+    assert ("Bombing: 5 4 → 9; the Germans lose 9 PUs; the Germans lose 1 victory point (12 left); raids on the Germans "
             "have scored 30 IPCs this round, 1 VP for each full 10 [AP-18].") in lines
 
 

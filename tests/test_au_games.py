@@ -32,12 +32,17 @@ from collections.abc import Callable
 import pytest
 
 from conftest import TEST_SEED
+from report_checks import check
 
 GAME_ID = "au2r"
 LAND = ("infantry", "artillery", "mech_infantry", "armour")
 AIR = ("fighter", "tactical_bomber", "bomber")
 FORMATS = ("markdown", "bbcode", "text")
 ORDER = ["Germans", "Russians", "Japanese", "Americans", "Chinese", "British", "Italians", "ANZAC", "French"]
+# How players name the powers (games/g40/names.py), in a report's headings and sentences.
+TITLES = {"Germans": "Germany", "Russians": "Soviet Union", "Japanese": "Japan", "Americans": "United States",
+          "Chinese": "China", "British": "United Kingdom", "Italians": "Italy", "ANZAC": "ANZAC", "French": "France"}
+SUBJECTS = {**TITLES, "Russians": "The Soviet Union", "Americans": "The United States", "British": "The United Kingdom"}
 
 VERSIONS = {
     # rules: (the map's title, the Soviet limit's rule and round, F5's bonus, Sea Lion's cities)
@@ -186,12 +191,12 @@ class Game:
         before = self.now
         assert (before["round"], before["power"]) == (rnd, power)
         out = self.cli("adjudicate", self.db).output
-        assert f"— round {rnd}, {power}" in out, out
+        assert f"— round {rnd}, {TITLES[power]}" in out, out
         assert "Order void" not in out, out
         turn = before["turn_index"]
         self.outputs[turn] = out
         self.now = self.status()
-        collected = re.search(rf"- {power} collect (\d+) PUs.*\(treasury (\d+)\)", out)
+        collected = re.search(rf"- {SUBJECTS[power]} collects (\d+) PUs.*\(treasury (\d+)\)", out)
         if collected:                               # the turn is over: the treasury the report gives is the game's
             assert self.now["powers"][power]["treasury"] == int(collected.group(2)), out
         return out
@@ -262,37 +267,46 @@ def test_two_rounds_of_all_nine_powers_adjudicate_report_audit_and_verify(cli, t
         for fmt in FORMATS:
             assert phrase not in plain(reports[turn, fmt]), f"turn {turn}, {fmt}: {phrase!r}"
 
+    # Every report reads as players write (issue 32): the powers, units and relationships by their names, no marker
+    # (city_captured), no Markdown left in BBCode or text; the dice block and the orders keep the game's names.
+    for (turn, fmt), text in reports.items():
+        check(text, fmt, internal=[p for p in ORDER if p != "ANZAC"])
+
     # Germans, round 1: two declarations, two land battles and a sea battle, F5's factory pays (2.0.8 map only).
-    shows(1, "Germans declare war on British.", "With it: Germans and ANZAC now War.", "Germans declare war on French.",
-          "F5: Germans attack French.", "F2: Germans attack French.", "23 Sea Zone: Germans attack French.",
-          "F5 is captured from French by Germans", "F2 is captured from French by Germans",
+    shows(1, "Germany declares war on the United Kingdom; with it, ANZAC is now at war with Germany.",
+          "Germany declares war on France.",
+          "F5: Germany attacks France.", "F2: Germany attacks France.", "23 Sea Zone: Germany attacks France.",
+          "F5 is captured from France by Germany", "F2 is captured from France by Germany",
           "National objective met: Trade with the Soviet Union, +5 PUs.",
-          f"National objective missed: Sea Lion (5 PUs) (none of {sea_lion} held by Germans).")
+          f"National objective missed: Sea Lion (5 PUs) (none of {sea_lion} held by Germany).")
     if f5_bonus:
-        shows(1, "F5 is captured from French by Germans; capture bonus to Germans: minor factory 3 — 3 PUs from French")
+        shows(1, "F5 is captured from France by Germany; capture bonus to Germany: minor factory 3 — 3 PUs from France; "
+                 "the captured minor factory becomes 1 plundered minor factory.")
     else:
         lacks(1, "capture bonus")
     assert treasury[1, "Russians"]["French"] == treasury[1, "Germans"]["French"] - f5_bonus
     # Japanese, round 1: war on China, two battles and an empty territory taken; Trade with China missed.
-    shows(3, "Japanese declare war on Chinese.", "C12: Japanese attack Chinese.", "C11: Japanese attack Chinese.",
-          "C12 is captured from Chinese by Japanese", "C11 is captured from Chinese by Japanese",
-          "C16 is captured from Chinese by Japanese",
+    shows(3, "Japan declares war on China.", "C12: Japan attacks China.", "C11: Japan attacks China.",
+          "C12 is captured from China by Japan", "C11 is captured from China by Japan",
+          "C16 is captured from China by Japan",
           "National objective met: Trade with the US and France, +10 PUs.",
-          "National objective missed: Trade with China (5 PUs) (Japanese at war with Chinese).")
-    shows(6, "6 Sea Zone: British attack Germans.", "47 Sea Zone: British attack Germans.")
-    shows(7, "UK22: Italians attack British.", "88 Sea Zone: Italians attack British.",
-          "UK22 is captured from British by Italians")
+          "National objective missed: Trade with China (5 PUs) (Japan at war with China).")
+    shows(5, "China buys 3 infantry for 9 PUs", "China is now allied with the United Kingdom and ANZAC.")
+    lacks(5, "Chinese British Allies")                          # the map's trigger's name is no sentence
+    shows(6, "6 Sea Zone: the United Kingdom attacks Germany.", "47 Sea Zone: the United Kingdom attacks Germany.")
+    shows(7, "UK22: Italy attacks the United Kingdom.", "88 Sea Zone: Italy attacks the United Kingdom.",
+          "UK22 is captured from the United Kingdom by Italy")
     # Germans, round 2: the city F3 and its factory, paid from France's treasury.
-    shows(10, "F3: Germans attack French.",
-          "F3 is captured from French by Germans; capture bonus to Germans: city 5, minor factory 3 — 8 PUs from French",
+    shows(10, "F3: Germany attacks France.",
+          "F3 is captured from France by Germany; capture bonus to Germany: city 5, minor factory 3 — 8 PUs from France",
           "National objective met: Trade with the Soviet Union, +5 PUs.")
-    f3 = plain(reports[10, "text"]).split("F3: Germans attack French.")[1].split("Result:")[0]
+    f3 = plain(reports[10, "text"]).split("F3: Germany attacks France.")[1].split("Result:")[0]
     assert "bomber_payload" not in f3                              # RULINGS.md "bomber-payload": markers only
     # issue 32: AA fire says how many guns fired how many shots; the battle ends with the value each side lost;
     # no phase says "No orders."
     assert re.search(r"AA fire: \d+ AA guns?, \d+ shots? @1: [\d ]+ → \d+ hits?; lost ", f3), f3
     text = reports[10, "text"].split("\n")                          # verify holds the AA line to the block
-    k = next(i for i, line in enumerate(text) if i > text.index("  F3: Germans attack French.") and "AA fire: " in line)
+    k = next(i for i, line in enumerate(text) if i > text.index("  F3: Germany attacks France.") and "AA fire: " in line)
     text[k] = re.sub(r"(@1: )(\d)", lambda m: m[1] + str(int(m[2]) % 6 + 1), text[k], count=1)
     (tmp_path / "aa.txt").write_text("\n".join(text))
     assert f"line {k + 1}: the narrative prints the dice of AA fire in F3" in cli("verify", tmp_path / "aa.txt",
@@ -301,18 +315,19 @@ def test_two_rounds_of_all_nine_powers_adjudicate_report_audit_and_verify(cli, t
     for turn in range(1, 19):
         lacks(turn, "No orders.")
     if rules == "beta-1.1" and "Round 2," in f3:                   # AU11-09, AU11-10: bombers fight round 1 only
-        assert "the attacker's 3 bomber leave the battle: Beta-1.1 bombers attack in the first round only" in f3
+        assert "the attacker's 3 bombers leave the battle: Beta-1.1 bombers attack in the first round only" in f3
     else:
         assert "leave the battle" not in f3
     before, after = treasury[2, "Germans"], treasury[2, "Russians"]
     assert after["French"] == before["French"] - 8
-    bought = re.search(r"Germans buy 4 infantry for (\d+) PUs", reports[10, "text"])
-    collected = re.search(r"Germans collect (\d+) PUs", reports[10, "text"])
+    bought = re.search(r"Germany buys 4 infantry for (\d+) PUs", reports[10, "text"])
+    collected = re.search(r"Germany collects (\d+) PUs", reports[10, "text"])
     assert after["Germans"] == before["Germans"] - int(bought.group(1)) + 8 + int(collected.group(1))
     # Japanese, round 2: war on the UK costs Trade with the US and France.
-    shows(12, "Japanese declare war on British.", "With it: Japanese and ANZAC now War.",
-          "C15 is captured from Chinese by Japanese",
-          "National objective missed: Trade with the US and France (10 PUs) (Japanese declared war on British, ANZAC).")
+    shows(12, "Japan declares war on the United Kingdom; with it, ANZAC is now at war with Japan.",
+          "C15 is captured from China by Japan",
+          "National objective missed: Trade with the US and France (10 PUs) (Japan declared war on the United Kingdom, "
+          "ANZAC).")
 
     # -- the position ------------------------------------------------------------------------------------------------
     owners = {t: end["territories"][t]["owner"] for t in ("F2", "F3", "F5", "C11", "C12", "C15", "C16", "UK22")}

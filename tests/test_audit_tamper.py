@@ -17,7 +17,8 @@ from test_audit import game_db, played, sql  # noqa: F401  (fixtures)
 from sqlmodel import Session
 
 from adjudicator.demo import SCRIPT
-from adjudicator.report import TEMPLATE_VERSION, render_parts
+from adjudicator.report import TEMPLATE_VERSION
+from adjudicator.report_parts import render_parts
 from adjudicator.store.db import open_existing
 
 
@@ -34,7 +35,7 @@ def without_holds(text: str) -> str:
 
 
 def other_battle_result(text: str) -> str:
-    return text.replace("Result: **Belarus is captured from Russians by Germans**", "Result: **Belarus holds**")
+    return text.replace("Result: **Belarus is captured from the Russians by the Germans**", "Result: **Belarus holds**")
 
 
 def other_orders_hash(text: str) -> str:

@@ -120,7 +120,8 @@ def test_every_ruling_a_case_names_is_in_the_rulings():
     from pathlib import Path
     root = Path(__file__).resolve().parents[1]
     headings = set(re.findall(r"^## (\S+)$", (root / "games" / "allies_vs_axis" / "RULINGS.md").read_text(), re.M))
-    named = {c["ruling"] for c in tomllib.loads((root / "tests" / "cases" / "av.toml").read_text())["case"] if "ruling" in c}
+    named = {c["ruling"] for f in (root / "tests" / "cases").glob("av*.toml")
+             for c in tomllib.loads(f.read_text())["case"] if "ruling" in c}
     assert named and named <= headings, named - headings
 
 

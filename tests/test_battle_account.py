@@ -66,7 +66,7 @@ def test_a_neutral_that_joins_is_said_to_join():
     _, lines = played({"setup": "g40", "map": "ww2global40_2nd_edition", "orders": "ncm 1 inf Romania > Bulgaria",
                        "position": {"Romania": {"owner": "Germans", "units": {"Germans": {"infantry": 1}}}}})
     joined = [line for line in lines if line.startswith("Bulgaria")]
-    assert joined and "joins Germans" in joined[0] and "its 4 infantry join them" in joined[0], lines
+    assert joined and "joins the Germans" in joined[0] and "its 4 infantry join them" in joined[0], lines
     assert not any("blitzed" in line for line in lines)
 
 
@@ -76,7 +76,7 @@ def test_taking_back_ones_own_territory_is_a_liberation():
         "position": {"Germany": {"owner": "Germans", "units": {"Germans": {"armour": 1}}},
                      "Poland": {"owner": "Russians", "units": {"Russians": {"infantry": 1}}}},
         "dice": {"battle:Poland:r1:attacker": [1], "battle:Poland:r1:defender": [6]}})
-    assert battle["result"] == "Poland is liberated from Russians by Germans, its original owner"
+    assert battle["result"] == "Poland is liberated from the Russians by the Germans, its original owner"
 
 
 def test_a_void_retreat_is_noted_once():
@@ -133,7 +133,7 @@ def test_units_placed_for_another_power_are_said_to_become_its():
     assert not errors
     mark_given(events, position({"id": "report", **case})[1])
     lines = [line for e in events if e["type"] == "place" for line in describe(e)]
-    assert lines == ["1 infantry placed in New South Wales; they become British units.",
+    assert lines == ["1 infantry placed in New South Wales; they pass to the British.",
                      "1 infantry placed in Queensland."]
 
 
@@ -162,7 +162,7 @@ def test_a_sea_battle_won_while_submarines_stay_submerged_does_not_say_the_zone_
         "setup": "g40", "map": "ww2global40_2nd_edition",
         "orders": "cm 1 bb 113 Sea Zone > 112 Sea Zone > 110 Sea Zone", "standing": {"British": {"submerge": True}},
         "position": {"110 Sea Zone": {"units": {"British": {"submarine": 2, "transport": 1}}}}})
-    assert battle["result"] == "the attackers win; the defending 2 submarine that submerged stay in 110 Sea Zone"
+    assert battle["result"] == "the attackers win; the defending 2 submarines that submerged stay in 110 Sea Zone"
 
 
 def test_a_raids_aa_fire_says_its_shots():
@@ -171,12 +171,12 @@ def test_a_raids_aa_fire_says_its_shots():
     case = next(c for c in load_cases() if c["id"] == "BG-26-31")
     _, errors, events = run(case)
     assert not errors
-    assert "The factory_major's AA fires: 1 shot @1: 6 → 0 hits; lost nothing." in [
+    assert "The factory major's AA fires: 1 shot @1: 6 → 0 hits; lost nothing." in [
         line for e in events if e["type"] == "raid" for line in describe(e)]
     case = next(c for c in load_cases() if c["id"] == "CL-03-01")
     _, errors, events = run(case)
     lines = [line for e in events if e["type"] == "raid" for line in describe(e)]
-    assert any(line.startswith("AA fires (1 aaGun) at every raiding aircraft: 2 shots @1: ") for line in lines), lines
+    assert any(line.startswith("AA fires (1 aa Gun) at every raiding aircraft: 2 shots @1: ") for line in lines), lines
 
 
 def test_aa_fire_of_guns_that_are_no_defenders_names_them():

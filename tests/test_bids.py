@@ -75,11 +75,11 @@ def test_a_bid_for_two_axis_powers_on_the_2nd_edition_map(cli, tmp_path, maps_di
     cli("submit", db, "--power", "Germans", "-", input="power: Germans\nbuy 1 art\nplace 1 art Romania\nend\n")
     assert cli.json("status", db)["awaiting"] == "adjudicate"
     report = cli("adjudicate", db).output
-    assert "## World War II Global 1940 2nd Edition 4.0 — bid before round 1, Germans" in report, report
-    for line in ("### Bid purchase", "- Germans buy 1 artillery for 4 PUs of their bid (1 of it left).",
+    assert "## World War II Global 1940 2nd Edition 4.0 — bid before round 1, Germany" in report, report
+    for line in ("### Bid purchase", "- Germany buys 1 artillery for 4 PUs of its bid (1 of it left).",
                  "### Bid placement", "- 1 artillery placed in Romania (bid).", "### End of the bid",
-                 f"- Germans keep the 1 PU left of their bid in their treasury (now {treasury['Germans'] + 1}).",
-                 "- Next: the bid of the Italians.", "holds: 0 groups, 0 dice"):
+                 f"- Germany keeps the 1 PU left of its bid in its treasury (now {treasury['Germans'] + 1}).",
+                 "- Next: the bid of Italy.", "holds: 0 groups, 0 dice"):
         assert line in report, line
     now = cli.json("status", db)
     assert (now["round"], now["power"], now["turn_index"], now["bids"]) == (0, "Italians", 2, {"Italians": 12})
@@ -97,8 +97,8 @@ def test_a_bid_for_two_axis_powers_on_the_2nd_edition_map(cli, tmp_path, maps_di
     cli("submit", db, "--power", "Italians", "-",
         input="buy 1 inf, 1 sub\nplace 1 inf Libya\nplace 1 sub 96 Sea Zone\n")
     report = cli("adjudicate", db).output
-    assert "- Italians keep the 3 PUs left of their bid in their treasury" in report, report
-    assert "- Next: round 1, Germans, purchase." in report, report
+    assert "- Italy keeps the 3 PUs left of its bid in its treasury" in report, report
+    assert "- Next: round 1, Germany, purchase." in report, report
     now = cli.json("status", db)
     assert (now["round"], now["power"], now["phase"], now["turn_index"], now["bids"]) == (1, "Germans", "purchase", 3, {})
     assert now["powers"]["Italians"]["treasury"] == treasury["Italians"] + 3
@@ -114,7 +114,7 @@ def test_a_bid_for_two_axis_powers_on_the_2nd_edition_map(cli, tmp_path, maps_di
     cli("submit", db, "--power", "Germans", "-", input="round: 1\nbuy 1 inf\nwar Russians\n"
         "cm 2 inf, 1 art Romania > Bessarabia\nplace 1 inf Germany\nend\n")
     report = cli("adjudicate", db).output
-    assert "— round 1, Germans" in report and "**Bessarabia**: Germans attack Russians." in report, report
+    assert "— round 1, Germany" in report and "**Bessarabia**: Germany attacks the Soviet Union." in report, report
     assert "Attacking: 1 artillery, 2 infantry." in report, report
     assert re.search(r"battle:Bessarabia:r1:attacker \| d6 \|", report), report
     after = cli.json("status", db)
@@ -134,8 +134,8 @@ def test_a_bid_on_alt_universe_places_units_that_attack_in_round_1(cli, tmp_path
             "held by French")
     cli("submit", db, "--power", "Germans", "-", input="buy 2 inf\nplace 1 inf G8\nplace 1 inf G11\nend\n")
     report = cli("adjudicate", db).output
-    assert "— bid before round 1, Germans" in report and "- Germans have spent their whole bid." in report, report
-    assert "- Next: round 1, Germans, purchase." in report, report
+    assert "— bid before round 1, Germany" in report and "- Germany has spent its whole bid." in report, report
+    assert "- Next: round 1, Germany, purchase." in report, report
     now = cli.json("status", db)
     assert (now["round"], now["power"], now["turn_index"]) == (1, "Germans", 2)
     assert now["powers"]["Germans"]["treasury"] == start["powers"]["Germans"]["treasury"]
@@ -153,7 +153,7 @@ place 5 inf G15
 end
 """)
     report = cli("adjudicate", db).output
-    assert "— round 1, Germans" in report and "**F5**: Germans attack French." in report, report
+    assert "— round 1, Germany" in report and "**F5**: Germany attacks France." in report, report
     assert f"Attacking: 1 armour, 2 artillery, {g8 + 4} infantry." in report, report
     assert cli.json("status", db)["power"] == "Russians"
     verified_and_audited(cli, tmp_path, db, 2, ["Germans"])
@@ -171,7 +171,7 @@ def test_strict_dice_await_no_salt_for_a_bid_and_round_1_awaits_them(cli, tmp_pa
     assert "Strict dice" not in report, report
     cli("submit", db, "--power", "Italians", "-", input="end\n")            # the whole bid kept
     report = cli("adjudicate", db).output
-    assert "- Italians keep the 4 PUs left of their bid in their treasury" in report, report
+    assert "- The Italians keep the 4 PUs left of their bid in their treasury" in report, report
     cli("submit", db, "--power", "Germans", "-", input="buy 1 inf\nplace 1 inf Germany\nend\n")
     assert cli.json("status", db)["awaiting"] == "salts from Russians, Italians"
     assert "awaits the salts of Russians, Italians" in cli("adjudicate", db, code=1).output

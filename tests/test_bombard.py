@@ -41,7 +41,7 @@ def test_a_bombard_order_is_submitted_adjudicated_reported_and_audited(cli, tmp_
     assert "bombard 1 battleship 113 Sea Zone > Denmark" in accepted
     cli("adjudicate", db)
     text = cli("report", db, "--format", "text").stdout
-    assert "1 battleship in 113 Sea Zone to bombard Denmark (`bombard 1 battleship 113 Sea Zone > Denmark`)." in text
+    assert "1 battleship in 113 Sea Zone to bombard Denmark (“bombard 1 battleship 113 Sea Zone > Denmark”)." in text
     assert "Shore bombardment: " in text
     bombard = [g for g in cli.json("rolls", db) if g["label"] == "bombard:Denmark"]
     assert [g["units"] for g in bombard] == [["battleship@4"]], "the battleship that stayed in 113 Sea Zone fired"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import TEST_SEED
+from report_checks import check
 
 EUROPE = "europe_improved/map/games/europe_improved.xml"
 PACIFIC = "pacific/map/games/pacific.xml"
@@ -80,6 +81,8 @@ def test_a_whole_round_plays_audits_and_verifies(cli, tmp_path, maps_dir, xml, s
     for turn in range(1, len(script) + 1):
         posted = tmp_path / f"turn{turn}.md"
         posted.write_text(cli("report", db, "--turn", turn).output)
+        for fmt in ("markdown", "bbcode", "text"):       # a game with no words of its own: the map's, readable
+            check(cli("report", db, "--turn", turn, "--format", fmt).output, fmt)
         verified = cli("verify", posted, "--anchor", made["anchor"], code=None)
         assert verified.exit_code in (0, 2) and f"game cl, turn {turn}" in verified.output, verified.output
 

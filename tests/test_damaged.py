@@ -22,7 +22,7 @@ from adjudicator.store.db import url_of
 COMMANDS = (["status"], ["status", "--json"], ["games"], ["report"], ["rolls"], ["audit"],
             ["map", "--turn", "1", "-o", "turn.png"], ["submit", "--power", "Russians", "orders.txt"],
             ["adjudicate"], ["edit", "fix.txt", "--reason", "a test"], ["post", "--turn", "1", "--no-picture"],
-            ["mail", "--turn", "1", "--no-picture"])
+            ["mail", "--turn", "1", "--no-picture"], ["contact", "--player", "Germans=fritz@example.org"])
 # What `post` and `mail` read besides the game: a topic, a player's address, and the intents of turn 1's report to
 # both whose answers never came (so that each reads its records and goes on to send, writing nothing)
 INTENT = ("insert into delivery (game_id, turn_index, step, channel, part, parts, target, ref, created_at) values "
@@ -151,7 +151,7 @@ def run_every_command(cli, db: str, fragment: str) -> bool:
         if r.exit_code == 2:
             failed += 1
             assert fragment in r.output, (command, r.output)
-        wrote |= r.exit_code == 0 and command[0] in ("submit", "adjudicate", "edit")
+        wrote |= r.exit_code == 0 and command[0] in ("submit", "adjudicate", "edit", "contact")
     assert failed, "some command must notice the damage"
     return wrote
 

@@ -43,7 +43,7 @@ def game(request, tmp_path):
 def slow_forum(forum):
     """The forum, posting at once, with a report in three parts or more."""
     forum.post_delay = 0
-    forum.max_post_length = 3600
+    forum.max_post_length = 3000
     return forum
 
 

@@ -147,9 +147,9 @@ def test_an_armistice_through_the_command_line_is_reported_and_audits(tmp_path, 
             cli("submit", db, "--power", nation, "-", input=script)
             reports.append(cli("adjudicate", db).output)
         japan, russia_2 = reports[nations.index("Japan")], reports[-1]
-        assert "Armistice offer R1: Japan offer Russia an armistice — Japan pay 5 IPCs" in japan, japan
+        assert "Armistice offer R1: Japan offers Russia an armistice — Japan pays 5 IPCs" in japan, japan
         assert "Offer R1: Japan offer Russia an armistice: Japan pay 5 IPCs; awaiting Russia" in japan, japan
-        assert "Armistice R1: Japan and Russia are at peace — Japan pay 5 IPCs" in russia_2, russia_2
+        assert "Armistice R1: Japan and Russia are at peace — Japan pays 5 IPCs" in russia_2, russia_2
         assert "Income held for Russia: 5 IPCs from Japan" in russia_2, russia_2
         assert not cli.json("status", db)["armistices"] == []
         every_report_verifies_and_audit_passes(cli, db, tmp_path, len(reports))

@@ -68,9 +68,9 @@ def _turn(reports, round_, nation):
 def test_research_succeeds_on_chart_1(game):
     cli, db, _, reports = game
     us = _turn(reports, 1, "United States")
-    assert "United States buy 10 research dice for 50 IPCs (Chart 1 named for breakthroughs)" in us, us
+    assert "The United States buys 10 research dice for 50 IPCs (Chart 1 named for breakthroughs)" in us, us
     assert "1 six, 1 breakthrough on Chart 1. [EG-32]" in us
-    assert "United States gain Advanced Artillery (Chart 1: chart1:United States:1 1: Advanced Artillery)" in us
+    assert "The United States gains Advanced Artillery (Chart 1: chart1:United States:1 1: Advanced Artillery)" in us
     assert cli.json("status", db)["technologies"]["United States"] == ["Advanced Artillery"]
 
 
@@ -78,7 +78,7 @@ def test_research_succeeds_twice_on_chart_2_and_rolls_again_what_gives_nothing(g
     cli, db, _, reports = game
     gb = _turn(reports, 1, "Great Britain")
     assert "2 sixes, 2 breakthroughs on Chart 2. [EG-32]" in gb, gb
-    assert "Great Britain gain Improved Mechanized Infantry (Chart 2: chart2:Great Britain:1 3+4 = 7" in gb
+    assert "Great Britain gains Improved Mechanized Infantry (Chart 2: chart2:Great Britain:1 3+4 = 7" in gb
     assert "6: no technology: rolled again" in gb and "held already: rolled again" in gb
     assert "= 9: Cruise Missiles); it takes effect at once. [EG-34]" in gb
     assert cli.json("status", db)["technologies"]["Great Britain"] == ["Improved Mechanized Infantry",
@@ -88,7 +88,7 @@ def test_research_succeeds_twice_on_chart_2_and_rolls_again_what_gives_nothing(g
 def test_an_insurgency_makes_its_territory_neutral(game):
     cli, db, _, reports = game
     russia = _turn(reports, 1, "Russia")
-    assert "Russia start an insurgency in Shensi (an Original Territory of China): 2 Insurgents for 8 Influence" in russia
+    assert "Russia starts an insurgency in Shensi (an Original Territory of China): 2 Insurgents for 8 Influence" in russia
     assert "insurgency:Shensi:r1:attacker" in russia, russia
     assert "The insurgency of Russia in Shensi succeeds: Shensi is no longer China's but neutral" in russia
     shensi = cli.json("status", db)["territories"]["Shensi"]
@@ -98,34 +98,34 @@ def test_an_insurgency_makes_its_territory_neutral(game):
 def test_the_armistice_pays_its_income_in_the_next_round(game):
     cli, db, _, reports = game
     indonesia = _turn(reports, 2, "Indonesia")
-    assert "Armistice offer R2: Indonesia offer Australia an armistice — Indonesia pay 5 IPCs" in indonesia, indonesia
+    assert "Armistice offer R2: Indonesia offers Australia an armistice — Indonesia pays 5 IPCs" in indonesia, indonesia
     australia = _turn(reports, 2, "Australia")
-    assert "Australia accept the armistice offer R2 of Indonesia. [EG-23]" in australia, australia
-    assert ("Armistice R2: Indonesia and Australia are at peace — Indonesia pay 5 IPCs. The 5 IPCs given are usable "
+    assert "Australia accepts the armistice offer R2 of Indonesia. [EG-23]" in australia, australia
+    assert ("Armistice R2: Indonesia and Australia are at peace — Indonesia pays 5 IPCs. The 5 IPCs given are usable "
             "from round 3. [EG-22]") in australia
     later = _turn(reports, 3, "Australia")
-    assert "Australia receive 5 IPCs given by Indonesia in the armistice R2" in later, later
+    assert "Australia receives 5 IPCs given by Indonesia in the armistice R2" in later, later
     status = cli.json("status", db)
     assert "Australia" not in status["powers"]["Indonesia"]["at_war_with"]
 
 
 def test_military_terms_remove_half_the_losers_land_units(game):
     cli, db, _, reports = game
-    assert "Surrender offer S1: China offer to surrender to Japan" in _turn(reports, 2, "China")
+    assert "Surrender offer S1: China offers to surrender to Japan" in _turn(reports, 2, "China")
     japan = _turn(reports, 2, "Japan")
-    assert "Japan accept the surrender offer S1 of China, on these terms: military a. [EG-13]" in japan, japan
-    assert ("China surrender to Japan (offer S1): at peace with Japan. Terms: Military A — half of their 44 land "
+    assert "Japan accepts the surrender offer S1 of China, on these terms: military a. [EG-13]" in japan, japan
+    assert ("China surrenders to Japan (offer S1): at peace with Japan. Terms: Military A — half of their 44 land "
             "units, rounded up, cheapest first, removed: 22 infantry. [EG-17]") in japan
     assert "China" not in cli.json("status", db)["powers"]["Japan"]["at_war_with"]
 
 
 def test_political_terms_need_the_capital_and_give_its_income(game):
     cli, db, _, reports = game
-    assert "Ontario is captured from Canada by United States" in _turn(reports, 2, "United States")
-    assert "Surrender offer S3: Canada offer to surrender to United States" in _turn(reports, 2, "Canada")
+    assert "Ontario is captured from Canada by the United States" in _turn(reports, 2, "United States")
+    assert "Surrender offer S3: Canada offers to surrender to the United States" in _turn(reports, 2, "Canada")
     us = _turn(reports, 3, "United States")
-    assert "United States accept the surrender offer S3 of Canada, on these terms: political. [EG-13]" in us, us
-    assert "Canada surrender to United States (offer S3): at peace with United States. Terms: Political" in us
+    assert "The United States accepts the surrender offer S3 of Canada, on these terms: political. [EG-13]" in us, us
+    assert "Canada surrenders to the United States (offer S3): at peace with the United States. Terms: Political" in us
     assert "Political surrender: United States over Canada (while United States hold Ontario)" in us
     status = cli.json("status", db)
     assert status["powers"]["United States"]["income"] == 52 + 7, status["powers"]["United States"]
@@ -135,8 +135,8 @@ def test_land_terms_make_the_occupied_territories_the_victors_original_ones(game
     cli, db, _, reports = game
     assert "Southern France is captured from France by Italy" in _turn(reports, 2, "Italy")
     italy = _turn(reports, 3, "Italy")
-    assert "Italy accept the surrender offer S4 of France, on these terms: land Tunisia, Southern France." in italy
-    assert ("France surrender to Italy (offer S4): at peace with Italy. Terms: Land — Tunisia and Southern France "
+    assert "Italy accepts the surrender offer S4 of France, on these terms: land Tunisia, Southern France." in italy
+    assert ("France surrenders to Italy (offer S4): at peace with Italy. Terms: Land — Tunisia and Southern France "
             "become Original Territories of Italy. [EG-16]") in italy, italy
     status = cli.json("status", db)
     for place in ("Tunisia", "Southern France"):

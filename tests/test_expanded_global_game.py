@@ -62,16 +62,16 @@ def test_new_shows_the_fourteen_nations_in_order_with_their_money(game):
 
 def test_the_offer_and_the_answer_are_reported_and_the_alliance_forms(game):
     cli, db, _, _, reports = game
-    assert "Alliance offer A1: United States offer an alliance to Canada" in reports[0]
+    assert "Alliance offer A1: the United States offers an alliance to Canada" in reports[0]
     canada = reports[13]
-    assert "Canada accept the alliance offer A1 of United States. [EG-60]" in canada, canada
-    assert "Canada and United States are allies. [EG-61]" in canada
+    assert "Canada accepts the alliance offer A1 of the United States. [EG-60]" in canada, canada
+    assert "Canada and the United States are allies. [EG-61]" in canada
     assert cli.json("status", db)["powers"]["Canada"]["at_war_with"] == []
 
 
 def test_the_declaration_is_reported_and_the_war_is_fought_a_round_later(game):
     cli, db, _, _, reports = game
-    assert "Russia declare war on Japan; combat between them may start in round 2. [EG-65]" in reports[1]
+    assert "Russia declares war on Japan; combat between them may start in round 2. [EG-65]" in reports[1]
     russia_2 = reports[15]
     assert "Korea" in russia_2 and "Battle" in russia_2, russia_2
     assert "Japan" in cli.json("status", db)["powers"]["Russia"]["at_war_with"]
@@ -80,7 +80,7 @@ def test_the_declaration_is_reported_and_the_war_is_fought_a_round_later(game):
 def test_an_undeclared_attack_is_a_surprise_attack(game):
     cli, db, _, _, reports = game
     germany = reports[2]
-    assert "Surprise Attack: Germany on Eastern European Commonwealth" in germany, germany
+    assert "Surprise Attack: Germany on the Eastern European Commonwealth" in germany, germany
     assert "Yugoslavia" in germany
     assert "Germany" in cli.json("status", db)["powers"]["Eastern European Commonwealth"]["at_war_with"]
 
@@ -88,14 +88,14 @@ def test_an_undeclared_attack_is_a_surprise_attack(game):
 def test_six_influence_markers_take_a_neutral_with_its_army(game):
     cli, db, _, _, reports = game
     us_2 = reports[14]
-    assert "United States take Saudi Arabia by Influence" in us_2, us_2
+    assert "The United States takes Saudi Arabia by Influence" in us_2, us_2
     assert cli.json("status", db)["territories"]["Saudi Arabia"]["owner"] == "United States"
 
 
 def test_an_insurgency_is_fought_with_audited_dice_as_conduct_combat_begins(game):
     cli, db, _, _, reports = game
     japan_2 = reports[20]
-    assert "Japan start an insurgency in Burma (an Original Territory of India): 1 Insurgent for 4 Influence" \
+    assert "Japan starts an insurgency in Burma (an Original Territory of India): 1 Insurgent for 4 Influence" \
         in japan_2, japan_2
     assert "insurgency:Burma:r1:attacker" in japan_2
     won = "The insurgency of Japan in Burma succeeds" in japan_2
@@ -124,8 +124,8 @@ def test_leaving_an_alliance_takes_effect_before_the_declarations_of_the_same_tu
     cli, db = round_3
     cli("submit", db, "--power", "United States", "-", input="leave\nwar Canada\nend\n")
     report = cli("adjudicate", db).output
-    assert "United States leave their alliance: now at peace with Canada" in report, report
-    assert "United States declare war on Canada" in report
+    assert "The United States leaves their alliance: now at peace with Canada" in report, report
+    assert "The United States declares war on Canada" in report
     assert cli.json("status", db)["powers"]["United States"]["at_war_with"] == ["Canada"]
 
 

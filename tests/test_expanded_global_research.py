@@ -34,13 +34,13 @@ def test_research_the_nation_cannot_pay_for_is_refused_at_submit(game):
 
 def test_the_report_names_the_research_dice_and_the_technology_gained(game):
     cli, db, _, _, report = game
-    assert "United States buy 10 research dice for 50 IPCs (Chart 1 named for breakthroughs); 2 IPCs left." in report
-    assert "United States research (research:United States):" in report, report
+    assert "The United States buys 10 research dice for 50 IPCs (Chart 1 named for breakthroughs); 2 IPCs left." in report
+    assert "The United States researches (research:United States):" in report, report
     assert "research:United States" in report
     status = cli.json("status", db)
     gained = status["technologies"].get("United States", [])
-    if "breakthrough on Chart 1" in report or "United States gain " in report:
-        assert gained and f"United States gain {gained[0]} (Chart 1: chart1:United States:1" in report, report
+    if "breakthrough on Chart 1" in report or "United States gains " in report:
+        assert gained and f"The United States gains {gained[0]} (Chart 1: chart1:United States:1" in report, report
         assert "chart1:United States:1" in report
     else:
         assert "no 6, the research fails" in report and gained == []

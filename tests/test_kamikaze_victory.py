@@ -63,8 +63,8 @@ def test_a_kamikaze_attack_plays_through_submit_adjudicate_report_verify_and_aud
     assert groups[0]["label"] == "kamikaze:20 Sea Zone" and len(groups[0]["values"]) == 2, "strikes come first"
     bb, cv = (f"{v} {'damaged' if v <= 2 else 'missed'}" for v in groups[0]["values"])   # both take two hits
     text = cli("report", g40_db, "--format", "text").stdout
-    assert ("Kamikaze in 20 Sea Zone: the Japanese spend 2 tokens on the Americans ships (standing order "
-            "`kamikaze 20 Sea Zone max 2: battleship, carrier, cruiser`), hitting on 2 or less: "
+    assert ("Kamikaze in 20 Sea Zone: Japan spends 2 tokens on the United States' ships (standing order "
+            "“kamikaze 20 Sea Zone max 2: battleship, carrier, cruiser”), hitting on 2 or less: "
             f"battleship {bb}, carrier {cv}; 4 tokens left [kamikaze].") in text
     after = cli.json("status", g40_db)
     assert after["kamikaze"]["Japanese"]["tokens"] == 4
@@ -87,7 +87,7 @@ def test_a_victory_is_held_a_whole_round_announced_won_and_ends_the_game(cli, g4
     text = cli("report", g40_db, "--format", "text").stdout
     assert ("The Axis hold (8 of United Kingdom, Russia, Germany, Poland, France, Southern Italy, Novgorod, Volgograd, "
             "Ontario, Egypt, Eastern United States or 6 of ") in text
-    assert "they win if that still holds when the Germans have played their turn of round 2, a whole round from now [victory]" in text
+    assert "they win if that still holds when Germany has played its turn of round 2, a whole round from now [victory]" in text
     st = cli.json("status", g40_db)
     assert st["victory"]["winner"] is None and st["victory"]["holds"][0]["side"] == "Axis"
     assert "a hold counted from the turn of the Germans in round 1" in cli("status", g40_db).stdout

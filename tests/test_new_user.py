@@ -85,7 +85,7 @@ def test_every_command_uses_ADJUDICATOR_DB_when_no_database_is_named(cli, tmp_pa
 def test_without_ADJUDICATOR_DB_a_missing_database_is_named_as_missing(cli):
     for command in (["status"], ["report"], ["rolls"], ["audit"], ["adjudicate"], ["map", "-o", "x.png"],
                     ["new", "--game", "demo"], ["submit", "--power", "Germans"], ["edit", "--reason", "r"],
-                    ["post"], ["mail"]):
+                    ["post"], ["mail"], ["contact", "--player", "Germans=hans@example.org"]):
         r = cli(*command, input="end\n", code=2)
         assert "no game database given" in r.output and "ADJUDICATOR_DB" in r.output, (command, r.output)
 

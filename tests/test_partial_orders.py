@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from adjudicator.people import counted
 from adjudicator.report import describe
 from adjudicator.rules import air
 from cases.runner import position
@@ -54,8 +55,8 @@ def test_the_survivors_fly_where_the_order_sent_them(cli, tmp_path, maps_dir, ga
     assert 0 < survivors < named, f"the test seed's battle should kill some fighters, not all: {text}"
     ordered = next(line for line in orders.splitlines() if line.startswith("ncm"))
     canonical = ordered.replace("ftr", "fighter").replace("tac", "tactical_bomber")
-    assert (f"Order partly carried out: `{canonical}`: {survivors} fighter, " in text
-            and f"; {named - survivors} fighter could not (Germans has {survivors} fighter in {battle}, not {named})."
+    assert (f"Order partly carried out: “{canonical}”: {counted(survivors, 'fighter')}, " in text
+            and f"; {counted(named - survivors, 'fighter')} could not (Germany has {survivors} fighter in {battle}, not {named})."
             in text), text
     assert "Order void" not in text and "lands in" not in text, text
     left = status.get(battle, {}).get("units", {})

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from adjudicator.games import game_module
+from adjudicator.people import People, speaking
 from adjudicator.report import describe
 from adjudicator.rules import economy, politics
 from adjudicator.rules.conditions import Conditions, Unsupported, combine, in_rounds
@@ -31,19 +32,21 @@ def fresh(rules) -> State:
 def test_the_report_lists_each_objective_met_or_missed(g40):
     state = fresh(g40)
     event = economy.collect_income(g40, state, "Germans")
-    lines = describe(event)
-    assert lines[0] == "Germans collect 40 PUs (treasury 70)."
-    assert "National objective met: Germans 1 Trade with Russia, +5 PUs." in lines
-    assert "National objective missed: Germans 3 Control Caucasus (5 PUs)." in lines
+    with speaking(People(g40.scenario, g40.people_names)):
+        lines = describe(event)
+    assert lines[0] == "Germany collects 40 PUs (treasury 70)."
+    assert "National objective met: Trade with Russia, +5 PUs." in lines           # the map's "Germans 1 …"
+    assert "National objective missed: Control Caucasus (5 PUs)." in lines
 
 
 def test_a_declaration_reports_what_it_brings_with_it(g40):
     state = fresh(g40)
     state.power, state.round = "Japanese", 1
     event = politics.declare_war(g40, state, "Japanese", "UK_Pacific")
-    text = " ".join(describe(event))
-    assert text.startswith("Japanese declare war on UK_Pacific. With it: Japanese and British now War")
-    assert "Chinese and British now Allied" in text
+    with speaking(People(g40.scenario, g40.people_names)):
+        text = " ".join(describe(event))
+    assert text.startswith("Japan declares war on UK Pacific; with it, the United Kingdom")
+    assert "China is now allied with the United Kingdom" in text
 
 
 def test_an_objective_with_limited_uses_pays_that_often(g40):
@@ -107,14 +110,14 @@ def test_a_played_g40_round_pays_objectives_refuses_early_wars_and_audits(cli, t
     assert germans["income"] == 40
     cli("submit", db, "--power", "Germans", input="end\n")
     report = cli("adjudicate", db).output
-    assert "National objective met: Germans 1 Trade with Russia, +5 PUs." in report
-    assert "National objective missed: Germans 3 Control Caucasus (5 PUs)." in report
+    assert "National objective met: Trade with Russia, +5 PUs." in report
+    assert "National objective missed: Control Caucasus (5 PUs)." in report
     refused = cli("submit", db, "--power", "Russians", input="war Germans\n", code=1).output
     assert "Russians may not declare war on Germans now" in refused and "[BG-02]" in refused
     cli("submit", db, "--power", "Russians", input="end\n")
     cli("adjudicate", db)
     cli("submit", db, "--power", "Japanese", input="war UK_Pacific\nend\n")
     report = cli("adjudicate", db).output
-    assert "Japanese declare war on UK_Pacific." in report and "Japanese and British now War" in report
+    assert "Japan declares war on UK Pacific; with it, the United Kingdom" in report and "at war with Japan" in report
     assert cli.json("status", db)["powers"]["Japanese"]["at_war_with"][:3] == ["ANZAC", "British", "Chinese"]
     assert "OK" in cli("audit", db).output

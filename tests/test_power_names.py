@@ -31,7 +31,7 @@ def test_china_writes_its_own_units_by_their_common_names(cli, tmp_path, maps_di
     accepted = cli("submit", db, "--power", "Chinese", "-", input=orders).output
     assert "  buy 2 infantryC\n  ncm 2 infantryC C4 > C12\n  place 2 infantryC C4\n" in accepted
     report = cli("adjudicate", db).output
-    assert "- `ncm 2 infantryC C4 > C12`" in report and "2 infantryC placed in C4." in report
+    assert "- `ncm 2 infantryC C4 > C12`" in report and "2 infantry placed in C4." in report      # China's infantry
     units = cli.json("status", db)["territories"]
     assert units["C12"]["units"]["Chinese"] == {"infantryC": 4}
     assert units["C4"]["units"]["Chinese"] == {"infantryC": 6}          # 6 - 2 moved + 2 placed; the Tigers left

@@ -57,7 +57,7 @@ def test_nothing_is_rolled_until_the_salts_are_in_and_the_key_folds_them_in_orde
 
     report = cli("adjudicate", strict_db).output
     assert f"salts: red sky at night | 42 é\nbinds: {locked} | {locked}\norders: {locked}\n" in report
-    assert ("salted by Russians (`red sky at night`), Italians (`42 é`), in turn order; the salts bind the orders "
+    assert ("salted by the Russians (`red sky at night`), the Italians (`42 é`), in turn order; the salts bind the orders "
             f"with sha256 {locked}") in report
     key = dice.turn_key(seed(1), ["red sky at night", "42 é"])
     groups = cli.json("rolls", strict_db)
@@ -102,7 +102,7 @@ def test_the_hosts_fallback_is_recorded_and_replays(cli, strict_db, tmp_path):
     cli("submit", strict_db, "--power", "Germans", input=GERMANS)
     salt(cli, strict_db, "Russians", "only me")
     report = cli("adjudicate", strict_db, "--without-salts").output
-    assert "without the salts of Italians" in report and "salts: only me" in report
+    assert "without the salts of the Italians" in report and "salts: only me" in report
     assert "OK:" in cli("audit", strict_db).output
     with sqlite3.connect(strict_db) as con:          # hiding the fallback makes the replay wait for the salt
         seq, events = con.execute("select seq, events from step where phase != 'standing' order by seq").fetchone()

@@ -25,7 +25,7 @@ def test_submarines_submerging_end_a_battle_they_fought_alone():
 
 def test_the_rest_fight_on_and_a_destroyer_holds_the_submarines_back():
     view = _battle("BG-17-31")
-    assert any(line.startswith("Round 2: attacking 2 submarine submerge") for line in view["rounds"])
+    assert any(line.startswith("Round 2: attacking 2 submarines submerge") for line in view["rounds"])
     assert view["result"] == "the attackers win: no defender is left in the battle"
     blocked = _battle("BG-17-33")
     assert not any("submerge and stay" in line for line in blocked["rounds"])

@@ -11,7 +11,8 @@ from played_game import play
 from test_verify import VARIANTS
 from sqlmodel import Session
 
-from adjudicator.report import render, render_parts
+from adjudicator.report import render
+from adjudicator.report_parts import render_parts
 from adjudicator.store.db import open_existing
 
 ROUND = re.compile(r"Round \d+, attacker: .*@\d+: (\d)")

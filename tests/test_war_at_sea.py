@@ -48,9 +48,9 @@ def test_the_german_opening_is_accepted_adjudicated_reported_audited_and_verifie
 
     text = cli("report", opening_db, "--format", "text").stdout
     for place in ("106 Sea Zone", "109 Sea Zone", "111 Sea Zone", "110 Sea Zone"):
-        assert f"{place}: Germans attack British" in text
-    assert "British scramble" in text and "(standing order `scramble United Kingdom > 110 Sea Zone`)" in text
-    assert "Germans raid the factory_major in United Kingdom with 2 bomber." in text
+        assert f"{place}: Germany attacks the United Kingdom" in text
+    assert "The United Kingdom scrambles" in text and "(standing order “scramble United Kingdom > 110 Sea Zone”)" in text
+    assert "Germany raids the major factory in United Kingdom with 2 bombers." in text
     assert re.search(r"Bombing: .* damage", text) or "No bomber got through" in text
     assert not re.search(r"^\s*[*-] \{", text, re.M), "every event is told in words, none as raw data"
     raid_labels = [g["label"] for g in cli.json("rolls", opening_db)]

@@ -35,19 +35,21 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, select
 
 from .. import report
+from ..report_parts import render_parts
 from ..config import FORUM, check_destination
+from ..contacts import ADDRESS
 from ..errors import AdjudicatorError, ConfigError, DeliveryError, StoreError
 from ..redact import redact, url_secrets
 from ..store import db, shapes
 from ..store.journal import Delivery, Step
 from ..store.models import GameSetting
 
+THREAD_TAIL = 10           # the latest mails of a game a mail's References name, after the game's first
 POST_MARGIN = 400          # characters kept free under the forum's limit for the picture's link
 TOPIC = "nodebb_topic"
 # nodebb-plugin-mentions (library.js) makes a mention that notifies a user of every `@name` not preceded by a
 # letter: `@bob`, `(@bob)`, `2@bob`, but not `infantry@2`. A word joiner after the `@` keeps the text as it reads
 # and notifies nobody (the notation and verify drop it when the text is pasted back).
-_ADDRESS = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")     # a player's contact that is a mail address, not a forum name
 _MENTION = re.compile(r"(?<![^\W\d_])@(?=[\w.@-])")
 _DELIVERY_LOCKS = 7317     # the key space of the advisory locks of deliveries (db._ID_LOCKS is 7316)
 BUSY = ("another `post` or `mail` of this game is under way (it held the game's delivery lock for {wait:g} s); "
@@ -113,9 +115,9 @@ def mail_settings(engine):
         game = db.the_game(s)
         powers = db.rows(s, "SELECT name, contact FROM power WHERE game_id = :game ORDER BY turn_order", game=game.id)
     shapes.contacts(powers)
-    addresses = list(dict.fromkeys(p.contact for p in powers if _ADDRESS.fullmatch(p.contact)))
+    addresses = list(dict.fromkeys(p.contact for p in powers if ADDRESS.fullmatch(p.contact)))
     if not addresses:
-        raise ConfigError("no player of this game has a mail address: give them at `new --player POWER=ADDRESS`")
+        raise ConfigError("no player of this game has a mail address: give them with `contact --player POWER=ADDRESS`")
     return smtp, addresses
 
 
@@ -143,7 +145,7 @@ def _post(engine, url: str, token: str, tid: int, turn_index: int | None, pictur
         room = len(_mark(gid, turn, step, 999, 999, state_hash)) + 2
         limit = forum.max_post_length() - POST_MARGIN - room
         with db.transaction(engine) as s:
-            parts = [unmention(p) for p in report.render_parts(s, turn, "markdown", limit)]
+            parts = [unmention(p) for p in render_parts(s, turn, "markdown", limit)]
         if rows and rows[0].parts != len(parts):
             raise DeliveryError(f"this report was begun as {rows[0].parts} parts ({len(done)} of them posted), but "
                                 f"the forum's limit now splits it into {len(parts)}: post the rest by hand from "
@@ -208,7 +210,7 @@ def mail(engine, turn_index: int | None = None, picture: bool = True) -> dict:
 
 
 def _mail(engine, smtp, addresses: list[str], turn_index: int | None, picture: bool) -> dict:
-    from .mail import message_id, send
+    from .mail import send
     with db.transaction(engine) as s:
         game = db.the_game(s)
         turn, step, _ = _covered(s, game, turn_index)
@@ -224,16 +226,31 @@ def _mail(engine, smtp, addresses: list[str], turn_index: int | None, picture: b
         when = "bid before round 1" if ctx["turn"]["bid"] else f"round {ctx['turn']['round']}"
         subject = f"[{game.id}] {when}, {ctx['turn']['power']}"
         png = _picture(s, game, turn) if picture else None
-        key = f"{game.anchor} {game.id} turn {turn} report {step} to "
+        msgid, thread = _mail_ids(s, game, smtp, turn, step)
     attachments = [(f"{game.id}-turn{turn}.png", png, "image/png")] if png else []
-    ids = []
     for to in groups:
         if not intended.issuperset(to):
             _intend(engine, turn, step, "mail", 1, 1, to)
-        ids.append(send(smtp, to, subject, text, attachments, msgid=message_id(smtp, key + " ".join(sorted(to)))))
-        _answered(engine, turn, step, "mail", 1, to, ids[-1])
+        send(smtp, to, subject, text, attachments, msgid=msgid, thread=thread)
+        _answered(engine, turn, step, "mail", 1, to, msgid)
     return {"turn": turn, "to": [a for to in groups for a in to], "already": sorted(sent),
-            "message_id": ", ".join(ids), "subject": subject}
+            "message_id": msgid, "subject": subject}
+
+
+def _mail_ids(s: Session, game, smtp, turn: int, step: int) -> tuple[str, list[str]]:
+    """The Message-ID of a report's mail, derived from the game and the report alone: every recipient's copy, and
+    a copy sent again after a kill, is the same message. And the mails it follows, the first of the game and the
+    latest before it (THREAD_TAIL of them) for a client to show the game's mails as one conversation: derived the
+    same way from the reports mailed before, so that a run again after a crash makes the same headers."""
+    from .mail import message_id
+    def derived(t: int, st: int) -> str:
+        return message_id(smtp, f"{game.anchor} {game.id} turn {t} report {st}")
+    earlier: dict[int, str] = {}
+    for row in _delivered(s, game, None, None, "mail", None):
+        if row.step < step:     # a mail an older version sent holds its own Message-ID
+            earlier.setdefault(row.step, row.ref or derived(row.turn_index, row.step))
+    thread = [earlier[st] for st in sorted(earlier)]
+    return derived(turn, step), list(dict.fromkeys(thread[:1] + thread[-THREAD_TAIL:]))
 
 
 def _covered(s: Session, game, turn_index: int | None) -> tuple[int, int, str]:
@@ -321,14 +338,17 @@ def _retry(take, wait: float) -> None:
         time.sleep(0.1)
 
 
-def _delivered(s: Session, game, turn: int, step: int, channel: str, target: str | None) -> list[Delivery]:
+def _delivered(s: Session, game, turn: int | None, step: int | None, channel: str,
+               target: str | None) -> list[Delivery]:
+    """The deliveries of a report (of every report, without `turn` and `step`) on a channel."""
     if not db.has_table(s, "delivery"):
         return []
-    query = select(Delivery).where(Delivery.game_id == game.id, Delivery.turn_index == turn, Delivery.step == step,
-                                   Delivery.channel == channel)
+    query = select(Delivery).where(Delivery.game_id == game.id, Delivery.channel == channel)
+    if step is not None:
+        query = query.where(Delivery.turn_index == turn, Delivery.step == step)
     if target is not None:
         query = query.where(Delivery.target == target)
-    found = list(s.exec(query.order_by(Delivery.part)))
+    found = list(s.exec(query.order_by(Delivery.step, Delivery.part, Delivery.id)))
     shapes.deliveries(found)
     return found
 
@@ -354,10 +374,11 @@ def _answered(engine, turn: int, step: int, channel: str, part: int, targets: li
 
 
 def _picture(s: Session, game, turn: int) -> bytes | None:
-    """The map after the turn; None when it cannot be drawn (a turn played before snapshots were kept): the
-    report then goes out without it."""
-    from ..picture import draw
+    """The map after the turn, at most small_picture.MOST bytes; None when it cannot be drawn (a turn played
+    before snapshots were kept) or made that small: the report then goes out without it."""
+    from .. import picture
+    from .small_picture import fit
     try:
-        return draw(s, game, turn)
+        return fit(picture.draw(s, game, turn))
     except AdjudicatorError:
         return None

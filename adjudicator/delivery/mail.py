@@ -84,16 +84,24 @@ def _domain(settings: SmtpSettings) -> str:
 
 
 def compose(settings: SmtpSettings, to: Sequence[str], subject: str, text: str,
-            attachments: Sequence[Attachment] = (), msgid: str | None = None) -> EmailMessage:
+            attachments: Sequence[Attachment] = (), msgid: str | None = None,
+            thread: Sequence[str] = ()) -> EmailMessage:
     """The report goes quoted-printable: every line arrives exactly as written however long it is (a dice line runs
     to hundreds of characters), where 8bit would break SMTP's limit of 998 characters a line. The text's line ends
-    become CRLF on the wire and "\\n" again when read; a text not ending in a line end gets one."""
+    become CRLF on the wire and "\\n" again when read; a text not ending in a line end gets one.
+
+    Players are not shown each other's addresses: a mail to more than one goes to them as blind copies (on the
+    envelope only, under "undisclosed-recipients"). `thread`: the Message-IDs of the mails this one follows, the
+    last its parent, so that mail clients show a game's mails as one conversation."""
     message = EmailMessage()
     message["From"] = settings.sender
-    message["To"] = ", ".join(to)
+    message["To"] = to[0] if len(to) == 1 else "undisclosed-recipients:;"
     message["Subject"] = subject
     message["Date"] = formatdate(localtime=True)
     message["Message-ID"] = msgid or make_msgid(domain=_domain(settings))
+    if thread:
+        message["In-Reply-To"] = thread[-1]
+        message["References"] = " ".join(thread)
     message.set_content(text, cte="quoted-printable")
     for name, data, mime_type in attachments:
         maintype, _, subtype = mime_type.partition("/")
@@ -102,7 +110,8 @@ def compose(settings: SmtpSettings, to: Sequence[str], subject: str, text: str,
 
 
 def send(settings: SmtpSettings, to: Sequence[str], subject: str, text: str,
-         attachments: Sequence[Attachment] = (), *, msgid: str | None = None, timeout: float = 60.0) -> str:
+         attachments: Sequence[Attachment] = (), *, msgid: str | None = None, thread: Sequence[str] = (),
+         timeout: float = 60.0) -> str:
     """Mail the report to every address in `to` and return its Message-ID (`msgid`, else a new one).
 
     Every recipient gets it, or none does: a refused address stops the mail before its contents are sent, so that
@@ -112,7 +121,7 @@ def send(settings: SmtpSettings, to: Sequence[str], subject: str, text: str,
     if settings.security == "none" and _logs_in(settings) and not _is_loopback(settings.host):
         raise ConfigError(f"ADJUDICATOR_SMTP_SECURITY is none, so the password for {settings.host} would travel "
                           f"unencrypted: use starttls or ssl, or none only for a relay on this machine (localhost)")
-    message = compose(settings, to, subject, text, attachments, msgid)
+    message = compose(settings, to, subject, text, attachments, msgid, thread)
     try:
         _transmit(settings, message, to, timeout)
     except OSError as exc:   # smtplib's and ssl's errors included

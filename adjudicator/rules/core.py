@@ -21,6 +21,7 @@ class RulesCore:
     # The report's words for a battle a game fights its own way, by the flag its battle event carries: "attacker"
     # (a format of {power}, the attacker's possessive) and the words of each result (battle_account.own_words)
     battle_words: dict[str, dict[str, str]] = {}
+    people_names: dict = {}                # the words players use for its powers, units… (adjudicator/people.py)
     takes_corrections = True               # whether `edit` (the host's corrections of units and owners) applies
     takes_bids = False                     # whether a game may start with bids (`new --bid`), played in round 0
 
@@ -57,6 +58,10 @@ class RulesCore:
     def check_standing(self, state: State, power: str, orders: list) -> list[OrderError]:
         """Standing orders the game cannot honour now; a game without standing orders has none to check."""
         return []
+
+    def off_turn(self, state: State, power: str) -> str:
+        """What a player may post while another plays, told to one who posts turn orders out of turn."""
+        return f"{power} may file only standing orders now"
 
     def file_standing(self, state: State, power: str, order) -> None:
         """File a standing order of a verb the game registered (a GameVerb of no phase: an answer to an offer…),

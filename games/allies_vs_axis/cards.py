@@ -56,21 +56,23 @@ def draw(rules, state: State, power: str, deck: str, roller) -> list[dict]:
     target = power if spec.get("who", "self") == "self" else rules.direct_opponent(state, power)
     if target is None:
         return events + [note(f"{name} has no one to strike: no opponent is left.", "AV-34")]
-    return events + [_at_once(rules, state, target, spec)]
+    return events + [_at_once(rules, state, target, spec, drawn["rule"])]
 
 
-def _at_once(rules, state: State, target: str, spec: dict) -> dict:
+def _at_once(rules, state: State, target: str, spec: dict, rule: str) -> dict:
+    """A card that acts when drawn; its effect is tagged with its deck's rule, so that a Strategy card's bad luck
+    (Court Martial) is not taken for a Fortune card's."""
     board = state.board
     if spec["effect"] == "freeze":
         if target not in board["frozen"]:
             board["frozen"].append(target)
-        return note(f"{target} are frozen: they lose their next turn.", "AV-33")
+        return note(f"{target} are frozen: they lose their next turn.", rule)
     if spec["effect"] == "money":
         before = state.treasury[target]
         state.treasury[target] = max(0, before + spec["amount"])
         change = state.treasury[target] - before
         return note(f"{target} {'receive' if change >= 0 else 'lose'} $M {abs(change)} ($M {state.treasury[target]}).",
-                    "AV-33")
+                    rule)
     pool = board["pools"][target]
     before = dict(pool)
     army.add(pool, spec["units"])
@@ -79,7 +81,7 @@ def _at_once(rules, state: State, target: str, spec: dict) -> dict:
     lost = {u: -n for u, n in changed.items() if n < 0}
     text = (f"{target} receive {army.phrase(gained)}." if gained else
             f"{target} lose {army.phrase(lost)}." if lost else f"{target} have nothing to lose.")
-    return note(text, "AV-33")
+    return note(text, rule)
 
 
 def play_card(rules, state: State, power: str, name: str, target: str) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.state import State
+from adjudicator.words import named
 
 from . import army, cards, turn
 from .orders import condition_text, meets
@@ -29,7 +30,7 @@ def refusals(rules, state: State, orders: list) -> list:
     if ransom:
         price = turn.ransom_price(rules, state, power)
         if price > cash:
-            return [order_error(ransom, f"the ransom is $M {price}, and {power} have $M {state.treasury[power]} and "
+            return [order_error(ransom, f"the ransom is $M {price}, and {named(power)} have $M {state.treasury[power]} and "
                                         f"collect $M {income['money']} before it is asked: answer `ransom refuse`",
                                 "AV-43")]
         cash -= price
@@ -84,7 +85,7 @@ def _steps(rules, state: State, steps: list, cash: int) -> list:
     for o in steps:
         price = turn.step_price(rules, state, power, o.steps)
         if price > cash:
-            why = (f"a strategic move of {o.steps:+d} costs $M {price}, and {power} will have $M {cash} when it is "
+            why = (f"a strategic move of {o.steps:+d} costs $M {price}, and {named(power)} will have $M {cash} when it is "
                    "bought (with this turn's income)")
         elif first is not None:
             why = f"one strategic move a turn, and `{first.canonical()}` before this order is always bought"
@@ -149,7 +150,8 @@ def _army_change(rules, state: State, o, units: dict[str, int], before: list, pl
         raise RuleViolation(f"a defend army is changed where the token lands, and it never lands on {place}"
                             + (f" under `if {condition_text(o.condition)}`" if o.condition else " this turn"), "AV-22")
     if state.owners.get(place) != power and not any(b.action in ("treaty", "invade") for b in before):
-        raise RuleViolation(f"{place} is not {power}'s, and no treaty or invasion before this order takes it", "AV-22")
+        raise RuleViolation(f"{place} does not belong to {named(power)}, and no treaty or invasion before this order "
+                            "takes it", "AV-22")
     if o.action == "defend":
         ceiling.hold(units, "AV-22")
         return

@@ -12,6 +12,7 @@ import json
 from adjudicator.errors import ILLEGAL, OrderError
 from adjudicator.rules.core import RulesCore
 from adjudicator.state import State
+from adjudicator.words import named
 
 from . import army, orders as av_orders
 
@@ -32,6 +33,11 @@ class AvRules(RulesCore):
         self.space = {s["name"]: s for s in self.data["spaces"]}
         self.power_of = self.data["units"]
         self.powers = scenario.turn_players()
+
+    def off_turn(self, state: State, power: str) -> str:
+        """This game keeps no standing orders: a whole turn is posted when it comes."""
+        return (f"Allies vs. Axis keeps no orders between turns, so {named(power)} post their whole turn when it "
+                "comes (`status` says whose turn it is)")
 
     # -- the game's settings ------------------------------------------------------------------------
 
@@ -105,8 +111,14 @@ class AvRules(RulesCore):
         if kind in ("fortune", "strategy"):
             return kind
         owner = state.owners.get(space)
+        if owner is None and self.natural_ally(space):
+            # RULINGS.md "natural-allies", "ally-condition": `ally` is one the power may set up; the other side's is
+            # no kind a condition names, as nothing can be done there
+            mine = self.mode(state) == "world-ruler" or self.side(self.scenario.territory(space).capital) == \
+                self.side(power)
+            return "ally" if mine else "other side's ally"
         if owner is None:
-            return "secret" if kind == "secret" else "ally" if self.natural_ally(space) else "neutral"
+            return "secret" if kind == "secret" else "neutral"
         if owner == power:
             return "own"
         return "opponent" if self.opponents(state, power, owner) else "friendly"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from adjudicator.rules.facts import RuleViolation
 from adjudicator.rules.turn import StepResult
 from adjudicator.state import State
+from adjudicator.words import named
 
 from . import army, cards, foresight
 from .cards import note
@@ -280,10 +281,10 @@ def treaty_terms(rules, state: State, power: str, here: str) -> tuple[int, str, 
                 f"a treaty with {here}", "AV-14")
     if kind == "secret":
         return rules.price("secret_base"), f"a secret base in {here}", "AV-16"
+    if kind == "other side's ally":
+        raise RuleViolation(f"{here} is a Natural Ally of the {rules.side(rules.scenario.territory(here).capital)} "
+                            "only", "AV-19")
     if kind == "ally":
-        natural = rules.scenario.territory(here).capital
-        if rules.mode(state) != "world-ruler" and rules.side(natural) != rules.side(power):
-            raise RuleViolation(f"{here} is a Natural Ally of the {rules.side(natural)} only", "AV-19")
         return rules.price("natural_ally"), f"{here} as a Natural Ally", "AV-19"
     raise RuleViolation(f"a treaty is signed on a neutral space; {here} is "
                         f"{_kind_words(here, kind, state.owners.get(here))}", "AV-13")
@@ -312,6 +313,7 @@ def _invade(rules, state: State, power: str, here: str, o) -> dict:
     kind = rules.land_kind(state, power, here)
     pool = state.board["pools"][power]
     defend = rules.defend_power(state, here)
+    spare = 0
     if kind == "neutral":
         need = max(1, defend)                       # RULINGS.md "neutral-invasion"
         units = {"infantry": need} if o.auto else army.tally(o.units)
@@ -319,6 +321,8 @@ def _invade(rules, state: State, power: str, here: str, o) -> dict:
             raise RuleViolation("only infantry invades a neutral country", "AV-15")
         if units["infantry"] < need:
             raise RuleViolation(f"invading {here} takes {need} infantry (its defend power)", "AV-15")
+        spare = units["infantry"] - need            # RULINGS.md "neutral-overcommit": the set price, not the order
+        units = {"infantry": need}
         rule = "AV-15"
     elif kind == "opponent" and rules.kind(here) == "secret":
         raise RuleViolation(f"{here} is a secret base: armies cannot reach it, only Espionage can", "AV-18")
@@ -351,7 +355,8 @@ def _invade(rules, state: State, power: str, here: str, o) -> dict:
     state.owners[here] = power
     taken = f" from {previous}" if previous else ""
     return {**note(f"{power} invade {here}{taken} with {army.phrase(units)} (attack {army.attack_power(units, rules.power_of)}"
-                   f" against defend power {defend}); the army and the defenders are spent, and {here} is theirs.",
+                   f" against defend power {defend}); the army and the defenders are spent, and {here} is theirs."
+                   + (f" The {spare} infantry ordered beyond its price stay in the pool." if spare else ""),
                    rule), "what": "invade", "space": here, "units": units, "from": previous}
 
 
@@ -360,7 +365,7 @@ def _garrison(rules, state: State, power: str, here: str, o) -> dict[str, int]:
     if o.place != here:
         raise RuleViolation(f"a defend army is built where the token lands; it is on {here}, not {o.place}", "AV-22")
     if state.owners.get(here) != power or rules.kind(here) not in ("territory", "main") or rules.natural_ally(here):
-        raise RuleViolation(f"{here} is not a territory of {power} that holds a defend army", "AV-22")
+        raise RuleViolation(f"{here} is not a territory of {named(power)} that holds a defend army", "AV-22")
     units = army.tally(o.units)
     if set(units) - set(rules.allowed_units(here)):
         raise RuleViolation(f"{here} has no seaport: its defend army holds no battleships", "AV-23")
@@ -397,7 +402,8 @@ def _defend(rules, state: State, power: str, here: str, o) -> dict:
 def _kind_words(here: str, kind: str, owner: str | None) -> str:
     return {"own": "their own", "friendly": f"an ally's ({owner})", "fortune": "a Fortune space",
             "strategy": "a Strategy space", "opponent": f"an opponent's ({owner})",
-            "neutral": "neutral", "secret": "a neutral secret space", "ally": "a neutral Main Territory"}[kind]
+            "neutral": "neutral", "secret": "a neutral secret space", "ally": "a neutral Main Territory",
+            "other side's ally": "a Main Territory no player chose, of the other side"}[kind]
 
 
 # -- conditions -------------------------------------------------------------------------------------

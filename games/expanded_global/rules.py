@@ -34,6 +34,7 @@ from adjudicator.rules.g40_family import G40Rules
 from adjudicator.state import State
 
 from . import armistice, influence, insurgents, nations, politics, research, strikes, surrender, victory, view, war
+from .names import NAMES
 
 REPAIR_FEE = 5                      # EG-30: IPCs a battleship or carrier, whatever its damage
 PEACETIME_CAP = "peacetime-cap:{}"  # State.spent: a nation at peace's cap this turn, set as its Purchase begins
@@ -52,6 +53,7 @@ class ExpandedGlobalRules(G40Rules):
                                    "defended": "the insurgency is put down",
                                    "destroyed": "the Insurgents and the defenders are all destroyed: the insurgency "
                                                 "fails"}}
+    people_names = NAMES
     takes_bids = False
 
     def verbs(self):

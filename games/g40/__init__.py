@@ -4,7 +4,16 @@ A map whose properties the family does not play (adjudicator/families.py) is ref
 
 from adjudicator.rules.g40_family import G40Rules
 
-RULES = G40Rules
+from .names import NAMES
+
+
+class G40MapRules(G40Rules):
+    """The family's base rules, reported in the words Global 1940 players use (names.py); the family's class knows
+    no game's words, as adjudicator/ knows no game."""
+    people_names = NAMES
+
+
+RULES = G40MapRules
 NEEDS_MAP = True
 FAMILY = "g40"          # adjudicator/families.py: the map properties it plays
 DEFAULT_MAP = None

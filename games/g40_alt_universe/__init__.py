@@ -15,6 +15,7 @@ from adjudicator.state import State, Unit
 from adjudicator.words import possessive
 
 from . import bombers, declarations, france, neutrals, objectives, straits, victory
+from .names import NAMES
 
 # AU-132 to AU-134: what a capture pays the attacker.
 CITY_BONUS, MINOR_IC_BONUS, MAJOR_IC_BONUS = 5, 3, 10
@@ -32,6 +33,7 @@ class AltUniverseRules(G40Rules):
     title = "G40 Alt-Universe"
     no_income = "no city held: no income (AU-129)"
     placed_per_territory = None         # AU-35: China places with no limit per territory
+    people_names = NAMES
 
     def __init__(self, scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)
