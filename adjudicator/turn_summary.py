@@ -5,7 +5,7 @@ prints them as they are."""
 
 from __future__ import annotations
 
-from .people import heading, unit, whose
+from .people import heading, readable, unit, whose
 
 # The version of the built-in templates (report.TEMPLATE_VERSION) from which the snapshot of a turn keeps what
 # changed hands in it and its damaged units (SUMMARY_KEYS): `audit` finds neither in a snapshot kept with an older
@@ -42,12 +42,13 @@ def _victory_cities(scenario, rules, owners: dict[str, str]) -> list[str]:
     cities = [t for t in scenario.territories if t.victory_city and not t.hidden]
     if not cities:
         return []
-    sides = list(dict.fromkeys(a for p in scenario.players for a in p.alliances))
+    playing = set(scenario.turn_players())         # a map's neutrals share alliances of their own: not sides
+    sides = list(dict.fromkeys(a for p in scenario.players if p.name in playing for a in p.alliances))
     side_of = {p.name: [a for a in p.alliances if a in sides] for p in scenario.players}
     counts = {side: sum(t.victory_city for t in cities if side in side_of.get(owners.get(t.name), []))
               for side in sides}
     total = sum(t.victory_city for t in cities)
-    held = ", ".join(f"the {side} {n}" for side, n in counts.items())
+    held = ", ".join(f"the {readable(side)} {n}" for side, n in counts.items())
     goals = rules.victory_city_goals()
     return [f"Victory cities held: {held}, of {total}" + (f"; to win, {'; '.join(goals)}." if goals else ".")]
 
