@@ -25,6 +25,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="Adjudicate Axis & Allies turns from text orders, with dice anyone can recheck.")
 
 DB_HELP = "Game database: a SQLite file path or a database URL (default: ADJUDICATOR_DB)."
+PLAYER_HELP = "POWER=CONTACT (mail address or forum name); repeatable."
 ID_HELP = "The game, in a database that holds several (a league): its id (default: the database's only game)."
 JSON_HELP = "Print machine-readable JSON."
 # The largest whole number a game database's integer columns hold (store.shapes.LARGEST, PostgreSQL's integer): a
@@ -192,7 +193,7 @@ def new(db: Optional[str] = typer.Argument(None, help="Where to create the game:
         game: str = typer.Option(..., "--game", help=f"The game: {', '.join(n for n, m in GAMES.items() if m)} (`adjudicator games` says more)."),
         map_: Optional[str] = typer.Option(None, "--map", help="A TripleA game XML path, or a map/game name found on ADJUDICATOR_MAPS_PATH."),
         rules: Optional[str] = typer.Option(None, "--rules", help="Rule version, e.g. beta-1.3 or beta-1.1 for g40-alt-universe."),
-        player: list[str] = typer.Option([], "--player", help="POWER=CONTACT (mail address or forum name); repeatable."),
+        player: list[str] = typer.Option([], "--player", help=PLAYER_HELP),
         seed: Optional[str] = typer.Option(None, "--seed", help="Test dice: the chain secret as 64 hex digits. Reports say so."),
         dice: str = typer.Option("normal", "--dice", help="normal, or strict (opponents add salts before dice are rolled)."),
         game_id: Optional[str] = typer.Option(None, "--id", help="The game's id as printed in reports (default: file name + random); a league's database takes a game under an id it does not hold yet."),
@@ -325,7 +326,7 @@ def edit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
 
 @app.command()
 def contact(db: Optional[str] = typer.Argument(None, help=DB_HELP),
-            player: list[str] = typer.Option([], "--player", help="POWER=CONTACT (mail address or forum name); repeatable."),
+            player: list[str] = typer.Option([], "--player", help=PLAYER_HELP),
             game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
             as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Change players' contacts after `new` (a new address, a power changing hands): journalled and audited

@@ -75,7 +75,8 @@ def _british_turn(cli, orders: str) -> str:
     cli("submit", "probe.db", "--power", "UK", "-", input=orders)
     cli("adjudicate", "probe.db")
     turn = cli.json("status", "av.db")["turn_index"]
-    spin = next(g["values"][0] for g in cli.json("rolls", "probe.db") if g["turn"] == turn and g["label"] == "spin:British")
+    spin = next(g["values"][0] for g in cli.json("rolls", "probe.db")
+                if g["turn"] == turn and g["label"] == "spin:British")
 
     def aim(state):
         state.board["tokens"]["British"] = 19 - spin

@@ -262,6 +262,8 @@ def _covered(s: Session, game, turn_index: int | None) -> tuple[int, int, str]:
     mine = [st for st in steps if st.turn_index == turn_index]
     if not mine:
         report.turn_context(s, turn_index)          # raises the report's own message: nothing played, or no such turn
+    if not shapes.whole(mine[-1].seq):              # it names the report in the delivery records and mail headers
+        raise shapes.Damaged(f"the step rows are numbered up to {str(mine[-1].seq)[:40]!r}, not a whole number from 1")
     return turn_index, mine[-1].seq, str(mine[-1].state_hash)
 
 

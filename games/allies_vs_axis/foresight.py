@@ -30,8 +30,9 @@ def refusals(rules, state: State, orders: list) -> list:
     if ransom:
         price = turn.ransom_price(rules, state, power)
         if price > cash:
-            return [order_error(ransom, f"the ransom is $M {price}, and {named(power)} have $M {state.treasury[power]} and "
-                                        f"collect $M {income['money']} before it is asked: answer `ransom refuse`",
+            return [order_error(ransom, f"the ransom is $M {price}, and {named(power)} have "
+                                        f"$M {state.treasury[power]} and collect $M {income['money']} before it is asked: "
+                                        "answer `ransom refuse`",
                                 "AV-43")]
         cash -= price
     steps = [o for o in orders if o.action == "step"]
@@ -85,8 +86,8 @@ def _steps(rules, state: State, steps: list, cash: int) -> list:
     for o in steps:
         price = turn.step_price(rules, state, power, o.steps)
         if price > cash:
-            why = (f"a strategic move of {o.steps:+d} costs $M {price}, and {named(power)} will have $M {cash} when it is "
-                   "bought (with this turn's income)")
+            why = (f"a strategic move of {o.steps:+d} costs $M {price}, and {named(power)} will have $M {cash} "
+                   "when it is bought (with this turn's income)")
         elif first is not None:
             why = f"one strategic move a turn, and `{first.canonical()}` before this order is always bought"
         else:
