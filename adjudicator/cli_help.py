@@ -8,9 +8,9 @@ import inspect
 import typer
 
 try:                    # Typer before 0.26 used Click; later ones carry their own copy of it
-    from click import STRING, ParamType
+    from click import STRING, IntRange, ParamType
 except ImportError:
-    from typer._click.types import STRING, ParamType
+    from typer._click.types import STRING, IntRange, ParamType
 
 EXAMPLES = {
     "new": "adjudicator new game.db --game demo --player Germans=hans@example.org --player Russians=ivan@example.org",
@@ -60,6 +60,24 @@ class _Words(ParamType):
         return self.words
 
 
+class _Bounded(IntRange):
+    """A whole number within what a database holds: help shows its word (`TURN`) alone, not the bounds as
+    `[-2147483647<=x<=2147483647]`, which matter only to a number out of them, refused with the bounds; a value
+    that is no number is named so in words, not as Python's `int`."""
+
+    def _describe_range(self) -> str:
+        return ""
+
+    def convert(self, value, param, ctx):
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a whole number.", param, ctx)
+        if not self.min <= number <= self.max:
+            self.fail(f"{number} is not in the range {self.min}<=x<={self.max}.", param, ctx)
+        return number
+
+
 def explain(app: typer.Typer) -> None:
     """Give every command of `app` its example (shown under its help) and every value it takes its word."""
     for command in app.registered_commands:
@@ -73,3 +91,5 @@ def explain(app: typer.Typer) -> None:
                 info.metavar = WORDS.get(param.name, param.name.upper())
                 if isinstance(info, typer.models.ArgumentInfo) and info.click_type is None:
                     info.click_type = _Words(KINDS.get(param.name, "TEXT"))
+                if info.min is not None and info.max is not None and info.click_type is None:
+                    info.click_type = _Bounded(min=info.min, max=info.max)

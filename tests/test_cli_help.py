@@ -32,6 +32,7 @@ def test_every_commands_help_has_an_example_and_names_its_values_in_words(cli, m
     text = help_text(cli, monkeypatch, command)
     assert f"Example: adjudicator {command}" in text
     assert not re.search(r"<[a-z]+>", text), text
+    assert "<=x<=" not in text, text             # the bounds of a number, not the word for it
 
 
 def test_the_top_level_help_lists_every_command(cli, monkeypatch):
@@ -51,3 +52,8 @@ def test_submit_help_points_to_the_notation_guide(cli, monkeypatch):
     assert "docs/notation.md" in text and "the README's Orders section" in text
     assert (ROOT / "docs" / "notation.md").is_file()
     assert "\n## Orders\n" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_number_option_given_words_is_refused_in_words(cli, demo_db):
+    said = " ".join(cli("rolls", demo_db, "--turn", "three", code=2).output.replace("│", " ").split())
+    assert "'three' is not a whole number" in said and "int" not in said.split(), said
