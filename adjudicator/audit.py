@@ -33,6 +33,7 @@ from sqlmodel import Session
 from . import contacts, dice, game as services
 from .errors import AdjudicatorError, StoreError, SubmissionRejected
 from .report import TEMPLATE_VERSION
+from .turn_summary import SUMMARY_KEPT_FROM, SUMMARY_KEYS
 from .scenario import Scenario
 from .state import State
 from .store import db
@@ -503,10 +504,20 @@ class Replay:
         if mine == stored.data:             # both written by save_snapshot, keys sorted
             return
         mine, found = json.loads(mine), _stored_json(stored.data, turn, where, dict)
+        if self._written_before(SUMMARY_KEPT_FROM):   # snapshots keep the turn's summary from then on
+            for key in SUMMARY_KEYS:
+                if key not in found:
+                    mine.pop(key, None)
         if mine != found:
             at, expected, got = _first_difference("", mine, found)
             raise Mismatch(turn, f"{where} ({at.strip()})", "the position kept after the turn (shown by report, post "
                            "and map --turn) must be the replayed one", _short(expected), _short(got))
+
+    def _written_before(self, version: int) -> bool:
+        """Whether the turn's latest report, stored with its snapshot, was written by templates older than
+        `version` (and so by an adjudicator that kept less in the snapshot)."""
+        latest = self.journal.reports[self.reports - 1] if 0 < self.reports <= len(self.journal.reports) else None
+        return latest is not None and getattr(latest, "template_version", 0) < version
 
     def _template_version(self, index: int, turn: int, where: str) -> int:
         """The version of the templates that wrote the stored report, as the journal kept it with the report (none

@@ -23,6 +23,7 @@ from sqlmodel import Session
 from . import contacts, game as services
 from .audit import Journal, JournalDice, Mismatch, Replay, _fresh_store
 from .store import db
+from .turn_summary import changed_hands
 
 # The second process's share: the first process replays a fraction SHARE of the submissions in full while the
 # second brings the position forward through them at about a third of the cost, then replays the rest.
@@ -142,7 +143,8 @@ def _second_half(journal: Journal, split: int, outbox) -> None:
         dice = JournalDice(journal)
         with db.transaction(engine, write=True) as s:
             g = services.open_game(s)
-            why_not = fast_forward(g, journal, split, dice)
+            changed: dict[int, list] = {}
+            why_not = fast_forward(g, journal, split, dice, changed)
             mine = {sub.id for sub in journal.submissions[:split]}
             steps = sum(1 for step in journal.steps if step.submission_id in mine)
             if not steps or any(step.submission_id not in mine for step in journal.steps[:steps]):
@@ -156,6 +158,9 @@ def _second_half(journal: Journal, split: int, outbox) -> None:
                 outbox.send(("refused", why_not))
                 return
             _copy_journal(s, journal, split, steps, g.state.turn_index)
+            if g.state.turn_index in changed:   # a turn in parts: its snapshot so far, as the full replay has it
+                so_far = changed[g.state.turn_index]
+                db.save_snapshot(s, g.game, g.state.turn_index, g.state, {"changed": so_far} if so_far else {})
             s.commit()
         outbox.send(("ready", g.game.state_hash))
         replay = Replay(journal, lambda done, total: outbox.send(("progress", done - split)), engine)
@@ -180,10 +185,13 @@ def _second_half(journal: Journal, split: int, outbox) -> None:
         outbox.close()
 
 
-def fast_forward(g: services.Loaded, journal: Journal, split: int, dice: JournalDice) -> str | None:
+def fast_forward(g: services.Loaded, journal: Journal, split: int, dice: JournalDice,
+                 changed: dict[int, list] | None = None) -> str | None:
     """Bring `g.state` to where submission `split` + 1 was filed, by the rules alone, in the full replay's order
     (Replay.run): locked turn submissions are played until the position is the one each submission was filed
-    in; standing orders and corrections are applied as filed. Returns why it cannot, or None."""
+    in; standing orders and corrections are applied as filed. Returns why it cannot, or None. `changed`: filled
+    with what changed hands in each turn played (turn_summary.changed_hands, as `adjudicate` keeps it)."""
+    changed = {} if changed is None else changed
     from .corrections import apply
     state, setup, locked = g.state, g.setup, []
     for k, target in enumerate(journal.submissions[:split + 1]):
@@ -193,7 +201,9 @@ def fast_forward(g: services.Loaded, journal: Journal, split: int, dice: Journal
             sub = locked.pop(0)
             seed = journal.seeds.get(state.turn_index)
             salts = json.loads(seed.salts) if seed is not None else []
+            before, turn_of = dict(state.owners), state.turn_index
             setup.play(state, sub, dice.roller(journal.game.id, state.turn_index, salts), hashed=False)
+            changed[turn_of] = changed_hands(before, state.owners, {"changed": changed.get(turn_of, [])})
         if k == split:
             break
         if target.kind == contacts.KIND:           # no part of the position

@@ -17,7 +17,9 @@ from typing import Optional
 
 import typer
 
+from .cli_help import explain
 from .errors import INVALID, AdjudicatorError, Busy, DeliveryError, OrderError, SubmissionRejected
+from .games import GAMES
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Adjudicate Axis & Allies turns from text orders, with dice anyone can recheck.")
@@ -188,7 +190,7 @@ def _fail(exc: AdjudicatorError, as_json: bool = False) -> None:
 
 @app.command()
 def new(db: Optional[str] = typer.Argument(None, help="Where to create the game: a new file, or a league's database URL (postgresql://…) (default: ADJUDICATOR_DB)."),
-        game: str = typer.Option(..., "--game", help="demo, g40, g40-alt-universe, classic, allies-vs-axis (expanded-global, apone-europe to come)."),
+        game: str = typer.Option(..., "--game", help=f"The game: {', '.join(n for n, m in GAMES.items() if m)} (`adjudicator games` says more)."),
         map_: Optional[str] = typer.Option(None, "--map", help="A TripleA game XML path, or a map/game name found on ADJUDICATOR_MAPS_PATH."),
         rules: Optional[str] = typer.Option(None, "--rules", help="Rule version, e.g. beta-1.3 or beta-1.1 for g40-alt-universe."),
         player: list[str] = typer.Option([], "--player", help=PLAYER_HELP),
@@ -255,6 +257,8 @@ def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Check a power's orders against the game and lock them (exit 0 accepted, 1 rejected).
 
+    How to write orders: docs/notation.md, and the README's Orders section.
+
     With ADJUDICATOR_DB set, a single argument that is not a game database is the orders file."""
     try:
         db, file = _db_and_file(db, file, "orders", "submit")
@@ -270,6 +274,8 @@ def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     typer.echo(f"{len(out['orders'])} order(s) of {out['power']} {verb}; sha256 {out['sha256']}")
     for line in out["orders"]:
         typer.echo(f"  {line}")
+    for warning in out["warnings"]:
+        typer.echo(f"warning: {warning}", err=True)
     if "binds" in out:
         typer.echo(f"the salt binds the orders of {out['binds']['power']} locked with sha256 {out['binds']['sha256']}: "
                    "the report prints it with the salt; compare")
@@ -400,12 +406,15 @@ def _delivered(step: str, out: dict) -> str:
 
 @app.command()
 def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
+           power: Optional[str] = typer.Option(None, "--power", help="Only this power's units, where it has any."),
+           place: list[str] = typer.Option([], "--place", help="Only this territory or sea zone; repeatable."),
            game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """Where the game stands: whose turn, treasuries, and (with --json) every territory and unit."""
+    """Where the game stands: whose turn, treasuries, wars, and the units by territory (--power, --place: only
+    those; --json: the same, with every field)."""
     try:
         from .game import status as do_status
-        out = do_status(_engine(db, game_id=game_id))
+        out = do_status(_engine(db, game_id=game_id), power, place)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -435,6 +444,14 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         met = [f"{o['name']} (+{o['paid']})" for o in objectives if o["paid"]]
         typer.echo(f"objectives of {out['power']} as the position stands: {len(met)} of {len(objectives)} met"
                    + (f": {', '.join(met)}" if met else ""))
+    from .status_view import territory_lines
+    lines = territory_lines(out["territories"], every=bool(place))
+    chosen = out.get("filter", {})
+    filters = " ".join(filter(None, [f"of {chosen['power']}" if chosen.get("power") else "",
+                                     f"in {', '.join(chosen['places'])}" if chosen.get("places") else ""]))
+    typer.echo(f"units by territory (owner){' ' + filters if filters else ''}:" if lines else f"no units {filters}")
+    for line in lines:
+        typer.echo(line)
 
 
 @app.command()
@@ -474,8 +491,13 @@ def rolls(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         return
     if not out:
         typer.echo(f"no dice were rolled in turn {turn}" if turn is not None else "no dice have been rolled yet")
+    turn_shown = None
     for g in out:
-        typer.echo(f"turn {g['turn']}  {g['label']}  d{g['sides']}: {' '.join(map(str, g['values']))}")
+        if g["turn"] != turn_shown:         # each turn's seed (and salts) once, above its groups
+            turn_shown = g["turn"]
+            seed = g["seed"] or "not revealed until the turn is over"
+            typer.echo(f"turn {g['turn']}, seed {seed}" + (f", salts {' | '.join(g['salts'])}" if g["salts"] else ""))
+        typer.echo(f"  {g['label']}  d{g['sides']}: {' '.join(map(str, g['values']))}  ({', '.join(g['units'])})")
 
 
 @app.command("map")
@@ -803,6 +825,9 @@ def settings_(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> 
         typer.echo(f"{row['key']:<{width}}  {row['value']}  ({'.env' if row['from'] == 'file' else row['from']})")
     if out["warning"]:
         typer.echo(f"warning: {out['warning']}")
+
+
+explain(app)
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ from .keys import KeyStore, check_game_id
 from .notation import Lexicon, parse_submission
 from .notation.orders import STANDING, GameVerb, Intercept, Kamikaze, OrderOfLoss, Salt, Scramble, Submerge
 from . import salts as salts_mod
+from . import turn_summary, unplaced
 from .rules import turn
 from .rules.core import RulesCore
 from .scenario import Scenario
@@ -447,6 +448,7 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         summary = {"game": g.game.id, "power": power, "orders": [o.canonical() for o in sub.orders], "covers": covers,
                    "whole_turn": bool(covers) and covers[-1] == g.scenario.phases_of(power)[-1],
                    "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "dry_run": dry_run}
+        summary["warnings"] = unplaced.warning(unplaced.unplaced(g.state, power, turn_orders, covers))
         if salts and salts_mod.binds(g):
             summary["binds"] = {"power": g.state.power, "sha256": locked.sha256}
         if dry_run:
@@ -633,6 +635,7 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         salts, salt_event = salts_mod.key_salts(s, g, sub, without_salts)
         source = dice_source or HostDice(settings, g.game)
         roller = source.roller(g.game.id, turn_index, [text for _, text in salts])
+        owners_before = dict(g.state.owners)
         results = g.setup.play(g.state, sub, roller)
         if salt_event and results:
             results[0].events.insert(0, salt_event)
@@ -646,6 +649,9 @@ def adjudicate(engine, settings: Settings | None, without_salts: bool = False, d
         snapshot = db.save_snapshot(s, g.game, turn_index, g.state, {
             "income": {p: g.rules.income(g.state, p)[0] for p in g.scenario.turn_players()}, "victory": _victory(g),
             **({"board": lines} if (lines := g.rules.position_lines(g.state)) else {}),
+            **({"damaged": hurt} if (hurt := turn_summary.damaged_units(g.state)) else {}),
+            **({"changed": changed} if (changed := turn_summary.changed_hands(
+                owners_before, g.state.owners, db.load_snapshot(s, g.game, turn_index))) else {}),
             **({"units": units} if (units := g.rules.public_units(g.state)) is not None else {})})
         text = report.store_report(s, turn_index, fmt, settings.templates_dir if settings else None, game=g.game,
                                    snapshot=snapshot)
@@ -671,10 +677,14 @@ class HostDice:
 
 # -- reading --------------------------------------------------------------------------------------
 
-def status(engine) -> dict:
+def status(engine, power: str | None = None, places: list[str] = ()) -> dict:
+    """`power`, `places`: the filters of `status --power --place` (status_view.filtered), names as orders take them."""
+    from .status_view import filtered, resolve_place
     with db.transaction(engine) as s:
         g = open_game(s)
         st = g.state
+        power = resolve_power(g.setup.lexicon, power, "--power", g.scenario) if power is not None else None
+        places = list(dict.fromkeys(resolve_place(g.setup.lexicon, p) for p in places))
         powers = {}
         contacts = {p.name: p.contact for p in powers_in_order(s, g.game)}
         order = g.scenario.turn_players()
@@ -702,13 +712,17 @@ def status(engine) -> dict:
             if damaged:
                 territories[t.name]["damage"] = [{"owner": u.owner, "unit": u.type, "damage": u.damage}
                                                  for u in sorted(damaged, key=lambda u: u.id)]
-        return {"game": g.game.id, "name": g.game.name, "title": g.game.title, "rules": g.game.rules_version,
+        out = {"game": g.game.id, "name": g.game.name, "title": g.game.title, "rules": g.game.rules_version,
                 "round": st.round, "power": st.power, "phase": st.phase, "turn_index": st.turn_index,
                 "anchor": g.game.anchor, "setup_hash": g.setup.setup_hash, "dice": dice.mode_name(g.game.dice_mode), "test_seed": g.game.test_seed,
                 "options": sorted(k.removeprefix("option:") for k in st.switches if k.startswith("option:")),
                 "bids": dict(st.bids),
                 "awaiting": _awaiting(s, g, victory["winner"]), "victory": victory,
                 "powers": powers, "territories": territories, "state_hash": st.hash(), **g.rules.status_fields(st)}
+        out["territories"] = filtered(out["territories"], power, places)    # a game's own units (status_fields) too
+        if power or places:
+            out["filter"] = {"power": power, "places": places}
+        return out
 
 
 def _awaiting(s: Session, g: Loaded, winner: dict | None) -> str:

@@ -27,6 +27,7 @@ from .people import units as units_phrase
 from .scenario import AGENDA_PHASES, CAP_PHASE
 from .store import db
 from .store.schema import now
+from .turn_summary import summary_lines
 from .words import capitalised
 
 FORMATS = ("markdown", "bbcode", "text")
@@ -48,7 +49,7 @@ SANDBOXED_CACHE = "__adjudicator_bounded_%s.cache"
 # The version of the built-in templates, kept with every stored report (schema 5): `audit` compares a report of this
 # version whole, and one of an earlier version (0: written before schema 5 kept it) by its dice block and hashes,
 # as it cannot render the templates of then. Raise it with any change of the built-in templates' text.
-TEMPLATE_VERSION = 2
+TEMPLATE_VERSION = 3
 
 
 # Bounds on a host's templates (ADJUDICATOR_TEMPLATES), which may come from a game folder someone mailed: a template
@@ -826,6 +827,7 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
         "phases": phases,
         "game_over": game_over,
         "standings": _standings(snapshot, turn_ordered(setup.scenario)),
+        "summary": summary_lines(setup, snapshot),
         "awaiting": awaiting,
         "dice": [{"label": g.label, "sides": g.sides, "values": json.loads(g.dice), "units": json.loads(g.units)} for g in groups],
         "state_hash": mine[-1].state_hash,

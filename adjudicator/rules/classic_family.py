@@ -104,6 +104,10 @@ class ClassicRules(MapFamily):
         won = victory.status(state)
         return {"winner": won, "holds": []} if won else politics.victory_status(self, state)
 
+    def victory_city_goals(self) -> list[str]:
+        """The map's victory triggers, and the count of cities of "Honorable Surrender" (CL-17)."""
+        return politics.victory_goals(self) + victory.city_goals(self)
+
     def status_fields(self, state: State) -> dict:
         """`status --json`: kamikaze tokens (MapFacts), and the victory points of the powers that collect them."""
         fields = super().status_fields(state)

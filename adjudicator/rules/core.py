@@ -80,6 +80,12 @@ class RulesCore:
         carries "text" is printed as it is."""
         return {"winner": None, "holds": []}
 
+    def victory_city_goals(self) -> list[str]:
+        """What each side needs in victory cities to win, as phrases the report's summary prints beside the
+        count of cities each side holds ("the Axis: 14 or more for a whole round [AU-02]"); none where the game's
+        victory is not counted in cities."""
+        return []
+
     def status_fields(self, state: State) -> dict:
         """Fields of `status --json` that the game fills its own way (e.g. a board game's defend armies as the
         territories' units), laid over the engine's; "notes", lines `status` prints under its table."""

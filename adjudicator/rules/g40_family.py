@@ -49,3 +49,6 @@ class G40Rules(MapFamily):
         """Where the game stands toward its end, read by `status` and `submit`: {"winner": the event of the win
         or None, "holds": events of the conditions under way}."""
         return politics.victory_status(self, state)
+
+    def victory_city_goals(self) -> list[str]:
+        return politics.victory_goals(self)

@@ -411,6 +411,12 @@ def victory_check(rules: MapFacts, state: State, power: str) -> list[dict]:
     return check_holds(state, power, rules.scenario.turn_players(), holds, event) if holds else []
 
 
+def victory_goals(rules: MapFacts) -> list[str]:
+    """The map's victory triggers as the summary's goals: the side and what it must hold a whole round."""
+    return [f"the {_side(rules, t)}: {' and '.join(goal_words(rules, n, 1) for n in t.names('conditions', 'trigger'))}"
+            f" for a whole round [{VICTORY}]" for t in victory_triggers(rules)]
+
+
 def victory_status(rules: MapFacts, state: State) -> dict:
     holds, event = victory_holds(rules, state)
     return hold_status(state, holds, event)

@@ -40,6 +40,14 @@ def victory_cities(rules: MapFacts, state: State, side: str) -> list[str]:
             if state.owners.get(t.name) in members]
 
 
+def city_goals(rules: MapFacts) -> list[str]:
+    """CL-17 as the summary's goals: each side's count of victory cities, held as a round ends."""
+    if not rules.prop("Honorable Surrender"):
+        return []
+    return [f"the {side}: {_figure(rules, f'{side} Honorable Victory VCs', 15)} as a round ends [CL-17]"
+            for side in _sides(rules)]
+
+
 def side_income(rules: MapFacts, state: State, side: str) -> int:
     """The production of every territory the side's powers own (TripleA's EndRoundDelegate.getProduction)."""
     members = _members(rules, side)

@@ -83,6 +83,10 @@ class AponeRules(ClassicRules):
     def victory_status(self, state):
         return vp.status(self, state)
 
+    def victory_city_goals(self) -> list[str]:
+        """Its victory is its own (victory_status), not the map's triggers nor a count of cities."""
+        return []
+
     def status_fields(self, state):
         return {**super().status_fields(state), **vp.fields(state), "egypt_setaside": egypt.account(state)}
 

@@ -224,6 +224,10 @@ class ExpandedGlobalRules(G40Rules):
     def victory_status(self, state: State) -> dict:
         return victory.status(self, state)
 
+    def victory_city_goals(self) -> list[str]:
+        """Its victory is its own (victory_status), not the map's triggers nor a count of cities."""
+        return []
+
     def position_lines(self, state: State) -> list[str]:
         """Nations with their money, income, Influence and alliance; alliances, wars, offers, markers (view.py)."""
         return view.position_lines(self, state)

@@ -109,6 +109,9 @@ class AltUniverseRules(G40Rules):
     def victory_status(self, state: State) -> dict:
         return victory.status(self, state)
 
+    def victory_city_goals(self) -> list[str]:
+        return victory.goals()
+
     # -- movement ------------------------------------------------------------------------------------
 
     def places_without_factory(self, state: State, power: str, place: str) -> int | None:

@@ -39,6 +39,12 @@ BROKEN_RULE = "AU-06"
 ROUND_START_RULE = "AU-05"     # below 8 as round 8 begins: the hold starts with the first power's turn
 
 
+def goals() -> list[str]:
+    """The conditions as the report's summary words them: every one counts the Axis cities."""
+    return [f"the {c.side}: the {COUNTED} holding {c.words}{f' from round {c.from_round}' if c.from_round > 1 else ''}"
+            f" for a whole round [{c.rule}]" for c in CONDITIONS]
+
+
 def axis_cities(rules, state: State) -> int:
     """Cities owned by a power of the Axis alliance; a neutral's city counts for nobody (RULINGS.md "neutral-cities")."""
     axis = {p.name for p in rules.scenario.players if COUNTED in p.alliances}
