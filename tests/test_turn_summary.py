@@ -9,6 +9,7 @@ import sqlite3
 
 from adjudicator.demo import SCRIPT
 
+G40_2E = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
 FORMATS = ("markdown", "bbcode", "text")
 
 
@@ -89,3 +90,17 @@ def test_a_turn_in_parts_lists_what_changed_hands_in_every_part(cli, demo_db, tm
     cli("submit", demo_db, "--power", "Russians", tmp_path / "r2.txt")
     assert "Changed hands this turn: Romania (Italians → Russians)." in cli("adjudicate", demo_db).output
     assert cli.json("audit", demo_db)["ok"]
+
+
+def test_the_victory_cities_of_g40_second_edition_are_counted_against_the_maps_triggers(cli, tmp_path, maps_dir):
+    """At the start of 1940 the Axis holds Berlin, Warsaw, Rome, Tokyo and Shanghai; France is still French."""
+    db = tmp_path / "g40.db"
+    cli("new", db, "--game", "g40", "--map", maps_dir / G40_2E, "--seed", "11" * 32)
+    (tmp_path / "g.txt").write_text("buy 1 inf\nplace 1 inf Germany\nend\n")
+    cli("submit", db, "--power", "Germans", tmp_path / "g.txt")
+    cities = [line for line in cli("adjudicate", db, "--format", "text").output.splitlines()
+              if "Victory cities held:" in line]
+    assert len(cities) == 1
+    assert "Victory cities held: the Axis 5, the Allies 14, of 19; to win, the Axis: (8 of " in cities[0]
+    assert "or 6 of Western United States, " in cities[0] and "for a whole round [victory]" in cities[0]
+    assert "the Allies: 1 of United Kingdom, Russia, France, Eastern United States and all of Germany" in cities[0]
