@@ -413,8 +413,10 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
     """Where the game stands: whose turn, treasuries, wars, and the units by territory (--power, --place: only
     those; --json: the same, with every field)."""
     try:
+        from .game import people_of
         from .game import status as do_status
-        out = do_status(_engine(db, game_id=game_id), power, place)
+        engine = _engine(db, game_id=game_id)
+        out = do_status(engine, power, place)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -444,8 +446,10 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         met = [f"{o['name']} (+{o['paid']})" for o in objectives if o["paid"]]
         typer.echo(f"objectives of {out['power']} as the position stands: {len(met)} of {len(objectives)} met"
                    + (f": {', '.join(met)}" if met else ""))
+    from .people import speaking
     from .status_view import territory_lines
-    lines = territory_lines(out["territories"], every=bool(place))
+    with speaking(people_of(engine)):       # units in players' words; powers as `--power` and orders name them
+        lines = territory_lines(out["territories"], every=bool(place))
     chosen = out.get("filter", {})
     filters = " ".join(filter(None, [f"of {chosen['power']}" if chosen.get("power") else "",
                                      f"in {', '.join(chosen['places'])}" if chosen.get("places") else ""]))

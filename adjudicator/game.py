@@ -677,6 +677,14 @@ class HostDice:
 
 # -- reading --------------------------------------------------------------------------------------
 
+def people_of(engine):
+    """The words players use for the game's units and powers (people.People), for text meant for people."""
+    from .people import People
+    with db.transaction(engine) as s:
+        g = open_game(s)
+        return People(g.scenario, g.rules.people_names)
+
+
 def status(engine, power: str | None = None, places: list[str] = ()) -> dict:
     """`power`, `places`: the filters of `status --power --place` (status_view.filtered), names as orders take them."""
     from .status_view import filtered, resolve_place

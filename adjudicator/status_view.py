@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from .errors import ConfigError
 from .notation.lexicon import PLACE, Lexicon
-from .report import units_phrase
+from .people import unit
+from .people import units as units_phrase
 
 
 def resolve_place(lex: Lexicon, given: str) -> str:
@@ -51,7 +52,7 @@ def territory_lines(territories: dict, every: bool) -> list[str]:
         owner = f" ({t['owner']})" if t["owner"] else ""
         units = "; ".join(f"{p} {units_phrase(u)}" for p, u in t["units"].items()) or "no units"
         aboard = "; ".join(f"{p} {units_phrase(u)}" for p, u in t.get("aboard", {}).items())
-        damage = ", ".join(f"{d['owner']} {d['unit']} {d['damage']}" for d in t.get("damage", []))
+        damage = ", ".join(f"{d['owner']} {unit(d['unit'])} {d['damage']}" for d in t.get("damage", []))
         lines.append(f"  {name}{owner}: {units}" + (f" (aboard: {aboard})" if aboard else "")
                      + (f" (damage: {damage})" if damage else ""))
     return lines

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from adjudicator.demo import SCRIPT
+from adjudicator.people import counted
 
 
 def play_germans(cli, db, tmp_path) -> None:
@@ -31,8 +32,9 @@ def test_status_as_text_shows_the_units_by_territory_filtered_by_power_and_place
     lines = unit_lines(cli("status", demo_db).output)
     assert len(lines) == sum(1 for t in whole.values() if t["units"])
     belarus = whole["Belarus"]
-    assert f"  Belarus (Germans): Germans " + ", ".join(f"{n} {u}" for u, n in belarus["units"]["Germans"].items()) \
-        in lines
+    assert f"  Belarus (Germans): Germans " + ", ".join(counted(n, u.replace("_", " "))
+                                                       for u, n in belarus["units"]["Germans"].items()) in lines
+    assert not any("_" in line for line in lines), "units in players' words (mech infantry), not the map's"
     russians = unit_lines(cli("status", demo_db, "--power", "rus").output)       # names as orders take them
     assert russians and all(": Russians " in line and "Germans" not in line.split(":", 1)[1] for line in russians)
     assert len(russians) == sum(1 for t in whole.values() if "Russians" in t["units"])
