@@ -78,7 +78,7 @@ def test_code_compiled_outside_the_sandbox_is_never_taken_from_the_cache(cli, pl
 def test_a_hosts_own_template_lays_out_the_report_and_a_broken_one_is_named(cli, played, tmp_path, monkeypatch):
     folder = templates(tmp_path / "mine", "{{ game.id }} turn {{ turn.index }}: {{ phases | length }} phases\n")
     monkeypatch.setenv("ADJUDICATOR_TEMPLATES", str(folder))
-    assert cli("report", played, "--format", "text").stdout.strip() == "dmg turn 1: 8 phases"
+    assert cli("report", played, "--format", "text").stdout.strip() == "dmg turn 1: 7 phases"
     assert cli("report", played, "--format", "markdown").stdout.startswith("## Demo")      # built-in, untouched
     templates(folder, "{% for x in phases %}\n")
     out = cli("report", played, "--format", "text", code=2).stderr
