@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from adjudicator import config
 from adjudicator.cli import app
 
 G40AU_208 = "g40_alt_universe/map/games/G40_Alt_Universe_v2.0.8_beta-1.3.xml"
@@ -71,6 +72,9 @@ def private_env(tmp_path, monkeypatch):
     for key in ("ADJUDICATOR_DB", "ADJUDICATOR_MAPS_PATH", "ADJUDICATOR_TEMPLATES"):
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    # which settings a .env put into the environment, remembered per process: a test starts as a new process does,
+    # and a value an earlier test's .env set (the same mail server's name) is not taken for a file's here
+    monkeypatch.setattr(config, "_loaded", {})
 
 
 class Cli:

@@ -111,7 +111,8 @@ class NodeBBStandIn:
     queued_users: whose posts go to the post queue; cannot_reply: users without the reply privilege;
     fail_next: answers to the next requests, whatever they ask, as a proxy would give them: a status, or
     (status, headers); reply_time: seconds a reply takes while it holds the user's posting lock;
-    answer_time: seconds a reply waits, stored already, before it answers (a slow forum a client may give up on);
+    answer_time: seconds a reply waits, stored already, before it answers (a slow forum a client may give up on),
+    or a function of the number of posts stored by then, to hold only one reply;
     rewrite: what a plugin does to a post's Markdown as it is stored (filter:post.create);
     posts_per_page: the page size of a topic's pages (the user setting postsPerPage);
     clock: the clock of the post delay (tests pass a fake one); language: the forum's default language.
@@ -366,7 +367,8 @@ class _Handler(BaseHTTPRequestHandler):
         finally:
             with forum._lock:
                 forum._posting.discard(lock)
-        time.sleep(forum.answer_time)
+        wait = forum.answer_time
+        time.sleep(wait(len(forum.posts)) if callable(wait) else wait)
         answer()                    # after the unlock, as NodeBB answers: a client's next post never finds it held
 
     def _post(self, tid: int, uid: int, content: str) -> Callable[[], None]:

@@ -4,14 +4,17 @@ SMTP server on loopback, received intact; what a failure leaves, and that nothin
 from __future__ import annotations
 
 import sqlite3
+from functools import partial
 
 import pytest
 
 from adjudicator import verify
+from adjudicator.delivery import nodebb
 from adjudicator.demo import SCRIPT
 from conftest import TEST_SEED
 from nodebb_standin import NodeBBStandIn
 from smtp_server import SMTPServer
+from test_nodebb import Clock
 
 TOKEN, USER, PASSWORD = "tok-host", "host", "pw-host"
 TOPIC = 7
@@ -20,7 +23,12 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 @pytest.fixture
 def forum(monkeypatch):
-    with NodeBBStandIn(tokens={TOKEN: USER}, users={USER: PASSWORD, "bob": "x"}, topics={TOPIC}, post_delay=1) as f:
+    """The stand-in forum, its post delay kept on a fake clock that the in-process client's waits (post delay,
+    back-off) advance: they wait out the forum as before, in no time. A client process still waits for real."""
+    clock = Clock()
+    monkeypatch.setattr(nodebb, "NodeBB", partial(nodebb.NodeBB, sleep=clock.sleep))
+    with NodeBBStandIn(tokens={TOKEN: USER}, users={USER: PASSWORD, "bob": "x"}, topics={TOPIC}, post_delay=1,
+                       clock=clock) as f:
         monkeypatch.setenv("ADJUDICATOR_NODEBB_URL", f.url)
         monkeypatch.setenv("ADJUDICATOR_NODEBB_TOKEN", TOKEN)
         monkeypatch.setenv("ADJUDICATOR_NODEBB_USER", USER)

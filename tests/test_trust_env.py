@@ -175,7 +175,8 @@ def test_a_proxy_in_a_dotenv_is_not_honoured_and_one_in_the_environment_is(cli, 
     shutil.copy(played, other)
     proxy = ForwardingProxy()
     try:
-        with NodeBBStandIn(tokens={"tok-host": "host"}, topics={7}) as forum:
+        # no post delay: the second post follows the first at once, not after the forum's 10 s
+        with NodeBBStandIn(tokens={"tok-host": "host"}, topics={7}, post_delay=0) as forum:
             monkeypatch.setenv("ADJUDICATOR_NODEBB_URL", forum.url)
             monkeypatch.setenv("ADJUDICATOR_NODEBB_TOKEN", "tok-host")
             (tmp_path / ".env").write_text(f"{key}={proxy.url}\n")
