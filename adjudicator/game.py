@@ -681,8 +681,8 @@ def people_of(engine):
     """The words players use for the game's units and powers (people.People), for text meant for people."""
     from .people import People
     with db.transaction(engine) as s:
-        g = open_game(s)
-        return People(g.scenario, g.rules.people_names)
+        setup = setup_of(s, db.the_game(s))          # parsed once per engine: status has just read it
+        return People(setup.scenario, setup.rules.people_names)
 
 
 def status(engine, power: str | None = None, places: list[str] = ()) -> dict:
