@@ -29,12 +29,12 @@ def test_the_report_lists_what_changed_hands_and_the_damage(cli, demo_db, tmp_pa
         assert "Changed hands this turn: Belarus (Russians → Germans)." in first
         second = cli("report", demo_db, "--format", fmt).output
         assert "Changed hands this turn: Romania (Italians → Russians)." in second
-        assert "Damaged: Germany: the Germans' factory major (3 damage)." in second
+        assert "Damaged: Germany: the Germans' major factory (3 damage)." in second
         assert "Victory cities" not in second               # the demo's map has none
     # the turn before was reported before the damage: it says nothing of it, then or now
     assert "Damaged" not in cli("report", demo_db, "--turn", 1).output
     play(cli, demo_db, tmp_path, "Italians")            # a later turn: the report of turn 2 still says it
-    assert "Damaged: Germany: the Germans' factory major (3 damage)." in cli("report", demo_db, "--turn", 2).output
+    assert "Damaged: Germany: the Germans' major factory (3 damage)." in cli("report", demo_db, "--turn", 2).output
     cli("audit", demo_db)
 
 
