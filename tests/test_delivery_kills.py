@@ -108,8 +108,15 @@ def test_two_posts_at_once_post_each_part_once(cli, game, slow_forum, tmp_path, 
     slow_forum.posts.clear()
     monkeypatch.setenv("ADJUDICATOR_BUSY_TIMEOUT", "0")
     outs = race([["post", *copy.args, "--no-picture"]] * 2, tmp_path / "race2")
-    assert sorted(o.code for o in outs) == [0, 4], [o.err for o in outs]
-    assert "another `post` or `mail` of this game is under way" in max(outs, key=lambda o: o.code).err
+    # Given no time to wait, at least one stops with exit 4 and says why. Which lock it meets depends on the
+    # moment: the other's delivery lock, or (when the two start in the same instant, as on a loaded machine) the
+    # game's own, which may turn both away; then a later `post` does the work. Never is a part posted twice.
+    busy = ("another `post` or `mail` of this game is under way", "another command is working on this game")
+    assert sorted(o.code for o in outs)[-1] == 4 and {o.code for o in outs} <= {0, 4}, [o.err for o in outs]
+    assert all(any(b in o.err for b in busy) for o in outs if o.code == 4), [o.err for o in outs]
+    if 0 not in (o.code for o in outs):
+        assert topic_parts(slow_forum) == []
+        cli("post", *copy.args, "--no-picture")
     assert topic_parts(slow_forum) == parts
 
 
