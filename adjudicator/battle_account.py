@@ -13,13 +13,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .people import units
 from .words import possessive
 
 
-def _units(counts: dict[str, int]) -> str:
-    """The report's words for units (report imports this module, so it is imported when first used)."""
-    from .report import units_phrase
-    return units_phrase(counts)
 
 
 def attacker_losses(event: dict) -> Counter:
@@ -71,16 +68,16 @@ def attackers_left(event: dict) -> str:
     here, left = Counter(survivors["attacker"]), Counter(survivors.get("left", {}))
     retreat = event.get("retreat")
     if not retreat:
-        phrase = _units(dict(here))
-        return phrase + (f" (and {_units(dict(left))} out of the battle)" if left else "")
+        phrase = units(dict(here))
+        return phrase + (f" (and {units(dict(left))} out of the battle)" if left else "")
     went = Counter(retreat.get("units", {}))
     flew = +(alive - here - left - went)
-    parts = [f"{_units(dict(sorted(went.items())))} retreated to {retreat['to']}"] if went else []
+    parts = [f"{units(dict(sorted(went.items())))} retreated to {retreat['to']}"] if went else []
     if flew:
-        parts.append(f"{_units(dict(sorted(flew.items())))} left the battle with them, to land in the non-combat move")
+        parts.append(f"{units(dict(sorted(flew.items())))} left the battle with them, to land in the non-combat move")
     if left:
-        parts.append(f"{_units(dict(sorted(left.items())))} out of the battle")
-    return f"{_units(dict(sorted(here.items())))} in {event['place']}" + (f" ({'; '.join(parts)})" if parts else "")
+        parts.append(f"{units(dict(sorted(left.items())))} out of the battle")
+    return f"{units(dict(sorted(here.items())))} in {event['place']}" + (f" ({'; '.join(parts)})" if parts else "")
 
 
 def won_at_sea(event: dict) -> str:
@@ -91,7 +88,7 @@ def won_at_sea(event: dict) -> str:
         submerged.update(r.get("submerged", {}).get("defender", {}))
     if not submerged:
         return "the attackers win: no defender is left in the battle"
-    return (f"the attackers win; the defending {_units(dict(sorted(submerged.items())))} that submerged stay in "
+    return (f"the attackers win; the defending {units(dict(sorted(submerged.items())))} that submerged stay in "
             f"{event['place']}")
 
 
@@ -206,7 +203,7 @@ def aa_line(event: dict) -> str:
     dice = "; ".join(f"{len(v)} shot{'s' if len(v) != 1 else ''} @{u.partition('@')[2]}: {' '.join(map(str, v))}"
                      for u, v in shots.items())
     hits = aa["hits"]
-    return f"AA fire: {fired}{dice} → {hits} hit{'s' if hits != 1 else ''}; lost {_units(aa['losses'])}"
+    return f"AA fire: {fired}{dice} → {hits} hit{'s' if hits != 1 else ''}; lost {units(aa['losses'])}"
 
 
 def raid_shots(aa: dict) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .notation.orders import Buy, Place
-from .report import units_phrase
+from .people import units as units_phrase
 from .state import State
 
 
