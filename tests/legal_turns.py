@@ -1152,16 +1152,15 @@ def _cli_submitter(cli, db: str, power: str, tally: Tally, context: dict):
 
 
 def subprocess_cli(env: dict | None = None):
-    """`cli(args, input)` running `python -m adjudicator ARGS` as its own process, as a player would: its exit
-    code (3: an internal error) and what it printed."""
+    """`cli(args, input)` running `python -m adjudicator ARGS` as its own process (forked from the test processes'
+    zygote), as a player would: its exit code (3: an internal error) and what it printed."""
     import os
-    import subprocess
-    import sys
+    from processes import command
     environment = {**os.environ, **(env or {})}
     environment.pop("ADJUDICATOR_DEBUG", None)
 
     def run(args: list[str], stdin: str | None = None) -> tuple[int, str]:
-        done = subprocess.run([sys.executable, "-m", "adjudicator", *args], input=stdin, capture_output=True,
-                              text=True, env=environment)
-        return done.returncode, done.stdout + done.stderr
+        done = command(*args, input=stdin, env=environment)
+        out, err = done.communicate()
+        return done.returncode, out + err
     return run
