@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -111,6 +112,13 @@ class _Zygote:
         self.lock = threading.Lock()
         self.folder = Path(tempfile.mkdtemp(prefix="adjudicator-zygote-"))
         self.jobs = 0
+        atexit.register(self.end)
+
+    def end(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     def start(self, job: dict) -> tuple[int, Path]:
         with self.lock:
@@ -120,7 +128,6 @@ class _Zygote:
                 env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [home, os.environ.get("PYTHONPATH")]))}
                 self.proc = subprocess.Popen([sys.executable, "-c", ZYGOTE], stdin=subprocess.PIPE,
                                              stdout=subprocess.PIPE, text=True, cwd=self.folder, env=env)
-                atexit.register(self.proc.kill)
             self.jobs += 1
             files = self.folder / f"job{self.jobs}"
             job |= {"out": f"{files}.out", "err": f"{files}.err", "rc": f"{files}.rc"}
