@@ -13,6 +13,7 @@ from adjudicator.people import People, counted, speaking, units
 from adjudicator.triplea import load_scenario
 from conftest import TEST_SEED, Cli, every_report_verifies_and_audit_passes, play_turns
 from report_checks import check, problems
+from test_delivery import smtp  # noqa: F401 (the stand-in mail server, as a fixture)
 
 G40_2E = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
 FORMATS = ("markdown", "bbcode", "text")
@@ -170,3 +171,14 @@ def test_a_territory_named_as_its_owner_is_captured_without_saying_from_whom(ope
     """G40: the territory France, France's capital, is taken: "France is captured from France" reads as a slip."""
     text = opening[3][1, "text"]
     assert "France is captured by Germany; Germany takes" in text and "captured from France" not in text
+
+
+def test_a_turns_mail_names_its_power_as_players_do(opening, smtp, tmp_path):
+    """The subject of a turn's mail says "Germany", as its report does, not the map's "Germans"."""
+    _, db, folder, _ = opening
+    cli = Cli()
+    copy = tmp_path / "g40.db"
+    copy.write_bytes(db.read_bytes())
+    cli("contact", copy, "--player", "Germans=hans@example.org")
+    cli("mail", copy, "--turn", "1", "--no-picture")
+    assert [m["Subject"] for m in smtp.messages] == ["[g2e] round 1, Germany"]

@@ -224,7 +224,7 @@ def _mail(engine, smtp, addresses: list[str], turn_index: int | None, picture: b
         ctx = report.context(s, turn)
         text = report.render_context(ctx, "text")
         when = "bid before round 1" if ctx["turn"]["bid"] else f"round {ctx['turn']['round']}"
-        subject = f"[{game.id}] {when}, {ctx['turn']['power']}"
+        subject = f"[{game.id}] {when}, {ctx['turn']['name']}"
         png = _picture(s, game, turn) if picture else None
         msgid, thread = _mail_ids(s, game, smtp, turn, step)
     attachments = [(f"{game.id}-turn{turn}.png", png, "image/png")] if png else []
