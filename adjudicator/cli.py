@@ -271,7 +271,7 @@ def submit(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         _print_json({"accepted": True, **out})
         return
     verb = "would be accepted (dry run, nothing stored)" if dry_run else f"accepted as submission {out['submission']}"
-    typer.echo(f"{len(out['orders'])} order(s) of {out['power']} {verb}; sha256 {out['sha256']}")
+    typer.echo(f"{len(out['orders'])} order(s) of {out['name']} {verb}; sha256 {out['sha256']}")
     for line in out["orders"]:
         typer.echo(f"  {line}")
     for warning in out["warnings"]:

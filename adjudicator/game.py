@@ -10,7 +10,7 @@ import hashlib
 import json
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
@@ -21,6 +21,7 @@ from .config import Settings
 from .errors import ILLEGAL, AdjudicatorError, ConfigError, MapError, NothingToDo, OrderError, StoreError, SubmissionRejected
 from .inputs import whole_number
 from .keys import KeyStore, check_game_id
+from .people import People
 from .notation import Lexicon, parse_submission
 from .notation.orders import STANDING, GameVerb, Intercept, Kamikaze, OrderOfLoss, Salt, Scramble, Submerge
 from . import salts as salts_mod
@@ -443,9 +444,12 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
         if not sub.orders and not errors:
             errors.append(OrderError("invalid", "the submission holds no orders"))
         if errors:
-            raise SubmissionRejected(sorted(errors, key=lambda e: (e.line, e.column)))
+            people = People(g.setup.scenario, g.setup.rules.people_names)
+            raise SubmissionRejected(sorted((replace(e, message=people.told(e.message)) for e in errors),
+                                            key=lambda e: (e.line, e.column)))
         covers = g.rules.covered_phases(g.state, turn_orders, sub.ended) if turn_orders else []
-        summary = {"game": g.game.id, "power": power, "orders": [o.canonical() for o in sub.orders], "covers": covers,
+        summary = {"game": g.game.id, "power": power,
+                   "name": People(g.setup.scenario, g.setup.rules.people_names).power(power), "orders": [o.canonical() for o in sub.orders], "covers": covers,
                    "whole_turn": bool(covers) and covers[-1] == g.scenario.phases_of(power)[-1],
                    "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "dry_run": dry_run}
         summary["warnings"] = unplaced.warning(unplaced.unplaced(g.state, power, turn_orders, covers))
@@ -679,7 +683,6 @@ class HostDice:
 
 def people_of(engine):
     """The words players use for the game's units and powers (people.People), for text meant for people."""
-    from .people import People
     with db.transaction(engine) as s:
         setup = setup_of(s, db.the_game(s))          # parsed once per engine: status has just read it
         return People(setup.scenario, setup.rules.people_names)

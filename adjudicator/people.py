@@ -132,6 +132,13 @@ class People:
         parts = text.split("`")
         return "`".join(part if i % 2 else self._plain(part, sentence and i == 0) for i, part in enumerate(parts))
 
+    def told(self, message: str) -> str:
+        """An engine's message to a player (an order's error) in players' words, as `prose` makes a sentence that
+        is not one of the report's (its first power not capitalised): what it quotes of the player's own text, in
+        `'…'` or backticks, stays as the player wrote it (`unknown unit 'infantryC'`)."""
+        parts = _QUOTED.split(message)
+        return "".join(part if i % 2 else self._plain(part, False) for i, part in enumerate(parts))
+
     def _plain(self, piece: str, sentence: bool) -> str:
         if self._powers:
             names = "|".join(re.escape(n) for n in sorted(self._powers, key=len, reverse=True))
@@ -158,7 +165,7 @@ class People:
         if verb:                                    # `Canada and United States are`: the verb of both, as it is
             said += " " + (verb if before.endswith(" and") else agree(verb, self.plural(name)))
         said += after
-        starts = (sentence and not before) or before[-1:] in (".", ";", "!", "?")
+        starts = (sentence and not before) or before[-1:] in (".", "!", "?")
         return capitalised(said) if starts else said
 
     def _word(self, word: str) -> str:
@@ -170,6 +177,10 @@ class People:
 
 
 _SPEAKING: ContextVar[People] = ContextVar("people", default=People())
+
+
+# a quotation of the player's text in a message: `…`, or '…' not within a word (the Germans' is a possessive)
+_QUOTED = re.compile(r"(`[^`]*`|(?<!\w)'[^'\n]*'(?!\w))")
 
 
 @contextmanager

@@ -61,17 +61,17 @@ def test_a_bid_for_two_axis_powers_on_the_2nd_edition_map(cli, tmp_path, maps_di
     treasury = {p: v["treasury"] for p, v in start["powers"].items()}
 
     # the Germans' bid: refused where they hold nothing, beyond the bid, and a rule of round 1 in the bid
-    refused(cli, db, "Germans", "buy 1 inf\nplace 1 inf Sicily\n", "bid units go only on land Germans control; "
-            "Sicily is held by Italians")
-    refused(cli, db, "Germans", "buy 1 arm\nplace 1 arm Romania\n", "costs 6 PUs; Germans have 5 left of their bid")
+    refused(cli, db, "Germans", "buy 1 inf\nplace 1 inf Sicily\n", "bid units go only on land held by Germany; "
+            "Sicily is held by Italy")
+    refused(cli, db, "Germans", "buy 1 arm\nplace 1 arm Romania\n", "costs 6 PUs; Germany has 5 left of the bid")
     refused(cli, db, "Germans", "buy 1 inf\nwar Russians\nplace 1 inf Romania\n",
             "the bid takes only `buy` and `place` orders (and `end`); `war` orders come from round 1 on")
     refused(cli, db, "Germans", "round: 1\nbuy 1 art\nplace 1 art Romania\n",
             "these orders are for round 1; the game is in the bid before round 1 (`round: 0`)")
     refused(cli, db, "Germans", "buy 1 inf\n", "every unit bought with the bid is placed in the bid; not placed: "
             "1 infantry")
-    refused(cli, db, "Italians", "buy 1 inf\nplace 1 inf Libya\n", "it is the Germans' bid, before round 1: "
-            "Italians may file only standing orders now")
+    refused(cli, db, "Italians", "buy 1 inf\nplace 1 inf Libya\n", "it is Germany's bid, before round 1: "
+            "Italy may file only standing orders now")
     cli("submit", db, "--power", "Germans", "-", input="power: Germans\nbuy 1 art\nplace 1 art Romania\nend\n")
     assert cli.json("status", db)["awaiting"] == "adjudicate"
     report = cli("adjudicate", db).output
@@ -89,11 +89,11 @@ def test_a_bid_for_two_axis_powers_on_the_2nd_edition_map(cli, tmp_path, maps_di
     refused(cli, db, "Italians", "buy 2 inf\nplace 2 inf Libya\n",
             "a territory or sea zone takes at most 1 bid unit; Libya can take 1 more, not 2")
     refused(cli, db, "Italians", "buy 1 inf\nplace 1 inf Sicily\n",
-            "bid units go only where Italians already have a unit; Sicily holds none of theirs")
+            "bid units go only where a unit of Italy already is; Sicily holds none")
     refused(cli, db, "Italians", "buy 1 sub\nplace 1 sub 112 Sea Zone\n",
-            "bid ships go only into a sea zone that already holds a unit of Italians; 112 Sea Zone holds none")
+            "bid ships go only into a sea zone that already holds a unit of Italy; 112 Sea Zone holds none")
     refused(cli, db, "Italians", "buy 1 inf\nplace 1 inf 96 Sea Zone\n", "a bid places only ships in a sea zone")
-    refused(cli, db, "Italians", "buy 1 airfield\nplace 1 airfield Libya\n", "a bid buys no facilities (airfield)")
+    refused(cli, db, "Italians", "buy 1 airfield\nplace 1 airfield Libya\n", "a bid buys no facilities (air base)")
     cli("submit", db, "--power", "Italians", "-",
         input="buy 1 inf, 1 sub\nplace 1 inf Libya\nplace 1 sub 96 Sea Zone\n")
     report = cli("adjudicate", db).output
@@ -130,8 +130,8 @@ def test_a_bid_on_alt_universe_places_units_that_attack_in_round_1(cli, tmp_path
     start = cli.json("status", db)
     assert (start["round"], start["power"], start["bids"]) == (0, "Germans", {"Germans": 6})
     refused(cli, db, "Germans", "buy 2 inf\nplace 2 inf G8\n", "G8 can take 1 more, not 2")
-    refused(cli, db, "Germans", "buy 1 inf\nplace 1 inf F5\n", "bid units go only on land Germans control; F5 is "
-            "held by French")
+    refused(cli, db, "Germans", "buy 1 inf\nplace 1 inf F5\n", "bid units go only on land held by Germany; F5 is "
+            "held by France")
     cli("submit", db, "--power", "Germans", "-", input="buy 2 inf\nplace 1 inf G8\nplace 1 inf G11\nend\n")
     report = cli("adjudicate", db).output
     assert "— bid before round 1, Germany" in report and "- Germany has spent its whole bid." in report, report

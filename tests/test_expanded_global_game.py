@@ -133,8 +133,8 @@ def test_leaving_an_alliance_takes_effect_before_the_declarations_of_the_same_tu
     ("Canada", "accept A1", "there is no pending offer A1: it was never made, or it was refused or has "
                             "expired [EG-60]"),
     ("Germany", "refuse A7", "there is no pending offer A7"),
-    ("Germany", "leave", "Germany are in no alliance [EG-63]"),
-    ("Canada", "leave Germany", "Canada are not allied with Germany [EG-63]"),
+    ("Germany", "leave", "Germany is in no alliance [EG-63]"),
+    ("Canada", "leave Germany", "Canada is not allied with Germany [EG-63]"),
     ("Canada", "alliance Russia", "may file only standing orders now"),
     ("United States", "war Japan\ninfluence", "the influence phase is already over"),
 ])

@@ -28,7 +28,7 @@ def game(tmp_path_factory, maps_dir):
 
 def test_research_the_nation_cannot_pay_for_is_refused_at_submit(game):
     _, _, _, refused, _ = game
-    assert "11 research dice cost 55 IPCs (5 each); United States have 52" in refused, refused
+    assert "11 research dice cost 55 IPCs (5 each); the United States has 52" in refused, refused
     assert "EG-31" in refused
 
 

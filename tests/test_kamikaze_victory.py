@@ -39,7 +39,7 @@ def test_kamikaze_orders_that_cannot_be_honoured_are_refused_with_the_rule(cli, 
         out = cli.json("submit", g40_db, "--power", "Japanese", "-", input=text + "\n", code=1)
         assert any(words in e["message"] for e in out["errors"]), out
     out = cli.json("submit", g40_db, "--power", "Germans", "-", input="kamikaze 6 Sea Zone\n", code=1)
-    assert out["errors"][0]["rule"] == "kamikaze" and "Germans have no kamikaze tokens" in out["errors"][0]["message"]
+    assert out["errors"][0]["rule"] == "kamikaze" and "Germany has no kamikaze tokens" in out["errors"][0]["message"]
     assert "Traceback" not in cli("submit", g40_db, "--power", "Japanese", "-", input="kamikaze\n", code=1).stderr
     assert cli.json("status", g40_db)["kamikaze"]["Japanese"]["tokens"] == 6
 

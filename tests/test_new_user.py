@@ -451,7 +451,7 @@ def test_orders_typed_at_a_terminal_are_asked_for(demo_db, tmp_path):
     os.close(main)
     os.close(terminal)
     assert "reading the orders from the keyboard" in err and "Ctrl-D" in err
-    assert process.returncode == 0 and "1 order(s) of Germans accepted" in out
+    assert process.returncode == 0 and "1 order(s) of the Germans accepted" in out
 
 
 def test_every_game_package_ships_in_the_wheel():

@@ -74,7 +74,7 @@ def test_at_submit_a_move_naming_more_units_than_there_are_is_still_refused(cli,
     cli("new", db, "--game", "g40", "--map", maps_dir / G40_2E, "--seed", TEST_SEED, "--id", "partial")
     out = cli("submit", db, "--power", "Germans", "-", code=1,
               input=G40_ORDERS.replace("ncm 4 ftr", "ncm 5 ftr")).output
-    assert "Germans has 4 fighter in 110 Sea Zone, not 5" in out and "Traceback" not in out, out
+    assert "Germany has 4 fighter in 110 Sea Zone, not 5" in out and "Traceback" not in out, out
     assert cli.json("status", db)["turn_index"] == 1
 
 

@@ -113,7 +113,7 @@ def test_a_played_g40_round_pays_objectives_refuses_early_wars_and_audits(cli, t
     assert "National objective met: Trade with Russia, +5 PUs." in report
     assert "National objective missed: Control Caucasus (5 PUs)." in report
     refused = cli("submit", db, "--power", "Russians", input="war Germans\n", code=1).output
-    assert "Russians may not declare war on Germans now" in refused and "[BG-02]" in refused
+    assert "the Soviet Union may not declare war on Germany now" in refused and "[BG-02]" in refused
     cli("submit", db, "--power", "Russians", input="end\n")
     cli("adjudicate", db)
     cli("submit", db, "--power", "Japanese", input="war UK_Pacific\nend\n")

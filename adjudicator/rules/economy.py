@@ -40,13 +40,13 @@ def buy(rules: MapFacts, state: State, mover: str, order: Buy, bid: bool = False
             raise RuleViolation(f"{power} cannot buy {uc.unit}: it is not on {possessive(power, the=True)} purchase list "
                                 f"({', '.join(sorted(prices)) or 'empty'})", "BG-33")
         if bid and rules.is_facility(uc.unit):
-            raise RuleViolation(f"a bid buys no facilities ({uc.unit}): only units, placed where {power} already have "
-                                "units (RULINGS.md \"bid\")")
+            raise RuleViolation(f"a bid buys no facilities ({uc.unit}): only units, placed on land that already "
+                                f"holds units of {power} (RULINGS.md \"bid\")")
         total += prices[uc.unit] * uc.count
     funds = state.bids if bid else state.treasury
     if total > funds.get(power, 0):
         raise RuleViolation(f"{order.canonical()} costs {total} PUs; {power} have {funds.get(power, 0)}"
-                            + (" left of their bid" if bid else ""), "BG-33")
+                            + (" left of the bid" if bid else ""), "BG-33")
     rules.check_purchase(state, power, _counted(order.units))
     funds[power] -= total
     bought = state.purchases.setdefault(power, {})
@@ -201,10 +201,10 @@ def place_bid(rules: MapFacts, state: State, power: str, order: Place, placed: d
         if "sea" in domains:
             raise RuleViolation(f"ships bought with a bid are placed in a sea zone, not in {where} (RULINGS.md \"bid\")")
         if owner != power and (owner is None or rules.placed_owner(owner, "", where) != power):
-            raise RuleViolation(f"bid units go only on land {power} control; {where} is held by {owner or 'nobody'} "
+            raise RuleViolation(f"bid units go only on land held by {power}; {where} is held by {owner or 'nobody'} "
                                 "(RULINGS.md \"bid\")")
         if not own:
-            raise RuleViolation(f"bid units go only where {power} already have a unit; {where} holds none of theirs "
+            raise RuleViolation(f"bid units go only where a unit of {power} already is; {where} holds none "
                                 "(RULINGS.md \"bid\")")
     room = rules.bid_units_per_place - placed.get(where, 0)
     if n > room:
