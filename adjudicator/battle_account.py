@@ -94,8 +94,6 @@ def won_at_sea(event: dict) -> str:
 
 def lost_value(event: dict, types: dict) -> str:
     """The value of the units each side lost (TUV), at the costs of the game's rules (a unit no one buys: 0)."""
-    def value(units: Counter) -> int:
-        return sum(((types[u].cost or 0) if u in types else 0) * n for u, n in units.items())
     lost = {"attacker": attacker_losses(event), "defender": defender_losses(event)}
     drowned = cargo_lost(event)
     if drowned:     # aboard the transports of the side that lost any: the attacker's, when both sides lost some
@@ -103,8 +101,25 @@ def lost_value(event: dict, types: dict) -> str:
             return u in types and types[u].domain == "sea" and types[u].transport_capacity > 0
         lost["attacker" if any(carrier(u) for u in lost["attacker"]) or
              not any(carrier(u) for u in lost["defender"]) else "defender"].update(drowned)
-    return (f"Units lost by value (TUV): attackers {value(lost['attacker'])} PUs, defenders "
-            f"{value(lost['defender'])} PUs")
+    return (f"Units lost by value (TUV): attackers {_value(lost['attacker'], types)} PUs, defenders "
+            f"{_value(lost['defender'], types)} PUs")
+
+
+def _value(units: Counter, types: dict) -> int:
+    """What `units` cost, at the game's prices (a unit no one buys: 0)."""
+    return sum(((types[u].cost or 0) if u in types else 0) * n for u, n in units.items())
+
+
+def raid_lost_value(event: dict, types: dict) -> str | None:
+    """A strategic bombing raid's TUV line, as a battle has: the raiders shot down (by AA or in the air battle) and
+    the interceptors lost, at the costs of the game's rules; None when the raid cost nobody a unit."""
+    aa, ab = event.get("aa") or {}, event.get("air_battle") or {}
+    raiders = Counter(aa.get("losses") or {}) + Counter(ab.get("attacker_losses") or {})
+    interceptors = Counter(ab.get("defender_losses") or {})
+    if not raiders and not interceptors:
+        return None
+    return (f"Units lost by value (TUV): raiders {_value(raiders, types)} PUs, interceptors "
+            f"{_value(interceptors, types)} PUs.")
 
 
 _CARGO_NOTE = "lost aboard sunk transports: "

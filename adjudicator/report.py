@@ -476,6 +476,13 @@ def dice_phrase(grp: dict | None) -> str:
     return f"{' '.join(map(str, grp['values']))} ({grp['hits']} hit{'s' if grp['hits'] != 1 else ''})"
 
 
+def event_lines(event: dict, types: dict) -> list[str]:
+    """An event's lines in a turn's report; a raid's, with the value of the units it cost (the game's prices)."""
+    lines = describe(event)
+    lost = account.raid_lost_value(event, types) if event["type"] == "raid" else None
+    return lines + [lost] if lost else lines
+
+
 def raid_phrases(event: dict) -> list[str]:
     """A strategic bombing raid: who flew, the air battle, the facility's AA, the damage."""
     lines = [f"{does(event['attacker'], 'raid')} the {unit(event['facility'])} in {event['place']} with "
@@ -797,10 +804,10 @@ def turn_context(session: Session, turn_index: int | None, game=None, snapshot: 
                  or PHASE_TITLES.get(st.phase, st.phase))
         before, battles = account.at_battles(mine_events)
         phases.append({"phase": st.phase, "title": title, "code": False,
-                       "lines": [line for e in before for line in describe(e)],
+                       "lines": [line for e in before for line in event_lines(e, types)],
                        "battles": [{**account.own_words(battle_view(b, _battle_ools(b, sources[st.id]), types), b,
                                                         setup.rules),
-                                    "after": [line for e in after for line in describe(e)]} for b, after in battles],
+                                    "after": [line for e in after for line in event_lines(e, types)]} for b, after in battles],
                        "state_hash": st.state_hash})
     understood = _orders_understood(setup, turn_subs)
     if understood:

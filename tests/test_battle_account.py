@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from adjudicator.battle_account import (at_battles, mark_given, mark_liberations, original_owners, own_words,
                                         unit_types)
-from adjudicator.report import battle_view, describe
+from adjudicator.report import battle_view, describe, event_lines
 from cases.runner import load_cases, position, run
 
 OOLS = {"attacker": "ool", "defender": "ool"}
@@ -21,7 +21,7 @@ def played(case: dict) -> tuple[list[dict], list[str]]:
     assert not errors, errors
     mark_liberations(events, original_owners(scenario))
     battles = [own_words(battle_view(e, OOLS, unit_types(scenario)), e, rules) for e in events if e["type"] == "battle"]
-    return battles, [line for e in events if e["type"] != "battle" for line in describe(e)]
+    return battles, [line for e in events if e["type"] != "battle" for line in event_lines(e, unit_types(scenario))]
 
 
 def test_after_a_retreat_the_attackers_left_are_those_that_went_and_the_aircraft():
@@ -177,6 +177,17 @@ def test_a_raids_aa_fire_says_its_shots():
     _, errors, events = run(case)
     lines = [line for e in events if e["type"] == "raid" for line in describe(e)]
     assert any(line.startswith("AA fires (1 aa Gun) at every raiding aircraft: 2 shots @1: ") for line in lines), lines
+
+
+def test_a_raid_that_cost_units_says_their_value_as_a_battle_does():
+    """europe_improved: the AA gun shoots down 1 of the 2 British bombers (15 PUs each); a raid nobody lost a unit
+    in has no such line."""
+    case = next(c for c in load_cases() if c["id"] == "CL-03-01")
+    _, lines = played({k: v for k, v in case.items() if k not in ("expect", "id", "rule", "purpose")})
+    assert "Units lost by value (TUV): raiders 15 PUs, interceptors 0 PUs." in lines, lines
+    case = next(c for c in load_cases() if c["id"] == "BG-26-31")
+    _, lines = played({k: v for k, v in case.items() if k not in ("expect", "id", "rule", "purpose")})
+    assert not any("TUV" in line for line in lines), lines
 
 
 def test_aa_fire_of_guns_that_are_no_defenders_names_them():
