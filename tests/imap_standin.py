@@ -207,6 +207,11 @@ class _Session(socketserver.StreamRequestHandler):
         self.uidvalidity = 0
         self.tls = self.server_state.security == "ssl"
 
+    def finish(self) -> None:
+        """Writes go straight to the socket (which STARTTLS replaces), so it is closed here, TLS or not."""
+        super().finish()
+        self.request.close()
+
     def handle(self) -> None:
         try:
             self._send(f"* OK [CAPABILITY {self._capabilities()}] IMAP stand-in ready.")
@@ -245,7 +250,7 @@ class _Session(socketserver.StreamRequestHandler):
     # -- answering ---------------------------------------------------------------------------------------------------
 
     def _send(self, line: str | bytes) -> None:
-        self.wfile.write((line.encode() if isinstance(line, str) else line) + b"\r\n")
+        self.request.sendall((line.encode() if isinstance(line, str) else line) + b"\r\n")
 
     def _run(self, shown: bytes, tokens: list) -> bool:
         """Answer one command; False when the connection is to close."""
@@ -277,13 +282,13 @@ class _Session(socketserver.StreamRequestHandler):
         except BadCommand as bad:
             answer, keep = f"{tag} BAD Error in IMAP command {name}: {bad}\r\n".encode(), True
         if failure:                                                 # "drop": done, half of the answer sent
-            self.wfile.write(answer[:max(1, len(answer) // 2)])
+            self.request.sendall(answer[:max(1, len(answer) // 2)])
             return False
-        self.wfile.write(answer)
+        self.request.sendall(answer)
         if name == "STARTTLS" and keep:
             assert self.server_state.tls is not None
             self.request = self.server_state.tls.wrap_socket(self.request, server_side=True)
-            self.rfile, self.wfile = self.request.makefile("rb"), _Writer(self.request)
+            self.rfile = self.request.makefile("rb")
             self.tls = True
         return keep
 
@@ -590,16 +595,6 @@ class _Session(socketserver.StreamRequestHandler):
 _COMMANDS = {"CAPABILITY", "NOOP", "CHECK", "LOGOUT", "STARTTLS", "LOGIN", "SELECT", "EXAMINE", "STATUS", "LIST",
              "APPEND", "CLOSE", "EXPUNGE", "SEARCH", "FETCH", "STORE", "UID SEARCH", "UID FETCH", "UID STORE"}
 _SECTION = re.compile(r"BODY(?P<peek>\.PEEK)?\[(?P<section>|HEADER|TEXT|HEADER\.FIELDS \((?P<fields>[^()]*)\))\]")
-
-
-class _Writer:
-    """The connection's writing side after STARTTLS, as StreamRequestHandler's own is before: unbuffered."""
-
-    def __init__(self, sock: ssl.SSLSocket):
-        self.sock = sock
-
-    def write(self, data: bytes) -> None:
-        self.sock.sendall(data)
 
 
 def _literal(name: str, data: bytes) -> bytes:
