@@ -196,16 +196,13 @@ class _Session(socketserver.StreamRequestHandler):
     server_state: ImapStandIn
 
     def setup(self) -> None:
-        if self.server_state.security == "ssl":
-            assert self.server_state.tls is not None
-            self.request = self.server_state.tls.wrap_socket(self.request, server_side=True)
         super().setup()
         self.user: str | None = None
         self.folder: str | None = None
         self.readonly = False
         self.known = 0                  # the message count this client was told (EXISTS)
         self.uidvalidity = 0
-        self.tls = self.server_state.security == "ssl"
+        self.tls = False
 
     def finish(self) -> None:
         """Writes go straight to the socket (which STARTTLS replaces), so it is closed here, TLS or not."""
@@ -214,13 +211,22 @@ class _Session(socketserver.StreamRequestHandler):
 
     def handle(self) -> None:
         try:
+            if self.server_state.security == "ssl":
+                self._start_tls()
             self._send(f"* OK [CAPABILITY {self._capabilities()}] IMAP stand-in ready.")
             while True:
                 command = self._read_command()
                 if command is None or not self._run(*command):
                     return
         except (OSError, ssl.SSLError):
-            return                       # the client went away
+            return                       # the client went away, or spoke no TLS to a TLS port
+
+    def _start_tls(self) -> None:
+        """TLS from here on (at once for "ssl", after STARTTLS's OK for "starttls"): the socket is replaced."""
+        assert self.server_state.tls is not None
+        self.request = self.server_state.tls.wrap_socket(self.request, server_side=True)
+        self.rfile = self.request.makefile("rb")
+        self.tls = True
 
     # -- reading -----------------------------------------------------------------------------------------------------
 
@@ -286,10 +292,7 @@ class _Session(socketserver.StreamRequestHandler):
             return False
         self.request.sendall(answer)
         if name == "STARTTLS" and keep:
-            assert self.server_state.tls is not None
-            self.request = self.server_state.tls.wrap_socket(self.request, server_side=True)
-            self.rfile = self.request.makefile("rb")
-            self.tls = True
+            self._start_tls()
         return keep
 
     def _capabilities(self) -> str:

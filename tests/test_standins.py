@@ -245,11 +245,17 @@ def test_forum_edits_through_the_write_api(game_forum):
 
 def test_forum_queue_holds_a_reply_until_approved(game_forum):
     game_forum.queued_users.add("marco")
+    with api(game_forum, "marco") as http:                # posts/queue.js addToQueue's answer, untranslated
+        answer = http.post(f"/api/v3/topics/{TOPIC}", json={"content": "power: Italians\nbuy 1 inf"}).json()
+    assert answer["response"] == {"id": game_forum.queue[0]["id"], "type": "reply", "queued": True,
+                                  "message": "[[success:post-queued]]"}
+    game_forum.clock.now += 10                            # the post delay counts queued posts too
     with nodebb.NodeBB(game_forum.url, token("marco")) as client, pytest.raises(nodebb.PostQueued):
         client.reply(TOPIC, SCRIPT["Italians"])
-    assert len(page(game_forum)["posts"]) == 1 and game_forum.queue[0]["id"].startswith("reply-")
-    pid = game_forum.approve()
+    assert len(page(game_forum)["posts"]) == 1 and re.fullmatch(r"reply-\d{13}", game_forum.queue[1]["id"])
+    pid = game_forum.approve(game_forum.queue[1]["id"])
     assert [(p["pid"], p["uid"]) for p in page(game_forum)["posts"][1:]] == [(pid, 4)]
+    assert "place 2 inf Italy" in page(game_forum)["posts"][-1]["content"] and len(game_forum.queue) == 1
 
 
 def test_forum_deleted_and_purged_topics_as_nodebb_refuses_them(game_forum):
