@@ -186,7 +186,10 @@ def _crlf(raw: bytes) -> bytes:
     return re.sub(rb"(?<!\r)\n", b"\r\n", raw)
 
 
-def _quoted(text: str) -> str:
+def _astring(text: str) -> str:
+    """A mailbox name as Dovecot writes it: bare when it is an atom, else quoted."""
+    if re.fullmatch(r"[A-Za-z0-9._/&+-]+", text):
+        return text
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -387,14 +390,14 @@ class _Session(socketserver.StreamRequestHandler):
         if unknown := [item for item in items if item not in values]:
             raise BadCommand(f"Invalid status item {unknown[0]}")
         listed = " ".join(f"{item} {values[item]}" for item in items)
-        return [f"* STATUS {_quoted(args[0])} ({listed})".encode()], "Status completed.", True
+        return [f"* STATUS {_astring(_folder_name(args[0]))} ({listed})".encode()], "Status completed.", True
 
     def _list(self, args: list) -> tuple[list[bytes], str, bool]:
         if len(args) != 2 or not all(isinstance(a, str) for a in args):
             raise BadCommand("LIST takes a reference and a mailbox pattern")
         pattern = re.compile(re.escape(args[0] + args[1]).replace(r"\*", ".*").replace("%", "[^/]*") + r"\Z")
         names = [n for n in self.server_state.folders if pattern.match(n) or pattern.match(n.lower())]
-        return [f'* LIST (\\HasNoChildren) "/" {_quoted(n)}'.encode() for n in names], "List completed.", True
+        return [f'* LIST (\\HasNoChildren) "/" {_astring(n)}'.encode() for n in names], "List completed.", True
 
     def _append(self, args: list) -> tuple[list[bytes], str, bool]:
         if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[-1], bytes):

@@ -82,7 +82,7 @@ def test_imap_uid_ranges_and_new_mail_as_dovecot_answers(imap):
     typ, data = client.uid("FETCH", "2", "(BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
     assert data[0][1] == b"Message-ID: <CAF7x3kPq2Zr9mE1nYw0b8u5Hq+VtLxJd6o4sG9aRk2Nf1cTyDw@mail.example.com>\r\n\r\n"
     assert client.status("INBOX", "(MESSAGES UNSEEN UIDNEXT)") == \
-        ("OK", [b'"INBOX" (MESSAGES 2 UNSEEN 2 UIDNEXT 3)'])
+        ("OK", [b"INBOX (MESSAGES 2 UNSEEN 2 UIDNEXT 3)"])
 
 
 def test_imap_a_read_only_folder_keeps_its_flags(imap):
