@@ -11,8 +11,8 @@ translation of anything but the messages below.
 
 Players for tests of reading a game's topic: accounts with a full name that NodeBB may show as their display name
 (which, unlike the user name, another account can choose too), their posts (`post_as`, or the write API with their
-token), edits (`edit`, PUT /api/v3/posts/{pid}), the post queue (`approve`) and a topic deleted or purged
-(`delete_topic`).
+token), edits (`edit`, PUT /api/v3/posts/{pid}), the post queue (`approve`), a post deleted (`delete_post`) and a
+topic deleted or purged (`delete_topic`).
 """
 
 from __future__ import annotations
@@ -252,6 +252,13 @@ class NodeBBStandIn:
             queued = next(q for q in self.queue if queue_id in (None, q["id"]))
             self.queue.remove(queued)
             return self._store(queued["tid"], queued["uid"], queued["content"])["pid"]
+
+    def delete_post(self, pid: int, by: str | None = None) -> None:
+        """posts/delete.js: the post stays in its place, deleted (1) and by whom (deleterUid), its content shown
+        to its author alone (posts/index.js modifyPostByPrivilege)."""
+        with self._lock:
+            post = next(p for p in self.posts if p["pid"] == pid)
+            post.update(deleted=1, deleter=self.uids[by] if by else post["uid"])
 
     def delete_topic(self, tid: int, purge: bool = False) -> None:
         """A moderator deletes a topic (it stays, readable by admins and moderators only) or purges it (gone)."""
@@ -572,13 +579,18 @@ class _Handler(BaseHTTPRequestHandler):
                          "pagination": {"currentPage": page if pages > 1 else 1, "pageCount": pages}})
 
     def _post_view(self, post: dict, index: int, viewer: int) -> dict:
-        """posts/data.js modifyPost (timestampISO, editedISO) and topics/posts.js addPostData (user, editor)."""
+        """posts/data.js modifyPost (timestampISO, editedISO, deleted 0 or 1), topics/posts.js addPostData (user,
+        editor) and posts/index.js modifyPostByPrivilege (a deleted post's content hidden but from its author)."""
         forum = self.forum
         stamp, edited, editor = post.get("timestamp", 0), post.get("edited", 0), post.get("editor", 0)
         editor_name = forum.user(editor) if editor else None
-        return {"pid": post["pid"], "uid": post["uid"], "tid": post["tid"], "content": post["html"],
+        deleted = post.get("deleted", 0)
+        hidden = deleted and viewer != post["uid"]
+        return {"pid": post["pid"], "uid": post["uid"], "tid": post["tid"],
+                "content": "[[topic:post-is-deleted]]" if hidden else post["html"],
                 "timestamp": stamp, "timestampISO": _iso(stamp), "edited": edited,
-                "editedISO": _iso(edited) if edited else "", "deleted": False, "votes": 0, "index": index,
+                "editedISO": _iso(edited) if edited else "", "deleted": deleted,
+                "deleterUid": post.get("deleter", 0), "votes": 0, "index": index,
                 "editor": {"uid": editor, "username": editor_name, "userslug": slugify(editor_name)}
                 if editor_name else None,
                 "user": forum.user_view(post["uid"]), "selfPost": viewer > 0 and viewer == post["uid"]}

@@ -219,7 +219,7 @@ def test_forum_display_names_repeat_and_user_names_do_not(game_forum):
         game_forum.add_user("Juergen")                    # a user name's slug is unique
 
 
-def test_forum_edits_through_the_write_api(game_forum):
+def test_forum_edits_through_the_write_api_and_deleted_posts(game_forum):
     pid = game_forum.post_as(TOPIC, "marco", "power: Italians\nbuy 2 inf")
     with api(game_forum, "marco") as http:
         edited = http.put(f"/api/v3/posts/{pid}", json={"content": SCRIPT["Italians"]})
@@ -241,6 +241,9 @@ def test_forum_edits_through_the_write_api(game_forum):
     assert (late.status_code, late.json()["status"]["message"]) == \
         (400, "You are only allowed to edit posts for 1 second(s) after posting")
     assert "place 2 inf Italy" in page(game_forum)["posts"][-1]["content"]
+    game_forum.delete_post(pid)
+    assert [(p["deleted"], p["content"]) for p in page(game_forum)["posts"][1:]] == [(1, "[[topic:post-is-deleted]]")]
+    assert "place 2 inf Italy" in page(game_forum, user="marco")["posts"][-1]["content"]      # its author sees it
 
 
 def test_forum_queue_holds_a_reply_until_approved(game_forum):
