@@ -19,7 +19,7 @@ from .incoming import NotAMessage
 
 MOST = 25 * 1024 * 1024     # bytes of one file or folder: a season's mails with pictures, far below a lost disk image
 _HEADER_LINE = re.compile(rb"[!-9;-~]+:")
-_MBOX_START = re.compile(rb"(?:\A|\n)From [^\n]*\n")
+_MBOX_START = re.compile(rb"(?:\A|\n\r?\n)From [^\n]*\n")     # a From line after a blank line
 _MBOX_ESCAPE = re.compile(rb"(?m)^>(>*From )")
 _TEXT_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)
 GIVE = ("give a mail (.eml), a mailbox (mbox), a Maildir folder, a forum post or topic saved as JSON from "
@@ -60,7 +60,7 @@ def _read(source: str) -> bytes:
 
 def _check(name: str, data: bytes) -> None:
     if len(data) > MOST:
-        raise NotAMessage(f"{name} holds more than {MOST // 2**20} MB, far more than a game's mails: nothing was "
+        raise NotAMessage(f"{name} holds more than {MOST:,} bytes, far more than a game's mails: nothing was "
                           f"read. {GIVE[0].upper()}{GIVE[1:]}")
     if not data.strip():
         raise NotAMessage(f"{name} is empty: there is no message in it to take")
@@ -91,7 +91,7 @@ def _maildir(folder: Path) -> list[bytes]:
     files = sorted((p for sub in ("new", "cur") for p in (folder / sub).iterdir() if p.is_file()),
                    key=lambda p: p.name)
     if sum(p.stat().st_size for p in files) > MOST:
-        raise NotAMessage(f"the Maildir {folder} holds more than {MOST // 2**20} MB of mail: take its messages a "
+        raise NotAMessage(f"the Maildir {folder} holds more than {MOST:,} bytes of mail: take its messages a "
                           "few at a time")
     mails = []
     for p in files:

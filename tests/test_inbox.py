@@ -1,0 +1,140 @@
+"""`adjudicator inbox`: a mail or a forum post taken into a game. The right player's orders are submitted as
+`submit` takes them and answered with the orders as understood; a stranger (a spoofed display name too) is
+refused and nothing changes; errors name the line and column of the player's own message; a message is taken
+once, also when the command is killed at its commit; a forum account is known by its uid, pinned at first
+sight, and an edited post is taken again only when its first version was refused."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from adjudicator.delivery.deliver import set_topic
+from adjudicator.demo import SCRIPT
+from adjudicator.incoming import from_mail, from_post
+from adjudicator.intake import for_game
+from adjudicator.store.db import choose, open_existing
+from older_schema import as_schema
+from processes import dying
+
+GERMANS = SCRIPT["Germans"]
+
+
+def mail(body: str, msgid: str, sender: str = "Hans <Hans@Example.org>", subject: str = "[t1] orders") -> str:
+    return f"From: {sender}\nTo: host@example.org\nSubject: {subject}\nMessage-ID: <{msgid}@example.org>\n\n{body}\n"
+
+
+def journal(db) -> list[tuple]:
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT seq, power, kind FROM submission ORDER BY seq").fetchall()
+
+
+def intake(db) -> list[tuple]:
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT ref, power, accepted, submission FROM intake ORDER BY id").fetchall()
+
+
+@pytest.fixture
+def game(cli, demo_db):
+    cli("contact", demo_db, "--player", "Germans=hans@example.org", "--player", "Russians=forum:ivan",
+        "--player", "Italians=hans@example.org")
+    return demo_db
+
+
+def test_the_players_mail_is_accepted_once_and_a_strangers_refused_changing_nothing(cli, game, tmp_path):
+    (tmp_path / "orders.eml").write_text(mail(GERMANS + "-- \nHans\n", "o1"))
+    out = cli("inbox", game, "orders.eml")
+    assert "== <o1@example.org> from hans@example.org: accepted for Germans" in out.output
+    assert "  buy 2 infantry, 1 armour" in out.output and "(the whole turn" in out.output
+    assert journal(game)[-1] == (2, "Germans", "turn")
+    again = cli.json("inbox", game, "orders.eml")
+    assert again == [{"ref": "<o1@example.org>", "sender": "hans@example.org", "accepted": True, "power": "Germans",
+                      "already": True, "answer": again[0]["answer"]}]
+    assert again[0]["answer"] == out.output.split("\n", 1)[1].rstrip("\n") and len(journal(game)) == 2
+
+    before = cli.json("status", game)
+    (tmp_path / "spoof.eml").write_text(mail(SCRIPT["Russians"], "s1", sender='"hans@example.org" <mallory@evil.example>'))
+    refused = cli("inbox", game, "spoof.eml", code=1).output
+    assert "mallory@evil.example is not the player of any power in game t1" in refused
+    assert "nothing was changed" in refused and "hans" not in refused.split("\n", 1)[1]
+    assert cli.json("status", game) == before and len(journal(game)) == 2
+    assert intake(game) == [("<o1@example.org>", "Germans", 1, 2), ("<s1@example.org>", "", 0, None)]
+    assert cli.json("inbox", game, "spoof.eml", code=1)[0]["already"] is True and len(intake(game)) == 2
+
+
+def test_errors_name_the_line_and_column_of_the_players_own_message(cli, game, tmp_path):
+    body = ("power: Germans\n> Host wrote: it is your turn\nbuy 2 inf\ncm 3 inf Poland > Atlantis\nend\n\n"
+            "On Mon, 5 Jan 2026 at 09:12, Host <host@example.org> wrote:\n> report\n")
+    (tmp_path / "bad.eml").write_text(mail(body, "b1"))
+    out = cli.json("inbox", game, "bad.eml", code=1)[0]
+    assert not out["accepted"] and out["power"] == "Germans"
+    assert "line 4, column 19: invalid" in out["answer"] and "    cm 3 inf Poland > Atlantis" in out["answer"]
+    assert "send your whole orders again" in out["answer"] and len(journal(game)) == 1
+    # the fix, a new mail, is taken
+    (tmp_path / "fix.eml").write_text(mail(GERMANS, "b2"))
+    assert cli.json("inbox", game, "fix.eml")[0]["accepted"]
+
+
+def test_a_player_of_two_powers_names_one_and_an_html_only_mail_is_read(cli, game, tmp_path):
+    unnamed = GERMANS.replace("power: Germans\n", "")
+    (tmp_path / "two.eml").write_text(mail(unnamed, "i1"))
+    out = cli.json("inbox", game, "two.eml", code=1)[0]
+    assert "you play Germans and Italians in game t1" in out["answer"] and "`power: Germans`" in out["answer"]
+    assert len(journal(game)) == 1
+    html = "".join(f"<div>{line}</div>" for line in unnamed.splitlines())
+    html_mail = mail(html, "h1", subject="[t1] Germans, round 1").replace("\n\n", "\nContent-Type: text/html\n\n", 1)
+    (tmp_path / "h.eml").write_text(html_mail)
+    assert cli.json("inbox", game, "h.eml")[0] | {"answer": ""} == {
+        "ref": "<h1@example.org>", "sender": "hans@example.org", "accepted": True, "power": "Germans",
+        "already": False, "answer": ""}
+
+
+def test_a_forum_account_is_its_uid_pinned_at_first_sight_and_an_edit_is_taken_only_after_a_refusal(cli, game,
+                                                                                                     tmp_path):
+    cli("submit", game, "--power", "Germans", "-", input=GERMANS)
+    cli("adjudicate", game)
+
+    def posted(orders: str, uid: int, username: str, display: str, pid: int = 50) -> dict:
+        content = "<p>" + "<br />\n".join(orders.splitlines()) + "</p>\n"
+        return {"pid": pid, "tid": 9, "uid": uid, "content": content,
+                "user": {"uid": uid, "username": username, "displayname": display}}
+
+    def take(post: dict, code: int = 0) -> dict:
+        (tmp_path / "post.json").write_text(json.dumps(post))
+        return cli.json("inbox", game, "post.json", code=code)[0]
+
+    # someone who calls himself "ivan" is no one: the display name is not the account
+    assert "forum account mallory (user id 66) is not the player" in take(posted(SCRIPT["Russians"], 66, "mallory",
+                                                                                  "ivan", 49), 1)["answer"]
+    bad = take(posted(SCRIPT["Russians"].replace("4 inf", "4 zeppelins"), 7, "Ivan", "Ivan the Player"), 1)
+    assert bad["power"] == "Russians" and "line 3" in bad["answer"]
+    assert cli.json("status", game)["powers"]["Russians"]["contact"] == "forum:ivan#7"     # pinned, journalled
+    good = take(posted(SCRIPT["Russians"], 7, "ivan_renamed", "Ivan"))                      # edited: taken anew
+    assert good["accepted"] and good["power"] == "Russians"
+    late = take(posted(SCRIPT["Russians"].replace("Moscow", "Leningrad", 1), 7, "ivan", "Ivan"), 1)
+    assert "edited after its orders were accepted" in late["answer"] and "the edit changed nothing" in late["answer"]
+    assert [k for _, p, k in journal(game) if p == "Russians"] == ["turn"]
+    assert cli.json("audit", game)["ok"]
+
+
+def test_a_kill_at_the_commit_leaves_the_message_taken_with_its_orders_or_not_at_all(cli, game, tmp_path):
+    (tmp_path / "o.eml").write_text(mail(GERMANS, "k1"))
+    cut = dying("sqlalchemy.orm.session:Session.commit", "before", "inbox", game, tmp_path / "o.eml")
+    assert cut.code == 137 and intake(game) == [] and len(journal(game)) == 1
+    done = dying("sqlalchemy.orm.session:Session.commit", "after", "inbox", game, tmp_path / "o.eml")
+    assert done.code == 137 and intake(game) == [("<k1@example.org>", "Germans", 1, 2)] and len(journal(game)) == 2
+    assert cli.json("inbox", game, "o.eml")[0]["already"] and len(journal(game)) == 2
+
+
+def test_an_older_database_is_upgraded_and_messages_are_known_to_be_for_their_game(cli, game, tmp_path):
+    as_schema(game, 5)
+    (tmp_path / "o.eml").write_text(mail(GERMANS, "u1"))
+    assert cli.json("inbox", game, "o.eml")[0]["accepted"]
+    engine = choose(open_existing(str(game)), str(game))
+    assert for_game(engine, from_mail(mail(GERMANS, "u2").encode()))
+    assert not for_game(engine, from_mail(mail(GERMANS, "u3", subject="[t2] orders").encode()))
+    set_topic(engine, "9")
+    assert for_game(engine, from_post({"pid": 1, "uid": 7, "content": "", "tid": 9}, 9))
+    assert not for_game(engine, from_post({"pid": 1, "uid": 7, "content": "", "tid": 10}, 10))
