@@ -10,7 +10,6 @@ from __future__ import annotations
 import codecs
 import json
 import re
-import sys
 from email import policy
 from email.parser import BytesHeaderParser
 from pathlib import Path
@@ -42,19 +41,11 @@ def load(source: str) -> list[tuple[str, bytes]]:
 
 
 def _read(source: str) -> bytes:
-    name = "standard input" if source == "-" else source
-    if source == "-":
-        data = sys.stdin.buffer.read(MOST + 1)
-    else:
-        path = Path(source)
-        if not path.exists():
-            raise NotAMessage(f"no file or folder at {source}: {GIVE}")
-        try:
-            with path.open("rb") as fh:
-                data = fh.read(MOST + 1)
-        except OSError as exc:
-            raise NotAMessage(f"cannot read {source}: {exc.strerror or exc}") from None
-    _check(name, data)
+    from .inputs import read_bytes
+    if source != "-" and not Path(source).exists():
+        raise NotAMessage(f"no file or folder at {source}: {GIVE}")
+    data = read_bytes(source, "message", MOST)
+    _check("standard input" if source == "-" else source, data)
     return data
 
 
