@@ -5,7 +5,8 @@ Lines break where the reader sees them break (<br>, <p>, <div>, <li>, <tr>, head
 blank line as in the Markdown a forum post was written in, and a code block keeps its lines and is fenced with
 ``` so that the notation reads only it when a post wraps its orders in chatter (notation/text.py, rule 5).
 Quoted text (<blockquote>) keeps its lines, each a bare `>` as a quoted line of a plain mail starts: own_words
-empties them (someone else's words are no orders) and the lines after them keep their numbers. Scripts, styles and the head are no text at all.
+empties them (someone else's words are no orders) and the lines after them keep their numbers. Scripts, styles
+and the head are no text at all.
 """
 
 from __future__ import annotations
