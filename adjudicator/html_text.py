@@ -1,8 +1,9 @@
 """HTML as players' orders come in it (an HTML-only mail, a forum post as NodeBB renders it) turned into lines of
 text, so that the notation reads it as it reads a pasted text and its errors name lines the player can find.
 
-Lines break where the reader sees them break (<br>, <p>, <div>, <li>, <tr>, headings), a paragraph ends in a
-blank line as in the Markdown a forum post was written in, and a code block keeps its lines and is fenced with
+Lines break where the reader sees them break (<br>, <p>, <div>, <li>, <tr>, headings); in a forum post a
+paragraph ends in a blank line, as in the Markdown it was written in (a mail client's paragraph is a line:
+Outlook writes each line as one), and a code block keeps its lines and is fenced with
 ``` so that the notation reads only it when a post wraps its orders in chatter (notation/text.py, rule 5).
 Quoted text (<blockquote>) keeps its lines, each a bare `>` as a quoted line of a plain mail starts: own_words
 empties them (someone else's words are no orders) and the lines after them keep their numbers. Scripts, styles
@@ -98,7 +99,7 @@ class _Text(HTMLParser):
                 self._add("```")
                 self._end_line()
         elif tag in _PARAGRAPH:
-            self._block(blank=True)
+            self._block(blank=self.source_breaks)
         elif tag in _LINE:
             self._block()
 

@@ -18,6 +18,7 @@ from email.parser import BytesParser
 from .errors import AdjudicatorError
 from .html_text import html_to_text
 from .inputs import whole_number
+from .orders_block import orders_block
 from .own_words import own_words
 
 MAIL, FORUM = "mail", "forum"
@@ -41,6 +42,14 @@ class Incoming:
     problems: tuple[str, ...] = ()  # what was wrong with the message as such, to tell the sender
 
 
+def _orders(text: str) -> tuple[str, list[str]]:
+    """The orders in a message's text (the sender's own words, then the block from the header to `end`), and
+    what the sender should be told was left out."""
+    own, notes = own_words(text)
+    block, aside = orders_block(own)
+    return block, notes + aside
+
+
 def _version(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -61,7 +70,7 @@ def from_mail(raw: bytes) -> Incoming:
         content = _content(body)
         text = html_to_text(content) if body.get_content_type() == "text/html" else content
     problems += _not_read(msg, body)
-    text, notes = own_words(text)
+    text, notes = _orders(text)
     problems += notes
     ref = _header(msg, "Message-ID") or f"sha256:{hashlib.sha256(raw).hexdigest()}"
     subject = _header(msg, "Subject")
@@ -140,7 +149,7 @@ def from_post(post: dict, tid: int) -> Incoming:
         problems.append("the post was deleted")
         text = ""
     else:
-        text, problems = own_words(html_to_text(post["content"], source_breaks=True))
+        text, problems = _orders(html_to_text(post["content"], source_breaks=True))
     reply = {"tid": tid, "pid": pid, "username": username}
     return Incoming(FORUM, f"post:{pid}", f"{FORUM_UID}{uid}", str(user.get("displayname") or username), "",
                     text, _version(text), reply, tuple(problems))
@@ -157,7 +166,7 @@ def from_text(text: str, sender: str, data: bytes) -> Incoming:
     """Orders saved as plain text, whose sender the host vouches for (`inbox --from`): a mail address or
     forum-uid:<uid>. `data` is the file as read, whose hash is the message's identity."""
     channel = FORUM if sender.startswith(FORUM_UID) else MAIL
-    own, notes = own_words(text)
+    own, notes = _orders(text)
     return Incoming(channel, f"sha256:{hashlib.sha256(data).hexdigest()}", sender, "", "", own, _version(own),
                     {}, tuple(notes))
 

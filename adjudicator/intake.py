@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import SubmissionRejected
+from .errors import INVALID, SubmissionRejected
 from .incoming import FORUM, FORUM_UID, Incoming
 from .store import db
 from .store.schema import now
@@ -208,6 +208,9 @@ def _accepted_text(incoming: Incoming, out: dict) -> str:
 def _rejected_text(incoming: Incoming, power: str, exc: SubmissionRejected) -> str:
     n = len(exc.errors) + exc.more
     lines = [f"Your orders for {power} were not accepted, and nothing was stored: {n} error{'s' if n != 1 else ''}."]
+    if all(e.kind == INVALID and (e.expected.startswith("an order") or not e.line) for e in exc.errors):
+        lines[0] = (f"No line of your message reads as an order, so nothing was stored for {power}. Write your "
+                    f"orders one a line, from a line `power: {power}` to a line `end` (docs/notation.md).")
     lines += [e.render() for e in exc.errors]
     if exc.more:
         lines.append(f"… and {exc.more} more (the first {len(exc.errors)} are shown).")

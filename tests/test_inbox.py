@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,7 @@ from older_schema import as_schema
 from processes import dying
 
 GERMANS = SCRIPT["Germans"]
+MAILS = Path(__file__).parent / "mails"
 
 
 def mail(body: str, msgid: str, sender: str = "Hans <Hans@Example.org>", subject: str = "[t1] orders") -> str:
@@ -138,3 +140,38 @@ def test_an_older_database_is_upgraded_and_messages_are_known_to_be_for_their_ga
     set_topic(engine, "9")
     assert for_game(engine, from_post({"pid": 1, "uid": 7, "content": "", "tid": 9}, 9))
     assert not for_game(engine, from_post({"pid": 1, "uid": 7, "content": "", "tid": 10}, 10))
+
+
+def test_a_round_of_real_clients_mails_is_taken_and_every_bad_one_refused_changing_nothing(cli, tmp_path):
+    """tests/mails: the players' mails of game kursk-1 as Thunderbird, Gmail and Outlook write them."""
+    db = tmp_path / "kursk.db"
+    cli("new", db, "--game", "demo", "--id", "kursk-1", "--player", "Germans=juergen@example.org",
+        "--player", "Russians=Dmitri.Volkov@example.com", "--player", "Italians=marco.rossi@example.org")
+
+    def take(name: str, code: int) -> dict:
+        return cli.json("inbox", db, MAILS / name, code=code)[0]
+
+    bad = take("12-bad-orders-germans.eml", 1)["answer"]
+    assert "line 4, column 1: illegal: Germans has 3 infantry in Poland, not 9" in bad
+    assert "line 6, column 33: invalid: unknown place 'Belarrus': did you mean Belarus?" in bad
+    for stranger in ("13-spoofed-same-name.eml", "14-spoofed-power-name.eml"):
+        answer = take(stranger, 1)
+        assert answer["power"] is None and "is not the player of any power in game kursk-1" in answer["answer"]
+    away = take("11-no-orders-russians.eml", 1)["answer"]
+    assert away.startswith("No line of your message reads as an order, so nothing was stored for Russians")
+    attached = take("09-txt-attachment-russians.eml", 1)["answer"]
+    assert "Note: the attachment 'russians-round1.txt' was not read" in attached
+    assert journal(db) == [] and cli.json("status", db)["power"] == "Germans"
+
+    german = take("01-thunderbird-germans.eml", 0)["answer"]
+    assert "Note: lines 1-5 and 23 of your message, before the `power:` line or after `end`" in german
+    cli("adjudicate", db)
+    assert "  ncm 2 infantry Moscow > Smolensk" in take("06-reply-quoting-report-russians.eml", 0)["answer"]
+    cli("adjudicate", db)
+    assert "  ncm 1 fighter Italy > Germany" in take("03-outlook-italians.eml", 0)["answer"]    # HTML only
+    assert [(p, k) for _, p, k in journal(db)] == [("Germans", "turn"), ("Russians", "turn"), ("Italians", "turn")]
+
+    engine = choose(open_existing(str(db)), str(db))
+    for name, ours in (("16-other-game-russians.eml", False), ("07-forwarded-chain-italians.eml", False),
+                       ("02-gmail-russians.eml", True)):
+        assert for_game(engine, from_mail((MAILS / name).read_bytes())) is ours, name
