@@ -203,8 +203,9 @@ def read(source: str, sender: str | None = None) -> list[Incoming]:
         elif kind == "json":
             found += [from_post(post, tid) for post, tid in posts(data)]
         elif sender is None:
-            raise NotAMessage("the file holds plain text, not a mail or a forum post: say who sent these orders "
-                              "with --from ADDRESS (or --from forum-uid:N for a forum account)")
+            raise NotAMessage(f"{'standard input' if source == '-' else source} holds plain text, not a mail or a "
+                              "forum post: say who sent these orders with --from ADDRESS (or --from forum-uid:N for "
+                              "a forum account)")
         else:
             found.append(from_text(decode(data), vouched_sender(sender), data))
     return found

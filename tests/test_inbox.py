@@ -175,3 +175,16 @@ def test_a_round_of_real_clients_mails_is_taken_and_every_bad_one_refused_changi
     for name, ours in (("16-other-game-russians.eml", False), ("07-forwarded-chain-italians.eml", False),
                        ("02-gmail-russians.eml", True)):
         assert for_game(engine, from_mail((MAILS / name).read_bytes())) is ours, name
+
+
+def test_what_is_no_message_is_refused_with_what_to_give_and_plain_text_needs_its_sender(cli, game, tmp_path):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "empty.eml").write_text("")
+    for given, said in (("folder", "is a folder but no Maildir"), ("empty.eml", "is empty")):
+        out = cli("inbox", game, given, code=2)
+        assert out.output.startswith(f"error: {given} {said}") and "Traceback" not in out.output
+    assert cli("inbox", game, "-", input=GERMANS, code=2).output.startswith(
+        "error: standard input holds plain text, not a mail or a forum post: say who sent these orders with --from")
+    assert journal(game) == [(1, "host", "contact")] and intake(game) == []
+    out = cli.json("inbox", game, "-", "--from", "HANS@example.org", input=GERMANS)[0]
+    assert out["accepted"] and out["sender"] == "hans@example.org" and out["ref"].startswith("sha256:")

@@ -117,7 +117,7 @@ def test_files_of_every_kind_are_read_and_what_is_none_is_refused(tmp_path, monk
     (tmp_path / "folder").mkdir()
     (tmp_path / "big.eml").write_bytes(mail(ORDERS * 100))
     monkeypatch.setattr(message_files, "MOST", 1000)
-    for args, said in [(("orders.txt",), "plain text, not a mail or a forum post: say who sent these orders with --from"),
+    for args, said in [(("orders.txt",), "orders.txt holds plain text, not a mail or a forum post: say who sent these orders with --from"),
                        (("orders.txt", "Germans"), "give the sender's mail address, or forum-uid:N"),
                        (("m.eml", "hans@example.org"), "--from is only for orders saved as plain text"),
                        (("empty.eml",), "is empty"), (("save.tsvg",), "holds binary data, not a message"),
