@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from email import policy
+from email import errors as mail_errors, policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 
@@ -23,6 +23,10 @@ from .own_words import own_words
 
 MAIL, FORUM = "mail", "forum"
 FORUM_UID = "forum-uid:"            # a forum sender's identity: forum-uid:<uid>
+# What the email package raises on a header or part it cannot parse (a malformed From, a group where an address
+# was due, an unknown charset): such a mail is still read, and answered for what it lacks.
+_UNREADABLE = (ValueError, TypeError, IndexError, AttributeError, LookupError, AssertionError,
+               mail_errors.MessageError)
 
 
 class NotAMessage(AdjudicatorError):
@@ -83,7 +87,7 @@ def _header(msg: EmailMessage, name: str) -> str:
     """A header's value as text, "" when missing or unreadable (a mail from a broken client is still answered)."""
     try:
         value = msg.get(name)
-    except (ValueError, TypeError, IndexError):
+    except _UNREADABLE:
         return ""
     return " ".join(str(value).split()) if value is not None else ""
 
@@ -94,7 +98,7 @@ def _sender(msg: EmailMessage, problems: list[str]) -> tuple[str, str]:
     try:
         header = msg.get("From")
         addresses = [a for a in getattr(header, "addresses", ()) if a.addr_spec and "@" in a.addr_spec]
-    except (ValueError, TypeError, IndexError):
+    except _UNREADABLE:
         addresses = []
     if len(addresses) != 1:
         problems.append("the mail's From line does not name one sender address" if not addresses else
@@ -106,7 +110,7 @@ def _sender(msg: EmailMessage, problems: list[str]) -> tuple[str, str]:
 def _content(part: EmailMessage) -> str:
     try:
         return part.get_content()
-    except (LookupError, ValueError, AssertionError):       # an unknown charset, a broken transfer encoding
+    except _UNREADABLE:                                      # an unknown charset, a broken transfer encoding
         data = part.get_payload(decode=True) or b""
         return data.decode("utf-8", errors="replace")
 

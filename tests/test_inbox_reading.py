@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import mailbox
+import random
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ from adjudicator import message_files
 from adjudicator.incoming import NotAMessage, from_mail, from_post, read
 
 ORDERS = "power: Germans\nbuy 2 inf\nend"
+MAILS = Path(__file__).parent / "mails"
 
 
 def mail(body: str, sender: str = "Hans Gruber <Hans.Gruber@Example.org>", headers: str = "",
@@ -126,3 +129,24 @@ def test_files_of_every_kind_are_read_and_what_is_none_is_refused(tmp_path, monk
         with pytest.raises(NotAMessage, match=said.replace("(", r"\(")) as caught:
             read(str(tmp_path / args[0]), *args[1:])
         assert "Traceback" not in caught.value.message
+
+
+def test_a_mangled_mail_is_still_read_never_a_crash():
+    """Real clients' mails cut, spliced and corrupted at random (a malformed From, a group where an address was
+    due, an unknown charset, a broken boundary): each is read, and what it lacks is said, so that it is answered."""
+    rng = random.Random(33)
+    corpus = [p.read_bytes() for p in sorted(MAILS.glob("*.eml"))]
+    splices = [b"=?utf-8?b?", b"=?x-unknown?q?a?=", b"\r\n", b"<", b">", b'"', b"boundary=", b"--", b"@", b",",
+               b":;", b"=\n", b"\x00", b"Content-Type: message/rfc822\n", b"charset=zzz", b"multipart/", b"text/html"]
+    for _ in range(300):
+        data = bytearray(rng.choice(corpus))
+        for _ in range(rng.randint(1, 20)):
+            i = rng.randrange(len(data) or 1)
+            if rng.random() < 0.4 and data:
+                data[i] = rng.randrange(256)
+            elif rng.random() < 0.5:
+                del data[i:i + rng.randint(1, 50)]
+            else:
+                data[i:i] = rng.choice(splices)
+        got = from_mail(bytes(data))
+        assert got.sender or got.problems
