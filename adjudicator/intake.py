@@ -44,10 +44,12 @@ _AGAIN = ("Line numbers count the lines of your own message as you wrote it (quo
 
 def take(engine, incoming: Incoming) -> Answer:
     """Take `incoming` into the game of `engine` (db.choose), and answer it."""
-    stored = _stored(engine, incoming)
-    if stored is not None:
-        return stored
-    accepted = _accepted_before(engine, incoming)
+    with db.transaction(engine) as s:
+        earlier = _rows(s, incoming)
+    same = [r for r in earlier if r.version == incoming.version]
+    if same:
+        return _again(incoming, same[-1])
+    accepted = next((r for r in earlier if r.accepted), None)
     if accepted is not None:
         return _refuse(engine, incoming, accepted.power, _edited(incoming, accepted))
     power, why = _power(engine, incoming)
@@ -67,7 +69,8 @@ def take(engine, incoming: Incoming) -> Answer:
     except SubmissionRejected as exc:
         return _refuse(engine, incoming, power, _rejected_text(incoming, power, exc))
     except _Taken:
-        return _stored(engine, incoming)
+        with db.transaction(engine) as s:
+            return _again(incoming, _rows(s, incoming, incoming.version)[-1])
     return Answer(incoming.ref, True, power, answer[0])
 
 
@@ -100,18 +103,9 @@ def _rows(s, incoming: Incoming, version: str | None = None) -> list:
     return [r for r in found if version is None or r.version == version]
 
 
-def _stored(engine, incoming: Incoming) -> Answer | None:
-    with db.transaction(engine) as s:
-        found = _rows(s, incoming, incoming.version)
-    if not found:
-        return None
-    row = found[-1]
+def _again(incoming: Incoming, row) -> Answer:
+    """The answer stored for a message taken before."""
     return Answer(incoming.ref, bool(row.accepted), row.power or None, row.answer, already=True)
-
-
-def _accepted_before(engine, incoming: Incoming):
-    with db.transaction(engine) as s:
-        return next((r for r in _rows(s, incoming) if r.accepted), None)
 
 
 def _insert(s, incoming: Incoming, power: str | None, accepted: bool, submission: int | None, answer: str) -> None:
@@ -124,7 +118,7 @@ def _refuse(engine, incoming: Incoming, power: str | None, text: str) -> Answer:
     """Record a refusal, so that the message is answered once: nothing else changes."""
     with db.transaction(engine, write=True) as s:
         if found := _rows(s, incoming, incoming.version):
-            return Answer(incoming.ref, bool(found[-1].accepted), found[-1].power or None, found[-1].answer, True)
+            return _again(incoming, found[-1])
         _insert(s, incoming, power, False, None, text)
         s.commit()
     return Answer(incoming.ref, False, power, text)
@@ -149,18 +143,25 @@ def _power(engine, incoming: Incoming) -> tuple[str | None, str]:
         powers = [name for name, contact in players
                   if isinstance(contact, str) and ADDRESS.fullmatch(contact) and contact.lower() == incoming.sender]
     if not powers:
-        return None, _notes(incoming, _stranger(incoming, game.id))
+        return None, _notes(incoming, _stranger(incoming, game.id, players))
     if len(powers) == 1:
         return powers[0], ""
     return _named_power(engine, incoming, powers, game.id)
 
 
-def _stranger(incoming: Incoming, game_id: str) -> str:
+def _stranger(incoming: Incoming, game_id: str, players: list[tuple[str, object]]) -> str:
     who = (f"the forum account {incoming.reply.get('username') or incoming.sender_name or ''} "
            f"(user id {incoming.sender[len(FORUM_UID):]})".replace("  ", " ")
            if incoming.channel == FORUM else incoming.sender)
     how = ("`adjudicator contact --player POWER=forum:USERNAME`" if incoming.channel == FORUM else
            "`adjudicator contact --player POWER=ADDRESS`")
+    name = str(incoming.reply.get("username") or "").casefold()
+    mentioned = [power for power, contact in players
+                 if name and isinstance(contact, str) and contact.removeprefix("@").casefold() == name]
+    if mentioned:
+        how = (f"`adjudicator contact --player {mentioned[0]}=forum:{incoming.reply['username']}` (the game knows "
+               f"{mentioned[0]}'s player by that name only to mention them in reports, not as the account whose "
+               "posts are its orders)")
     return (f"These orders were not taken, and nothing was changed: {who} is not the player of any power in "
             f"game {game_id}. If you play a power in it, ask the host to give your account with {how}, then "
             "send your orders again.")

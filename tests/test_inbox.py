@@ -107,6 +107,9 @@ def test_a_forum_account_is_its_uid_pinned_at_first_sight_and_an_edit_is_taken_o
         (tmp_path / "post.json").write_text(json.dumps(post))
         return cli.json("inbox", game, "post.json", code=code)[0]
 
+    cli("contact", game, "--player", "Italians=@luigi")          # a name to mention in reports only
+    assert "`adjudicator contact --player Italians=forum:Luigi`" in take(posted(SCRIPT["Italians"], 8, "Luigi",
+                                                                               "Luigi", 48), 1)["answer"]
     # someone who calls himself "ivan" is no one: the display name is not the account
     assert "forum account mallory (user id 66) is not the player" in take(posted(SCRIPT["Russians"], 66, "mallory",
                                                                                   "ivan", 49), 1)["answer"]
