@@ -220,6 +220,8 @@ def _rejected_text(incoming: Incoming, power: str, exc: SubmissionRejected) -> s
 
 
 def _edited(incoming: Incoming, accepted) -> str:
-    return _notes(incoming, f"Your post was edited after its orders were accepted (submission {accepted.submission} "
-                            f"for {accepted.power}): the orders accepted stand, and the edit changed nothing. "
+    what = ("Your post was edited" if incoming.channel == FORUM else
+            "This mail came again with other text (the same Message-ID)")
+    return _notes(incoming, f"{what} after its orders were accepted (submission {accepted.submission} for "
+                            f"{accepted.power}): the orders accepted stand, and the edit changed nothing. "
                             "Accepted orders are locked; if they must change, ask the host.")
