@@ -10,6 +10,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+import httpx
 import pytest
 
 from adjudicator.delivery.deliver import set_topic
@@ -191,3 +192,34 @@ def test_what_is_no_message_is_refused_with_what_to_give_and_plain_text_needs_it
     assert journal(game) == [(1, "host", "contact")] and intake(game) == []
     out = cli.json("inbox", game, "-", "--from", "HANS@example.org", input=GERMANS)[0]
     assert out["accepted"] and out["sender"] == "hans@example.org" and out["ref"].startswith("sha256:")
+
+
+def test_a_forum_account_is_pinned_to_its_uid_when_given_if_a_forum_is_set(cli, tmp_path, monkeypatch):
+    from nodebb_standin import NodeBBStandIn
+    with NodeBBStandIn(tokens={"tok": "host"}, users={"ivan": "pw", "marco": "pw"}) as forum:
+        monkeypatch.setenv("ADJUDICATOR_NODEBB_URL", forum.url)
+        monkeypatch.setenv("ADJUDICATOR_NODEBB_TOKEN", "tok")
+        db = tmp_path / "g.db"
+        cli("new", db, "--game", "demo", "--id", "t1", "--player", "Russians=forum:ivan")
+        refused = cli("contact", db, "--player", "Italians=forum:Marco Rossi", "--player", "Germans=forum:marco",
+                      code=2).output
+        assert "the forum has no account with the username 'Marco Rossi'" in refused
+        assert [r["path"] for r in forum.requests] == ["/forums/api/user/username/ivan",
+                                                       "/forums/api/user/username/Marco%20Rossi"]
+        cli("contact", db, "--player", "Italians=forum:marco", "--player", "Germans=forum:host")
+        assert {p: c["contact"] for p, c in cli.json("status", db)["powers"].items()} == {
+            "Germans": "forum:host#3", "Russians": "forum:ivan#1", "Italians": "forum:marco#2"}
+
+        # the topic as the forum serves it: Markdown rendered, a quote of the post replied to, orders in a code block
+        forum.open_topic(7, "host", "Game t1 starts: Germans to move.")
+        pid = forum.post_as(7, "host", "@ivan said in [Game 7](/post/1):\n> Germans to move.\n\nHere they are:\n\n"
+                                       "```\n" + GERMANS + "```\n\ngood luck")
+        page = httpx.get(f"{forum.url}/api/topic/7").json()
+        (tmp_path / "topic.json").write_text(json.dumps(page))
+        out = cli.json("inbox", db, "topic.json", code=1)
+        assert [(a["ref"], a["accepted"], a["power"]) for a in out] == [("post:1", False, "Germans"),
+                                                                        (f"post:{pid}", True, "Germans")]
+        assert out[0]["answer"].startswith("No line of your message reads as an order")
+        forum.edit(pid, "power: Germans\nbuy 9 inf\nend")
+        (tmp_path / "topic.json").write_text(json.dumps(httpx.get(f"{forum.url}/api/topic/7").json()))
+        assert "the edit changed nothing" in cli.json("inbox", db, "topic.json", code=1)[1]["answer"]
