@@ -7,6 +7,7 @@ sight, and an edited post is taken again only when its first version was refused
 from __future__ import annotations
 
 import json
+import mailbox
 import sqlite3
 from pathlib import Path
 
@@ -175,6 +176,14 @@ def test_a_round_of_real_clients_mails_is_taken_and_every_bad_one_refused_changi
     assert "  ncm 1 fighter Italy > Germany" in take("03-outlook-italians.eml", 0)["answer"]    # HTML only
     assert [(p, k) for _, p, k in journal(db)] == [("Germans", "turn"), ("Russians", "turn"), ("Italians", "turn")]
 
+    box = mailbox.mbox(tmp_path / "mixed.mbox")
+    for name in ("16-other-game-russians.eml", "17-no-message-id-italians.eml"):
+        box.add((MAILS / name).read_bytes())
+    box.close()
+    mixed = cli.json("inbox", db, tmp_path / "mixed.mbox", code=1)       # Italians' turn is taken: refused
+    assert [a.get("skipped", False) for a in mixed] == [True, False] and mixed[1]["power"] == "Italians"
+    assert len(journal(db)) == 3
+
     engine = choose(open_existing(str(db)), str(db))
     for name, ours in (("16-other-game-russians.eml", False), ("07-forwarded-chain-italians.eml", False),
                        ("02-gmail-russians.eml", True)):
@@ -200,7 +209,7 @@ def test_a_forum_account_is_pinned_to_its_uid_when_given_if_a_forum_is_set(cli, 
         monkeypatch.setenv("ADJUDICATOR_NODEBB_URL", forum.url)
         monkeypatch.setenv("ADJUDICATOR_NODEBB_TOKEN", "tok")
         db = tmp_path / "g.db"
-        cli("new", db, "--game", "demo", "--id", "t1", "--player", "Russians=forum:ivan")
+        cli("new", db, "--game", "demo", "--id", "t1", "--player", "Russians=forum:ivan", "--topic", "7")
         refused = cli("contact", db, "--player", "Italians=forum:Marco Rossi", "--player", "Germans=forum:marco",
                       code=2).output
         assert "the forum has no account with the username 'Marco Rossi'" in refused
