@@ -62,12 +62,10 @@ def forum_powers(engine, incoming: Incoming, players: list[tuple[str, object]]) 
     from .contacts import change
     uid = int(incoming.sender[len(FORUM_UID):])
     accounts = [(power, found) for power, contact in players if (found := account(contact))]
-    mine = [power for power, (_, pinned_uid) in accounts if pinned_uid == uid]
-    if mine:
-        return mine
     username = str(incoming.reply.get("username") or "").casefold()
     first = [(power, name) for power, (name, pinned_uid) in accounts
              if pinned_uid is None and username and name.casefold() == username]
     if first:
         change(engine, [(power, f"{PREFIX}{name}#{uid}") for power, name in first])
-    return [power for power, _ in first]
+    seen = {power for power, _ in first}
+    return [power for power, (_, pinned_uid) in accounts if pinned_uid == uid or power in seen]
