@@ -72,7 +72,12 @@ def from_mail(raw: bytes) -> Incoming:
                         "attachment)")
     else:
         content = _content(body)
-        text = html_to_text(content) if body.get_content_type() == "text/html" else content
+        if body.get_content_type() == "text/html":
+            text = html_to_text(content)
+        elif str(body.get_param("format", "", header="content-type")).lower() == "flowed":
+            text = _unflowed(content, str(body.get_param("delsp", "", header="content-type")).lower() == "yes")
+        else:
+            text = content
     problems += _not_read(msg, body)
     text, notes = _orders(text)
     problems += notes
@@ -113,6 +118,25 @@ def _content(part: EmailMessage) -> str:
     except _UNREADABLE:                                      # an unknown charset, a broken transfer encoding
         data = part.get_payload(decode=True) or b""
         return data.decode("utf-8", errors="replace")
+
+
+def _unflowed(text: str, delsp: bool) -> str:
+    """A format=flowed body (RFC 3676, Thunderbird's default) as its sender wrote it: a line the client broke
+    (ending in a space) joined to the next again, so that a long order is one line and the lines keep the
+    numbers the player sees; the space a client stuffed before a line starting with a space, "From " or ">"
+    taken away. Quoted lines and the signature separator are left as they are (they are dropped anyway)."""
+    lines: list[str] = []
+    held: str | None = None
+    for line in text.splitlines():
+        if line.startswith(" "):
+            line = line[1:]
+        soft = line.endswith(" ") and line != "-- " and not line.startswith(">")
+        line = line[:-1] if soft and delsp else line
+        held = line if held is None else held + line
+        if not soft:
+            lines.append(held)
+            held = None
+    return "\n".join(lines + ([held] if held is not None else []))
 
 
 def _not_read(msg: EmailMessage, body: EmailMessage | None) -> list[str]:

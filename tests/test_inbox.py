@@ -169,7 +169,7 @@ def test_a_round_of_real_clients_mails_is_taken_and_every_bad_one_refused_changi
     assert journal(db) == [] and cli.json("status", db)["power"] == "Germans"
 
     german = take("01-thunderbird-germans.eml", 0)["answer"]
-    assert "Note: lines 1-5 and 23 of your message, before the `power:` line or after `end`" in german
+    assert "Note: lines 1-4 and 22 of your message, before the `power:` line or after `end`" in german
     cli("adjudicate", db)
     assert "  ncm 2 infantry Moscow > Smolensk" in take("06-reply-quoting-report-russians.eml", 0)["answer"]
     cli("adjudicate", db)
