@@ -41,7 +41,8 @@ class Incoming:
     sender_name: str                # display name or username: for the answer's greeting, never for identity
     subject: str
     text: str                       # the sender's own lines, numbered as they wrote them
-    version: str                    # sha256 of `text`: a post edited after it was read has another
+    version: str                    # sha256 of `text`; of a post, of its content as rendered: an edit makes
+                                    # another, a later adjudicator reading the same post otherwise does not
     reply: dict = field(default_factory=dict, compare=False)   # what an answer needs to thread to the message
     problems: tuple[str, ...] = ()  # what was wrong with the message as such, to tell the sender
 
@@ -180,7 +181,7 @@ def from_post(post: dict, tid: int) -> Incoming:
         text, problems = _orders(html_to_text(post["content"], source_breaks=True))
     reply = {"tid": tid, "pid": pid, "username": username}
     return Incoming(FORUM, f"post:{pid}", f"{FORUM_UID}{uid}", str(user.get("displayname") or username), "",
-                    text, _version(text), reply, tuple(problems))
+                    text, _version(post["content"]), reply, tuple(problems))
 
 
 def _number(value) -> int | None:

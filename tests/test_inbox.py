@@ -57,6 +57,8 @@ def test_the_players_mail_is_accepted_once_and_a_strangers_refused_changing_noth
     assert again == [{"ref": "<o1@example.org>", "sender": "hans@example.org", "accepted": True, "power": "Germans",
                       "already": True, "answer": again[0]["answer"]}]
     assert again[0]["answer"] == out.output.split("\n", 1)[1].rstrip("\n") and len(journal(game)) == 2
+    (tmp_path / "orders.eml").write_text(mail(GERMANS.replace("2 inf,", "3 inf,"), "o1"))     # a mail is never edited
+    assert cli.json("inbox", game, "orders.eml") == again and len(journal(game)) == 2
 
     before = cli.json("status", game)
     (tmp_path / "spoof.eml").write_text(mail(SCRIPT["Russians"], "s1", sender='"hans@example.org" <mallory@evil.example>'))
