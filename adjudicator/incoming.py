@@ -193,11 +193,12 @@ def _number(value) -> int | None:
 
 def from_text(text: str, sender: str, data: bytes) -> Incoming:
     """Orders saved as plain text, whose sender the host vouches for (`inbox --from`): a mail address or
-    forum-uid:<uid>. `data` is the file as read, whose hash is the message's identity."""
+    forum-uid:<uid>. `data` is the file as read, whose hash is the message's identity and its only version (a
+    file changed is another message)."""
     channel = FORUM if sender.startswith(FORUM_UID) else MAIL
     own, notes = _orders(text)
-    return Incoming(channel, f"sha256:{hashlib.sha256(data).hexdigest()}", sender, "", "", own, _version(own),
-                    {}, tuple(notes))
+    digest = hashlib.sha256(data).hexdigest()
+    return Incoming(channel, f"sha256:{digest}", sender, "", "", own, digest, {}, tuple(notes))
 
 
 def vouched_sender(given: str) -> str:
