@@ -25,7 +25,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="Adjudicate Axis & Allies turns from text orders, with dice anyone can recheck.")
 
 DB_HELP = "Game database: a SQLite file path or a database URL (default: ADJUDICATOR_DB)."
-PLAYER_HELP = "POWER=CONTACT (mail address or forum name); repeatable."
+PLAYER_HELP = ("POWER=CONTACT: a mail address, a forum name to mention (@name), or forum:USERNAME, the forum account "
+               "whose posts are the power's orders (pinned to its user id); repeatable.")
 ID_HELP = "The game, in a database that holds several (a league): its id (default: the database's only game)."
 JSON_HELP = "Print machine-readable JSON."
 # The largest whole number a game database's integer columns hold (store.shapes.LARGEST, PostgreSQL's integer): a
@@ -95,7 +96,8 @@ def _players(given: list[str]) -> list[tuple[str, str]]:
         if problem:
             raise AdjudicatorError(problem)
         players.append((name.strip(), contact.strip()))
-    return players
+    from .forum_accounts import pinned
+    return pinned(players)
 
 
 def _bids(given: list[str]) -> list[tuple[str, str]]:
@@ -830,6 +832,8 @@ def settings_(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> 
     if out["warning"]:
         typer.echo(f"warning: {out['warning']}")
 
+
+from . import cli_inbox  # noqa: E402,F401  (registers `inbox`, which needs the helpers above)
 
 explain(app)
 

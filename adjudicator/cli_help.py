@@ -17,6 +17,7 @@ EXAMPLES = {
     "submit": "adjudicator submit game.db germans.txt --power Germans   (the orders: docs/notation.md)",
     "edit": "adjudicator edit game.db fix.txt --reason 'the Italian bid was forgotten'   (fix.txt: pus Italians 40)",
     "contact": "adjudicator contact game.db --player Germans=new.address@example.org",
+    "inbox": "adjudicator inbox game.db orders.eml   (or a Maildir folder, a saved forum post, -)",
     "adjudicate": "adjudicator adjudicate game.db --format bbcode --post",
     "status": "adjudicator status game.db --power Germans --place Poland",
     "report": "adjudicator report game.db --turn 3 --format text",
@@ -40,9 +41,11 @@ WORDS = {
     "bid": "POWER=PUS", "topic": "TOPIC", "power": "POWER", "place": "PLACE", "reason": "TEXT",
     "fmt": "markdown|bbcode|text", "turn": "TURN", "out": "FILE.png", "region": "all|battles", "width": "PIXELS",
     "anchor": "HEX", "posted": "FILE", "orders": "SHA256", "report_file": "REPORT", "src": "SRC", "dst": "DST",
+    "source": "FILE|FOLDER|-", "sender": "ADDRESS|forum-uid:N",
 }
 # What an argument is, in the column where Typer prints its type: a database, a file or - for standard input.
-KINDS = {"db": "PATH|URL", "src": "PATH|URL", "dst": "PATH|URL", "file": "FILE|-", "report_file": "FILE|-"}
+KINDS = {"db": "PATH|URL", "src": "PATH|URL", "dst": "PATH|URL", "file": "FILE|-", "report_file": "FILE|-",
+         "source": "FILE|FOLDER|-"}
 
 
 class _Words(ParamType):

@@ -1,4 +1,5 @@
-"""Players' contacts (a mail address or a forum name, given as `--player POWER=CONTACT`), set at `new` and
+"""Players' contacts (a mail address, a forum name to mention, or a forum account to take orders from:
+forum_accounts; given as `--player POWER=CONTACT`), set at `new` and
 changed later with `adjudicator contact`: a player moves to another address, or a power changes hands.
 
 A change is journalled as a submission of the host, as a correction is, so that `audit` replays it and anyone
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .errors import ConfigError, StoreError
+from .forum_accounts import PREFIX, account_problem
 from .store import db
 
 KIND = "contact"                    # the journal's kind of submission of a contact change
@@ -25,6 +27,8 @@ def contact_problem(given: str, contact: str) -> str | None:
         return f"--player {given}: the contact is empty; give the player's mail address or forum name"
     if len(contact) > MOST or not contact.isprintable():
         return f"--player {given[:60]}: a contact is one line of at most {MOST} printable characters"
+    if contact.startswith(PREFIX):
+        return account_problem(given, contact)
     if "@" in contact[1:] and not ADDRESS.fullmatch(contact):
         return (f"--player {given}: {contact!r} is no mail address (name@example.org, no spaces), nor a forum "
                 "name (@name, or name)")

@@ -408,8 +408,10 @@ def _check_players(players: list[tuple[str, str]], scenario: Scenario) -> dict[s
 
 # -- submit ---------------------------------------------------------------------------------------
 
-def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
-    """Check a submission and, unless dry-run, store it. Raises SubmissionRejected listing every error."""
+def submit(engine, power_arg: str, text: str, dry_run: bool = False, record=None) -> dict:
+    """Check a submission and, unless dry-run, store it. Raises SubmissionRejected listing every error.
+    `record(session, summary)` writes what must be stored with the submission or not at all (the message it came
+    in: intake), in its transaction."""
     with db.transaction(engine, write=not dry_run) as s:
         g = open_game(s)
         power = resolve_power(g.lexicon, power_arg, "--power", g.scenario)
@@ -465,9 +467,11 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False) -> dict:
             _add_step(s, g, row_id, "standing", [{"type": "standing", "power": power,
                                                   "orders": [o.canonical() for o in standing]}])
             db.save_state(s, g.game, g.state)
-        s.commit()
         summary["submission"] = seq
         summary["kind"] = kind
+        if record is not None:
+            record(s, summary)
+        s.commit()
         return summary
 
 

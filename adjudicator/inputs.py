@@ -34,22 +34,26 @@ def read(file: str, what: str, limit: int) -> str:
     Four bytes a character are read for each byte of the limit (UTF-32 takes four, and a byte-order mark four more),
     and no more: beyond that the text is longer than the limit in any encoding, so it is refused unread."""
     most = 4 * limit + 4
-    if file == "-":
-        data = sys.stdin.buffer.read(most + 1)
-    else:
-        path = Path(file)
-        if not path.is_file():
-            raise AdjudicatorError(f"no {what} file at {file}")
-        try:
-            with path.open("rb") as fh:
-                data = fh.read(most + 1)
-        except OSError as exc:
-            raise AdjudicatorError(f"cannot read the {what} file {file}: {exc.strerror or exc}") from None
+    data = read_bytes(file, what, most)
     if len(data) > most:
         source = "standard input" if file == "-" else file
         raise TooLarge(f"{source} holds more than {limit:,} bytes of {what}, the most that is read: nothing was "
                        f"read. Give only the {what} (not a whole thread, mailbox or save game)")
     return decode(data)
+
+
+def read_bytes(file: str, what: str, most: int) -> bytes:
+    """The bytes of `file` (standard input for `-`), at most `most` and one more: one more says there are more."""
+    if file == "-":
+        return sys.stdin.buffer.read(most + 1)
+    path = Path(file)
+    if not path.is_file():
+        raise AdjudicatorError(f"no {what} file at {file}")
+    try:
+        with path.open("rb") as fh:
+            return fh.read(most + 1)
+    except OSError as exc:
+        raise AdjudicatorError(f"cannot read the {what} file {file}: {exc.strerror or exc}") from None
 
 
 def decode(data: bytes) -> str:

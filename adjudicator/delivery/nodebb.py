@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from importlib import metadata
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import quote, urljoin
 
 import httpx
 
@@ -210,6 +210,20 @@ class NodeBB:
             pages = count if isinstance(count, int) else 1
             page += 1
         return found
+
+    def user_id(self, username: str) -> int | None:
+        """The uid of the account named `username` (its login name, not its display name), None when the forum has
+        none: GET /api/user/username/{username} (src/routes/api.js, controllers/api.js getUserByUsername)."""
+        path = "/api/user/username/" + quote(username, safe="")
+        response = self._send(self._http, "GET", path)
+        body = _json(response)
+        if response.status_code == 404:
+            return None
+        uid = whole_number(str(body.get("uid", "")), 19) if isinstance(body, dict) else None
+        if response.status_code != 200 or uid is None:
+            raise self._failure(f"the forum at {self.url} did not say which account {username!r} is (GET {path}: "
+                                f"HTTP {response.status_code}): check {URL_VAR}, then give the contact again")
+        return uid
 
     def upload(self, filename: str, data: bytes, mime: str = "image/png") -> str | None:
         """Uploads a picture and returns its absolute URL; None when no user and password are set to log in with."""

@@ -361,7 +361,8 @@ def _upgrade(db: str, engine) -> None:
     3 to 4: each game's scenario and initial state move from its row into the table game_setup (see
     models.GameSetup), and the indexes of the journal's reads are made (report.turn_context, audit).
     4 to 5: reports keep the version of the templates that wrote them, 0 in those written before (see
-    report.TEMPLATE_VERSION): `audit` decides from it, never from the report's text, how it compares a report."""
+    report.TEMPLATE_VERSION): `audit` decides from it, never from the report's text, how it compares a report.
+    5 to 6: the table of messages taken in (intake) is added, empty."""
     from . import models
     with transaction(engine, write=True) as s:
         found = rows(s, "SELECT value FROM meta WHERE key = 'schema_version'")

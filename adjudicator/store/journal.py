@@ -94,3 +94,22 @@ class Delivery(SQLModel, table=True):
     target: str                                # the topic id, or the mail address
     ref: str = ""                              # the post id, or the Message-ID; "" until the answer came
     created_at: str = Field(default_factory=now)
+
+
+class Intake(SQLModel, table=True):
+    """A message taken into the game by `inbox` or `watch` (intake.py): written in the transaction of the
+    submission it made, so that a message is taken once, with its submission, even across a kill; a refused one
+    too, so that it is answered once. A forum post edited after it was taken comes again under its ref with
+    another version (schema 6)."""
+    __table_args__ = (Index("ux_intake_game_ref_version", "game_id", "ref", "version", unique=True),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    ref: str                                   # the Message-ID, post:<pid>, or sha256:<hex>
+    version: str                               # sha256 of the orders' text as read
+    channel: str                               # "mail" or "forum"
+    sender: str                                # the From addr-spec, or forum-uid:<uid>
+    power: str = ""                            # the power it was taken for; "" when refused before one was known
+    accepted: bool = False
+    submission: Optional[int] = None           # the seq of the submission it made
+    answer: str                                # the answer's text, given again when the message comes again
+    created_at: str = Field(default_factory=now)
