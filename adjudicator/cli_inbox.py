@@ -6,17 +6,19 @@ Registered on the `adjudicator` command by cli.py; the store is imported inside 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 import typer
 
-from .cli import ID_HELP, JSON_HELP, _engine, _fail, _print_json, app
+from .cli import ID_HELP, JSON_HELP, _db_and_file, _engine, _fail, _print_json, app
 from .errors import AdjudicatorError
 
 
 @app.command()
-def inbox(db: str = typer.Argument(..., help="Game database: a SQLite file path or a database URL."),
-          source: str = typer.Argument(..., help="A mail (.eml), a mailbox (mbox), a Maildir folder, a forum post or "
+def inbox(db: Optional[str] = typer.Argument(None, help="Game database: a SQLite file path or a database URL "
+                                                "(default: ADJUDICATOR_DB)."),
+          source: Optional[str] = typer.Argument(None, help="A mail (.eml), a mailbox (mbox), a Maildir folder, a forum post or "
                                                  "topic saved as JSON from NodeBB's API (GET /api/topic/TID), or "
                                                  "the orders as plain text; - for standard input."),
           sender: Optional[str] = typer.Option(None, "--from", help="Only for orders saved as plain text: who sent "
@@ -35,8 +37,11 @@ def inbox(db: str = typer.Argument(..., help="Game database: a SQLite file path 
     try:
         from .incoming import read
         from .intake import for_game, take
-        messages = read(source, sender)
+        if source is None and db is not None and Path(db).is_dir():
+            db, source = None, db               # a Maildir, for the game ADJUDICATOR_DB names
+        db, source = _db_and_file(db, source, "message", "inbox")
         engine = _engine(db, write=True, game_id=game_id)
+        messages = read(source, sender)
         several = len(messages) > 1
         for m in messages:
             answers.append((m, None if several and not for_game(engine, m) else take(engine, m)))

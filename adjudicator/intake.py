@@ -193,7 +193,7 @@ def _notes(incoming: Incoming, text: str) -> str:
 
 
 def _accepted_text(incoming: Incoming, out: dict) -> str:
-    lines = [f"Orders accepted for {out['power']} in game {out['game']} (submission {out['submission']}). "
+    lines = [f"Orders accepted for {out['name']} in game {out['game']} (submission {out['submission']}). "
              f"{len(out['orders'])} order(s), as understood:"]
     lines += [f"  {line}" for line in out["orders"]]
     if out["covers"]:

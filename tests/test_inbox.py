@@ -70,6 +70,17 @@ def test_the_players_mail_is_accepted_once_and_a_strangers_refused_changing_noth
     assert cli.json("inbox", game, "spoof.eml", code=1)[0]["already"] is True and len(intake(game)) == 2
 
 
+
+def test_with_adjudicator_db_set_the_one_argument_is_the_message(cli, game, tmp_path, monkeypatch):
+    """As `submit orders.txt` takes the game ADJUDICATOR_DB names, so does `inbox orders.eml`; a file that is no
+    message and no game database is named as such, changing nothing."""
+    (tmp_path / "orders.eml").write_text(mail(GERMANS, "o7"))
+    monkeypatch.setenv("ADJUDICATOR_DB", str(game))
+    assert "from hans@example.org: accepted for Germans" in cli("inbox", "orders.eml").output
+    out = cli("inbox", "missing.eml", code=2)
+    assert "no message file at missing.eml, and it is not a game database either" in out.output
+    assert len(journal(game)) == 2
+
 def test_errors_name_the_line_and_column_of_the_players_own_message(cli, game, tmp_path):
     body = ("power: Germans\n> Host wrote: it is your turn\nbuy 2 inf\ncm 3 inf Poland > Atlantis\nend\n\n"
             "On Mon, 5 Jan 2026 at 09:12, Host <host@example.org> wrote:\n> report\n")
