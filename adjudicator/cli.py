@@ -652,6 +652,52 @@ def _deliver(step: str, db: Optional[str], send, as_json: bool, game_id: Optiona
 
 
 @app.command()
+def odds(db: Optional[str] = typer.Argument(None, help="A game database: with --order, the battle in its current state (none needed otherwise)."),
+         attacker: Optional[str] = typer.Option(None, "--attacker", help="The attacking units: '3 inf, 1 art, 2 ftr'."),
+         defender: Optional[str] = typer.Option(None, "--defender", help="The defending units."),
+         order: Optional[str] = typer.Option(None, "--order", help="Combat moves (and a retreat or ool for the battle) of the power on the move: 'cm 3 inf Poland > Belarus'."),
+         game: str = typer.Option("demo", "--game", help="The game whose rules fight the battle (without a database)."),
+         map_: Optional[str] = typer.Option(None, "--map", help="The TripleA map (path or name), for a game played on one."),
+         rules: Optional[str] = typer.Option(None, "--rules", help="The game's rule version."),
+         place: Optional[str] = typer.Option(None, "--place", help="Where the battle is (default: a place of the defender that fits)."),
+         attacker_power: Optional[str] = typer.Option(None, "--attacker-power", help="Who attacks (default: the first power in turn order)."),
+         defender_power: Optional[str] = typer.Option(None, "--defender-power", help="Who defends (default: the first power at war with the attacker)."),
+         attacker_ool: Optional[str] = typer.Option(None, "--attacker-ool", help="The attacker's order of loss: 'inf, art, arm' (default: the game's)."),
+         defender_ool: Optional[str] = typer.Option(None, "--defender-ool", help="The defender's order of loss."),
+         retreat: Optional[int] = typer.Option(None, "--retreat", min=1, max=10_000, help="The attacker retreats at the end of a round with fewer units than this left."),
+         runs: int = typer.Option(2000, "--runs", min=1, max=1_000_000, help="Battles to simulate where exact odds are out of reach."),
+         sim_seed: int = typer.Option(1, "--seed", min=0, max=INT_BOUND, help="The simulation's seed (the same seed, the same figures)."),
+         game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
+         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """The odds of a battle, exact, by the same combat rules that adjudicate it."""
+    try:
+        from . import cli_odds
+        from .odds import reckon
+        if order is not None:
+            if attacker or defender:
+                raise AdjudicatorError("--order takes the battle from the game: leave out --attacker and --defender")
+            position, loaded = cli_odds.position_from_order(_db(db), game_id, order)
+            game_rules = loaded.rules
+        elif db is not None:
+            raise AdjudicatorError("a game database is for --order (the battle a combat move starts); for units "
+                                   "named with --attacker and --defender, give --game instead")
+        elif not (attacker and defender):
+            raise AdjudicatorError("name both sides: --attacker '3 inf, 1 art' --defender '2 inf' (or a game and "
+                                   "--order 'cm …')")
+        else:
+            game_rules = cli_odds.rules_without_db(game, map_, rules)
+            position = cli_odds.odds_position(game_rules, attacker, defender, place, attacker_power, defender_power,
+                                              attacker_ool, defender_ool, retreat)
+        found = reckon(position, runs=runs, seed=sim_seed)
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json(found.to_dict())
+    else:
+        typer.echo(cli_odds.odds_text(found, game_rules))
+
+
+@app.command()
 def maps(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """List the TripleA maps found: the name to give `new --map`, the game's title, and our games that play it.
 

@@ -1,0 +1,49 @@
+"""The fallback where exact odds are out of reach: the adjudicator's own battle, fought many times with dice
+drawn as the adjudicator draws them (dice.Roller), each run keyed by the seed and its number, so that a run of
+`odds` can be repeated to the last digit."""
+
+from __future__ import annotations
+
+import hashlib
+
+from .. import dice
+from .position import Position
+
+DEFAULT_RUNS = 2000
+
+
+def run_dice(seed: int, run: int) -> dice.Roller:
+    """The dice of one run: the audited dice, keyed by the seed and the run."""
+    return dice.Roller(hashlib.sha256(f"odds {seed} {run}".encode()).digest(), "odds", 1)
+
+
+def fight(position: Position, roller) -> tuple[str, list, list, bool]:
+    """One battle of the position, fought by the adjudicator on a copy of it: how it ended (as the exact chain
+    names it), the units of each side still on the board (survivors, retreated or left), and whether the
+    attacker took the territory."""
+    state = position.state.copy()
+    battle = position.battle(state, roller)
+    att, dfn = [u.id for u in battle.att], [u.id for u in battle.dfn]
+    result = battle.fight()["result"]
+    ended = {"captured": "won", "cleared": "won", "destroyed": "destroyed", "retreated": "retreated",
+             "stalemate": "stalemate"}.get(result, "held")
+    return (ended, [state.unit(i) for i in att if state.unit(i)], [state.unit(i) for i in dfn if state.unit(i)],
+            result == "captured")
+
+
+def simulate(position: Position, runs: int, seed: int) -> dict[tuple, float]:
+    """How often each end came up in `runs` battles: {(result, attacker survivors, defender survivors, captured):
+    share}, survivors as sorted (type, count) pairs."""
+    counts: dict[tuple, int] = {}
+    for run in range(runs):
+        ended, att, dfn, captured = fight(position, run_dice(seed, run))
+        key = (ended, _tally(att), _tally(dfn), captured)
+        counts[key] = counts.get(key, 0) + 1
+    return {k: n / runs for k, n in counts.items()}
+
+
+def _tally(units: list) -> tuple[tuple[str, int], ...]:
+    counted: dict[str, int] = {}
+    for u in units:
+        counted[u.type] = counted.get(u.type, 0) + 1
+    return tuple(sorted(counted.items()))
