@@ -463,14 +463,22 @@ def report(db: Optional[str] = typer.Argument(None, help=DB_HELP),
            turn: Optional[int] = _turn_option("Turn index (default: the latest)."),
            fmt: str = typer.Option("markdown", "--format", help="markdown, bbcode or text."),
            game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
+           with_odds: bool = typer.Option(False, "--odds", help="Before each battle, the odds it had."),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Print the report of a turn, ready to post."""
     try:
-        from .report import render
+        from .report import check_format, context, render, render_context
         from .store.db import transaction
         settings = _settings()
         with transaction(_engine(db, game_id=game_id)) as s:
-            text = render(s, turn, fmt, settings.templates_dir)
+            if with_odds:
+                from .report_odds import add_odds
+                check_format(fmt)
+                ctx = context(s, turn)
+                add_odds(s, ctx, turn)
+                text = render_context(ctx, fmt, settings.templates_dir)
+            else:
+                text = render(s, turn, fmt, settings.templates_dir)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:

@@ -9,6 +9,7 @@ from .odds import Odds, Position, from_order, read_units, reckon, standalone
 from .people import People, speaking
 from .people import power as power_word
 from .people import unit as unit_word
+from .words import possessive
 from .people import units as units_words
 
 Z95 = 1.96          # the simulation's error bars: 95% of runs of as many battles fall within
@@ -63,11 +64,13 @@ def position_from_order(db: str, game_id: str | None, text: str) -> tuple[Positi
     from .store.db import choose, open_existing, transaction
     with transaction(choose(open_existing(db), db, game_id)) as s:
         g = open_game(s)
-        power = g.state.power
-        if g.state.phase != "combat_move":
-            raise AdjudicatorError(f"the {power} are in their {g.state.phase.replace('_', ' ')} phase: odds of a combat "
-                                   "move are asked for in the combat move")
-        result = g.setup.parse(text, power, g.state.phase)
+        power, phases = g.state.power, g.scenario.phases_of(g.state.power)
+        if "combat_move" not in phases or g.state.bidding or (
+                g.state.phase in phases and phases.index(g.state.phase) > phases.index("combat_move")):
+            raise AdjudicatorError(f"{possessive(power, the=True)} combat move is over (the game is in its "
+                                   f"{g.state.phase.replace('_', ' ')} phase): odds of a combat move are asked for "
+                                   "until it is made")
+        result = g.setup.parse(text, power, "combat_move")
         if result.errors:
             raise AdjudicatorError("the order cannot be read:\n" + "\n".join("  " + e.render() for e in result.errors))
         return from_order(g.rules, g.state, result.submission.orders), g

@@ -21,13 +21,14 @@ a blow-up of the state space, and hits of different kinds that tie in how many u
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable
 
 from ..rules.combat import MAX_ROUNDS, Battle, assign_hits
 from ..state import Unit
 
 DEAD, LEFT, DOOMED = -1, -2, -3
-MAX_NODES = 40_000          # beyond this many nodes a battle is simulated: the chain would take seconds
+MAX_NODES = 20_000          # beyond this many nodes a battle is simulated: the chain would take seconds
 
 Key = tuple[int, ...]
 Hit = tuple[int, frozenset]          # how many hits, and the unit types they may fall on
@@ -95,6 +96,10 @@ class ExactOdds:
 
     def _refuse_what_is_not_followed(self) -> None:
         b, rules = self.b, self.rules
+        size = math.prod(1 + sum(rules.ut(u).hit_points - u.damage for u in units) for units in self.base.values())
+        if size > self.max_nodes:
+            raise NotExact(f"the battle has some {size:,} states to follow, more than the {self.max_nodes:,} "
+                           "reckoned exactly")
         if b.sea and (b.orders.submerge is not None or any(
                 rules.can_submerge(u, defending=True) and b.state.standing.get(u.owner, {}).get("submerge")
                 for u in b.dfn)):

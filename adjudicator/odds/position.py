@@ -124,6 +124,7 @@ def from_order(rules: MapFacts, state: State, orders: list) -> Position:
         raise AdjudicatorError(f"these moves start battles in {' and '.join(places)}: ask for one battle at a time")
     place = places[0]
     trial = state.copy()
+    trial.phase = "combat_move"          # the phases before it move no unit
     errors = play_phase(rules, trial, "combat_move", orders)
     if errors:
         raise AdjudicatorError("the order cannot be played now:\n" + "\n".join("  " + e.render() for e in errors))

@@ -38,7 +38,7 @@ class Odds:
 
     def error(self, p: float) -> float:
         """One standard error of a simulated share (0 for exact odds)."""
-        return math.sqrt(p * (1 - p) / self.runs) if self.runs else 0.0
+        return math.sqrt(max(0.0, p * (1 - p)) / self.runs) if self.runs else 0.0
 
     def to_dict(self) -> dict:
         out = {"attacker_wins": self.attacker_wins, "defender_wins": self.defender_wins, "draw": self.draw,

@@ -1,20 +1,15 @@
-"""The fallback where exact odds are out of reach: the adjudicator's own battle, fought many times with dice
-drawn as the adjudicator draws them (dice.Roller), each run keyed by the seed and its number, so that a run of
-`odds` can be repeated to the last digit."""
+"""The fallback where exact odds are out of reach: the adjudicator's own battle, fought many times, with dice
+from a generator seeded once for all the runs, so that a run of `odds` can be repeated to the last digit. (The
+audited dice of a game would do as well, at twice the cost of a battle: no one needs to recheck these.)"""
 
 from __future__ import annotations
 
-import hashlib
+import random
 
 from .. import dice
 from .position import Position
 
 DEFAULT_RUNS = 2000
-
-
-def run_dice(seed: int, run: int) -> dice.Roller:
-    """The dice of one run: the audited dice, keyed by the seed and the run."""
-    return dice.Roller(hashlib.sha256(f"odds {seed} {run}".encode()).digest(), "odds", 1)
 
 
 def fight(position: Position, roller) -> tuple[str, list, list, bool]:
@@ -35,8 +30,12 @@ def simulate(position: Position, runs: int, seed: int) -> dict[tuple, float]:
     """How often each end came up in `runs` battles: {(result, attacker survivors, defender survivors, captured):
     share}, survivors as sorted (type, count) pairs."""
     counts: dict[tuple, int] = {}
-    for run in range(runs):
-        ended, att, dfn, captured = fight(position, run_dice(seed, run))
+    rng = random.Random(seed)
+
+    def draw(label: str, sides: int, count: int) -> list[int]:
+        return [rng.randint(1, sides) for _ in range(count)]
+    for _ in range(runs):
+        ended, att, dfn, captured = fight(position, dice.FixedRoller(draw))
         key = (ended, _tally(att), _tally(dfn), captured)
         counts[key] = counts.get(key, 0) + 1
     return {k: n / runs for k, n in counts.items()}
