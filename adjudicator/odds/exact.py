@@ -78,6 +78,8 @@ class ExactOdds:
         self._exchanges: dict = {}
         self._leaving: dict = {}
         self._threats: dict = {}
+        self._reaches: dict = {}           # what a shooter's hits may fall on, by what it faces
+        self._groups: dict = {}            # the pool of a shooter's hits, by its type
         self._ools: dict = {}
         self._type_sets: dict = {}
         self._sort_sets: dict = {}
@@ -152,13 +154,16 @@ class ExactOdds:
         chance of each number of hits)."""
         b, sides = self.b, self.rules.scenario.dice_sides
         pools: dict[tuple, list] = {}
-        reaches: dict[tuple, frozenset] = {}
+        looked = (role, b._destroyer(side), frozenset(kinds))
         for u, v, n in b.shooters(shooters, role, value):
-            reach = reaches.get((u.type, u.owner))
+            reach = self._reaches.get((u.type, u.owner, looked))
             if reach is None:
                 may = b._may_hit(u, side, role)
-                reach = reaches[(u.type, u.owner)] = frozenset(k for k, t in kinds.items() if may(t))
-            pool = pools.setdefault(b.hit_group(u), [reach, []])
+                reach = self._reaches[(u.type, u.owner, looked)] = frozenset(k for k, t in kinds.items() if may(t))
+            group = self._groups.get(u.type)
+            if group is None:
+                group = self._groups[u.type] = b.hit_group(u)
+            pool = pools.setdefault(group, [reach, []])
             if pool[0] != reach:
                 raise NotExact("hits of one kind here would fall on different units by who scored them")
             pool[1].append(1.0 - ((sides - v) / sides) ** n)
@@ -199,15 +204,25 @@ class ExactOdds:
         return key
 
     def _chain(self, role: str, key: Key, reach: frozenset, ool: list[str]) -> list[Key]:
-        """The side after 0, 1, 2 … hits that may fall on `reach`, until none is left to take one; the side after
-        one hit has the rest of the chain. `ool`: the order of loss the side took the first of these hits by."""
+        """The side after 0, 1, 2 … hits that may fall on `reach`, until none is left to take one. `ool`: the order
+        of loss the side took the first of these hits by. `assign_hits` takes hits one by one, each after the
+        last: asked for them all at once, it names the damaged units in turn, then the dead (a unit soaks a hit
+        while one can), which are the chain's steps; the chain from each step on is the rest of it."""
         found = self._chains.get((role, key, reach, id(ool)))
         if found is None:
             targets = self.units(role, key, doomed=False)
-            _, killed = assign_hits(self.rules, targets, [(1, lambda u: u.type in reach)], ool, role)
-            after = self._mark(role, self._present(role, key, targets + self._doomed(role, key)), killed, DEAD)
-            found = [key] if after == key else [key] + self._chain(role, after, reach, ool)
-            self._chains[(role, key, reach, id(ool))] = found
+            room = sum(self._hp[role][self.at[role][u.id]] - u.damage for u in targets)
+            damaged, killed = assign_hits(self.rules, targets, [(room, lambda u: u.type in reach)], ool, role)
+            at, now = self.at[role], list(key)
+            found = [key]
+            for u in damaged:
+                now[at[u.id]] += 1
+                found.append(tuple(now))
+            for u in killed:
+                now[at[u.id]] = DEAD
+                found.append(tuple(now))
+            for i, k in enumerate(found):
+                self._chains.setdefault((role, k, reach, id(ool)), found[i:])
         return found
 
     def _ool(self, role: str, key: Key) -> list[str]:
@@ -318,6 +333,9 @@ class ExactOdds:
                         live[node[1:]] = live.get(node[1:], 0.0) + p * q * scale
                 continue
             w = p * scale
+            go = [(a3, qa) for _, _, kind, a3, qa in a_side if kind == "go"]
+            other = [(kind, a3, qa) for _, _, kind, a3, qa in a_side if kind != "go"]
+            get = live.get
             for d2, d_alive, qd in d_side:
                 wd = w * qd
                 if not d_alive:
@@ -325,19 +343,20 @@ class ExactOdds:
                         end = ("won" if a_alive else "destroyed", a2, d2)
                         ends[end] = ends.get(end, 0.0) + wd * qa
                     continue
-                for _, _, kind, a3, qa in a_side:
-                    if kind == "go":
-                        node = (a3, d2)
-                        if node == stay:
-                            continue
-                        if node not in live:
-                            new.append(node)
-                            live[node] = wd * qa
-                        else:
-                            live[node] += wd * qa
+                for a3, qa in go:
+                    node = (a3, d2)
+                    v = get(node)
+                    if v is None:
+                        new.append(node)
+                        live[node] = wd * qa
                     else:
-                        end = (kind, a3, d2)
-                        ends[end] = ends.get(end, 0.0) + wd * qa
+                        live[node] = v + wd * qa
+                for kind, a3, qa in other:
+                    end = (kind, a3, d2)
+                    ends[end] = ends.get(end, 0.0) + wd * qa
+        if stay is not None and stay in live:       # the node's own share is folded in by the caller
+            del live[stay]
+            new.remove(stay)
         return new
 
     @staticmethod
@@ -376,7 +395,7 @@ class ExactOdds:
         a_ways = self._ways("attacker", step, a, fired, self._types("defender", d), attacker_fire)
         d_ways = self._ways("defender", step, d, fired, self._types("attacker", a), defender_fire)
         d_after = self._taken("defender", d, a_ways)
-        if any(DOOMED in d2 for d2 in d_after):
+        if DOOMED in d:                     # struck by the bombardment: they fired back, and die now
             undone: dict[Key, float] = {}
             for d2, q in d_after.items():
                 d2 = tuple(DEAD if s == DOOMED else s for s in d2)
