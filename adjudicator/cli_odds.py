@@ -88,7 +88,7 @@ def odds_text(odds: Odds, rules) -> str:
     """The odds as players read them in a post."""
     with speaking(People(rules.scenario, rules.people_names)):
         head = f"Battle odds in {odds.place} ({rules.name} rules), "
-        head += (f"exact over {odds.states:,} battle states" if odds.method == "exact" else
+        head += (f"exact over {odds.states:,} battle state{'s' if odds.states != 1 else ''}" if odds.method == "exact" else
                  f"simulated: {odds.runs:,} battles from seed {odds.seed}, error bars of 95% ({odds.why})")
         lines = [head,
                  f"  {power_word(odds.attacker)} attack with {units_words(odds.attacking)}",
@@ -118,5 +118,5 @@ def _line(what: str, p: float, odds: Odds) -> str:
 
 
 def _expected(found: dict[str, float]) -> str:
-    shown = [f"{n:.2f} {unit_word(t)}" for t, n in found.items() if n >= 0.005]
+    shown = [f"{unit_word(t)} {n:.2f}" for t, n in found.items() if n >= 0.005]
     return ", ".join(shown) or "none"

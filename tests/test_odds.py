@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import subprocess
 import sys
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -269,3 +271,11 @@ def test_sea_odds_agree_with_the_adjudicators_battles(maps_dir):
     for key in ("attacker_wins", "defender_wins", "draw"):
         sigma = math.sqrt(exact[key] * (1 - exact[key]) / runs)
         assert abs(seen[key] - exact[key]) <= 3 * sigma + 1e-12, (key, seen[key], exact[key])
+
+
+def test_the_readme_shows_what_odds_prints(cli):
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- odds-example -->\n```\n", 1)[1].split("\n```", 1)[0]
+    command, printed = block.split("\n", 1)
+    args = shlex.split(command.removeprefix("$ adjudicator "))
+    assert cli(*args).stdout.rstrip("\n") == printed

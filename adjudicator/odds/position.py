@@ -69,10 +69,11 @@ def standalone(rules: MapFacts, attacker: tuple[UnitCount, ...], defender: tuple
         for uc in units:
             t = rules.ut(uc.unit)
             if side == "attacker" and (t.has("infrastructure") or t.has("marker")):
-                raise AdjudicatorError(f"a {uc.unit} does not attack: it stays out of battles")
+                raise AdjudicatorError(f"--attacker: the {uc.unit} does not attack: it stays out of battles")
             if (t.domain == "sea") != sea and t.domain != "air" and not t.has("infrastructure"):
-                where = "a sea zone" if t.domain == "sea" else "a land territory"
-                raise AdjudicatorError(f"a {uc.unit} fights in {where}, and {place} is not one: give --place")
+                where = "at sea" if t.domain == "sea" else "on land"
+                raise AdjudicatorError(f"--{side}: the {uc.unit} fights {where}, and the battle is in {place}: a battle "
+                                       "is fought on land or at sea (give --place for one, and units that fight there)")
     keep = {place}
     retreat = None
     if retreat_below is not None:
