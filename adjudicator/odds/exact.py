@@ -5,10 +5,10 @@ or DEAD, LEFT (out of the battle but alive: a game's bombers after round 1) or D
 bombardment whose casualties fire back: it fires in round 1, cannot be chosen again, and dies after it). Every
 die a side rolls is its own chance, so a side's hits follow the distribution of a sum of unequal coin flips, and
 the hits of the two sides are independent; where hits fall is decided by the adjudicator's own code
-(`combat.assign_hits`, `Battle._defender_losses`), one hit at a time, which is how that code takes them too.
+(`combat.assign_hits`, by the order of loss `Battle.defender_ool` gives the defenders), which takes them one after
+another: each side's casualties walk down a chain of nodes, one hit a step.
 
-Only what decides the battle's next round is in a node, so the chain is small: a side that loses units in its
-order of loss walks down one path of nodes. From the first round whose rules are those of every later one (the
+Only what decides the battle's next round is in a node, so the chain is small. From the first round whose rules are those of every later one (the
 homogeneous rounds: no bombardment casualties pending, no game hook that answers differently in a later round),
 a node's chance to stay as it is (no hit either way) is folded in exactly (each way out is divided by the
 chance of leaving), and nodes are settled strongest first: every way out of a node leaves fewer hit points.
@@ -177,14 +177,6 @@ class ExactOdds:
         for reach, chances in merged.items():
             dist = poisson_binomial(chances)
             ways = [(p * q, hits + ((k, reach),) if k else hits) for p, hits in ways for k, q in enumerate(dist) if q]
-        if len(merged) > 1:
-            counts: dict[int, frozenset] = {}
-            for reach in merged:
-                n = sum(1 for t in self.b.dfn + self.b.att if t.type in reach and t.owner != side[0].owner)
-                if n in counts and counts[n] != reach:
-                    raise NotExact("hits of different kinds here may fall on as many units, so which falls first "
-                                   "depends on who scored them")
-                counts[n] = reach
         return ways
 
     # -- hits -------------------------------------------------------------------------------------------
@@ -196,7 +188,11 @@ class ExactOdds:
             return key
         if len(hits) > 1:
             targets = self.units(role, key, doomed=False)
-            hits = tuple(sorted(hits, key=lambda h: sum(1 for u in targets if u.type in h[1])))
+            reached = {reach: sum(1 for u in targets if u.type in reach) for _, reach in hits}
+            if len(set(reached.values())) < len(reached):
+                raise NotExact("hits of different kinds here may fall on as many units, so which are taken first "
+                               "depends on who scored them")
+            hits = tuple(sorted(hits, key=lambda h: reached[h[1]]))
         ool = self._ool(role, key)
         for count, reach in hits:
             chain = self._chain(role, key, reach, ool)
@@ -234,11 +230,6 @@ class ExactOdds:
             targets = self.units(role, key, doomed=False)
             found = self._ools[key] = self.b.defender_ool(targets) if targets else []
         return found
-
-    def _doomed(self, role: str, key: Key) -> list[Unit]:
-        return [u for u, s in zip(self.base[role], key) if s == DOOMED]
-
-    # -- the battle before round 1 --------------------------------------------------------------------------
 
     def opening(self) -> dict[tuple[Key, Key], float]:
         """The nodes the battle starts round 1 in: after AA fire and shore bombardment (BG-25, BG-12)."""
