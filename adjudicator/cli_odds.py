@@ -5,7 +5,7 @@ that odds on a map need neither the store nor SQLAlchemy."""
 from __future__ import annotations
 
 from .errors import AdjudicatorError
-from .odds import Odds, Position, from_order, read_units, reckon, standalone
+from .odds import Odds, Position, check_battles, from_order, read_units, standalone
 from .people import People, speaking
 from .people import power as power_word
 from .people import unit as unit_word
@@ -19,6 +19,7 @@ def odds_position(rules, attacker: str, defender: str, place: str | None, power:
                   attacker_ool: str | None, defender_ool: str | None, retreat_below: int | None) -> Position:
     """The battle of the units named on the command line, on the game's map (`--place`, else a place that fits)."""
     from .state import State
+    check_battles(rules)
     start = State.initial(rules.scenario)
     power = _power(rules, power, "--attacker-power") or rules.scenario.turn_players()[0]
     enemy = _power(rules, enemy, "--defender-power") or next(

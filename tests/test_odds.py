@@ -206,6 +206,11 @@ def test_a_mistyped_unit_is_refused_saying_where(cli):
     assert "Traceback" not in result.output
 
 
+def test_a_game_that_fights_its_own_way_is_refused(cli):
+    result = cli("odds", "--game", "allies-vs-axis", "--attacker", "1 inf", "--defender", "1 inf", code=2)
+    assert "fights its battles by rules of its own" in result.output
+
+
 def test_a_battle_too_big_for_the_chain_is_simulated_with_error_bars(cli):
     found = cli.json("odds", "--attacker", "150 inf", "--defender", "150 inf", "--runs", "5", "--seed", "3")
     assert found["method"] == "simulation" and "states" in found["why"]
@@ -266,7 +271,19 @@ def test_sea_odds_agree_with_the_adjudicators_battles(maps_dir):
     pos = standalone(rules, att, dfn, "Germans", "British", "110 Sea Zone")
     exact = reckon(pos).to_dict()
     assert exact["method"] == "exact"
-    runs = 3000
+    within_3_sigma(pos, exact, 3000)
+    # an amphibious assault: a cruiser and a battleship bombard before round 1, their casualties firing back
+    pos = standalone(rules, read_units(rules, "2 inf, 1 art", "--attacker", "Germans"),
+                     read_units(rules, "3 inf", "--defender", "British"), "Germans", "British", "Egypt")
+    zone = sorted(n for n in rules.scenario.neighbours("Egypt") if rules.is_water(n))[0]
+    pos.orders.bombard = [pos.state.add_unit(t, "Germans", zone) for t in ("cruiser", "battleship")]
+    assert rules.prop("Naval Bombard Casualties Return Fire")
+    exact = reckon(pos).to_dict()
+    assert exact["method"] == "exact"
+    within_3_sigma(pos, exact, 2000)
+
+
+def within_3_sigma(pos, exact: dict, runs: int) -> None:
     seen = reckon(pos, runs=runs, seed=11, simulate_only="to compare").to_dict()
     for key in ("attacker_wins", "defender_wins", "draw"):
         sigma = math.sqrt(exact[key] * (1 - exact[key]) / runs)

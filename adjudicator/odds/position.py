@@ -40,6 +40,13 @@ class Position:
                                                   self.rules.is_water(self.place))
 
 
+def check_battles(rules) -> None:
+    """Odds follow the battles of the rules core (`Battle`); a game that fights its own way is refused."""
+    if not isinstance(rules, MapFacts):
+        raise AdjudicatorError(f"the {rules.name} game fights its battles by rules of its own, which odds do not "
+                               "reckon: odds follow the Axis & Allies battles of the other games")
+
+
 def read_units(rules: MapFacts, text: str, what: str, power: str, counts: bool = True):
     """`3 inf, 1 art` (or, without counts, an order of loss: `inf, art`) in the game's unit names for `power`;
     a mistake is refused the way a mistyped order is, with the column and the names it might have meant."""
@@ -117,6 +124,7 @@ def from_order(rules: MapFacts, state: State, orders: list) -> Position:
     """The battle the mover's combat moves `orders` start, played on a copy of `state` without dice, with the
     battle orders among them (`retreat`, `ool PLACE:`) and both sides' standing orders of loss; refused, with
     every error, as `submit` would refuse them."""
+    check_battles(rules)
     moves = [o for o in orders if isinstance(o, Move)]
     if not moves:
         raise AdjudicatorError("--order takes the combat moves that start the battle: `cm UNITS FROM > TO`")
