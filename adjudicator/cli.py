@@ -660,7 +660,7 @@ def _deliver(step: str, db: Optional[str], send, as_json: bool, game_id: Optiona
 
 
 @app.command()
-def odds(db: Optional[str] = typer.Argument(None, help="A game database: with --order, the battle in its current state (none needed otherwise)."),
+def odds(db: Optional[str] = typer.Argument(None, help="A game database: its rules and map; with --order, the battle in its current state (none needed otherwise)."),
          attacker: Optional[str] = typer.Option(None, "--attacker", help="The attacking units: '3 inf, 1 art, 2 ftr'."),
          defender: Optional[str] = typer.Option(None, "--defender", help="The defending units."),
          order: Optional[str] = typer.Option(None, "--order", help="Combat moves (and a retreat or ool for the battle) of the power on the move: 'cm 3 inf Poland > Belarus'."),
@@ -686,14 +686,12 @@ def odds(db: Optional[str] = typer.Argument(None, help="A game database: with --
                 raise AdjudicatorError("--order takes the battle from the game: leave out --attacker and --defender")
             position, loaded = cli_odds.position_from_order(_db(db), game_id, order)
             game_rules = loaded.rules
-        elif db is not None:
-            raise AdjudicatorError("a game database is for --order (the battle a combat move starts); for units "
-                                   "named with --attacker and --defender, give --game instead")
         elif not (attacker and defender):
             raise AdjudicatorError("name both sides: --attacker '3 inf, 1 art' --defender '2 inf' (or a game and "
                                    "--order 'cm …')")
         else:
-            game_rules = cli_odds.rules_without_db(game, map_, rules)
+            game_rules = (cli_odds.rules_of_game(_db(db), game_id) if db is not None
+                          else cli_odds.rules_without_db(game, map_, rules))
             position = cli_odds.odds_position(game_rules, attacker, defender, place, attacker_power, defender_power,
                                               attacker_ool, defender_ool, retreat)
         found = reckon(position, runs=runs, seed=sim_seed)

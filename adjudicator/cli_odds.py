@@ -77,6 +77,14 @@ def position_from_order(db: str, game_id: str | None, text: str) -> tuple[Positi
         return from_order(g.rules, g.state, result.submission.orders), g
 
 
+def rules_of_game(db: str, game_id: str | None):
+    """The rules (and map) a game in a database is played with."""
+    from .game import setup_of
+    from .store.db import choose, open_existing, the_game, transaction
+    with transaction(choose(open_existing(db), db, game_id)) as s:
+        return setup_of(s, the_game(s)).rules
+
+
 def rules_without_db(game: str, map_arg: str | None, rules_version: str | None):
     """The game's rules on its map, as `new` would read them, without a database."""
     from .config import load_settings

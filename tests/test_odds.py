@@ -231,6 +231,8 @@ def test_odds_of_a_combat_move_in_a_game_use_the_standing_orders_of_loss(cli, de
     after = cli.json("odds", demo_db, "--order", move)
     assert after["attacker_wins"] < before["attacker_wins"]
     assert cli.json("status", demo_db)["phase"] == "purchase"
+    same = ("--attacker", "3 inf, 1 art, 1 arm", "--defender", "3 inf", "--place", "Belarus")
+    assert cli.json("odds", demo_db, *same)["attacker_wins"] == cli.json("odds", *same)["attacker_wins"]
 
 
 def test_an_order_that_cannot_be_played_is_refused_with_its_error(cli, demo_db):
