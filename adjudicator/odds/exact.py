@@ -78,6 +78,9 @@ class ExactOdds:
         self._exchanges: dict = {}
         self._leaving: dict = {}
         self._threats: dict = {}
+        self._helpless_keys: dict = {}
+        self._helpless_ends: dict = {}
+        self._counts: dict = {}
         self._reaches: dict = {}           # what a shooter's hits may fall on, by what it faces
         self._groups: dict = {}            # the pool of a shooter's hits, by its type
         self._ools: dict = {}
@@ -187,8 +190,13 @@ class ExactOdds:
         if not hits:
             return key
         if len(hits) > 1:
-            targets = self.units(role, key, doomed=False)
-            reached = {reach: sum(1 for u in targets if u.type in reach) for _, reach in hits}
+            counts = self._counts.get((role, key))
+            if counts is None:
+                counts = self._counts[(role, key)] = {}
+                for u, s in zip(self.base[role], key):
+                    if s >= 0:
+                        counts[u.type] = counts.get(u.type, 0) + 1
+            reached = {reach: sum(n for t, n in counts.items() if t in reach) for _, reach in hits}
             if len(set(reached.values())) < len(reached):
                 raise NotExact("hits of different kinds here may fall on as many units, so which are taken first "
                                "depends on who scored them")
@@ -275,11 +283,11 @@ class ExactOdds:
 
     def round(self, rnd: int, akey: Key, dkey: Key) -> list:
         """Where a round that begins in this node ends, as (chance, None, {("go", a, d) or ("end", result, a, d):
-        chance}) or, where the sides' ends can be told apart (no transports), each side's ways apart: (chance,
-        [(attacker after the fire, in the battle, what becomes of it, its key after, chance)], [(defender after
-        the fire, in the battle, chance)]), one for each way the first strikes fall."""
+        chance}) or, where the sides' ends can be told apart (neither is left with transports alone), each side's
+        ways apart: (chance, [(attacker after the fire, in the battle, what becomes of it, its key after, chance)],
+        [(defender after the fire, in the battle, chance)]); one or two for each way the first strikes fall."""
         b = self.b
-        if self._transports:
+        if self._transports and (self._helpless("attacker", akey) or self._helpless("defender", dkey)):
             self._set(akey, dkey)
             b._unescorted({})
             if not (b.att and b.dfn):
@@ -295,18 +303,31 @@ class ExactOdds:
         out: list = []
         for (a, d, fired), p in self._surprise(akey, dkey).items():
             a_after, d_after = self._exchange(rnd, a, d, fired)
-            if self._transports:
+            # where a side is left with transports alone, the battle's own code says what becomes of it (BG-13)
+            a_bad = {a2: q for a2, q in a_after.items() if self._transports and self._helpless("attacker", a2)}
+            d_bad = {d2: q for d2, q in d_after.items() if self._transports and self._helpless("defender", d2)}
+            a_ok = [(a2, q) for a2, q in a_after.items() if a2 not in a_bad]
+            d_ok = [(d2, q) for d2, q in d_after.items() if d2 not in d_bad]
+            if a_ok and d_ok:
+                out.append((p, [(a2, self._alive_key(a2), *self._after_round(rnd, a2), qa) for a2, qa in a_ok],
+                            [(d2, self._alive_key(d2), qd) for d2, qd in d_ok]))
+            if a_bad or d_bad:
                 nodes: dict = {}
-                for d2, qd in d_after.items():
-                    for a2, qa in a_after.items():
+                for a2, qa in a_after.items():
+                    for d2, qd in (d_after.items() if a2 in a_bad else d_bad.items()):
                         node = self._after_round(rnd, a2, d2)
                         nodes[node] = nodes.get(node, 0.0) + qa * qd
                 out.append((p, None, nodes))
-            else:
-                out.append((p, [(a2, self._alive_key(a2), *self._after_round(rnd, a2, None), qa)
-                                for a2, qa in a_after.items()],
-                            [(d2, self._alive_key(d2), qd) for d2, qd in d_after.items()]))
         return out
+
+    def _helpless(self, role: str, key: Key) -> bool:
+        """Whether the side may be one that BG-13 destroys without a roll: defenceless units alone in the battle."""
+        found = self._helpless_keys.get((role, key))
+        if found is None:
+            units = [u for u, s in zip(self.base[role], key) if s >= 0 or s == DOOMED]
+            found = self._helpless_keys[(role, key)] = bool(units) and all(
+                self.rules.defenceless(u, role) for u in units)
+        return found
 
     @staticmethod
     def _spread(branches: list, scale: float, live: dict, ends: dict, stay: tuple | None = None) -> list:
@@ -464,26 +485,32 @@ class ExactOdds:
             else {akey: 1.0}
         return {(a2, d2, fired): qa * qd for a2, qa in a_after.items() for d2, qd in d_after.items()}
 
-    def _after_round(self, rnd: int, akey: Key, dkey: Key | None):
+    def _after_round(self, rnd: int, akey: Key, dkey: Key | None = None):
         """The end of a round: defenceless transports (BG-13), then units that leave and the retreat order (BG-23),
-        which look at the attacker only: without transports, (what becomes of the attacker, its key) for any
-        defender still in the battle (`dkey` None)."""
-        if self._transports:
-            b = self.b
-            self._set(akey, dkey)
-            b._unescorted({})
-            akey, dkey = self._present("attacker", akey, b.att), self._present("defender", dkey, b.dfn)
-            if not (b.att and b.dfn):
-                return self._end(akey, dkey, b.att, b.dfn)
-        elif not self._alive_key(akey):
+        which look at the attacker only. Without `dkey` (no side is left with transports alone): what becomes of
+        the attacker, and its key, whatever defender is left in the battle."""
+        if dkey is not None:
+            found = self._helpless_ends.get((min(rnd, self._steady), akey, dkey))
+            if found is None:
+                found = self._helpless_ends[(min(rnd, self._steady), akey, dkey)] = self._unescorted(rnd, akey, dkey)
+            return found
+        if not self._alive_key(akey):
             return "held", akey
         step = min(rnd, self._steady)
         found = self._leaving.get((step, akey))
         if found is None:
             found = self._leaving[(step, akey)] = self._attacker_after(rnd, akey)
-        if dkey is None:
-            return found
-        kind, akey = found
+        return found
+
+    def _unescorted(self, rnd: int, akey: Key, dkey: Key):
+        """The end of a round where a side may be left with transports alone: the battle's own `_unescorted`."""
+        b = self.b
+        self._set(akey, dkey)
+        b._unescorted({})
+        akey, dkey = self._present("attacker", akey, b.att), self._present("defender", dkey, b.dfn)
+        if not (b.att and b.dfn):
+            return self._end(akey, dkey, b.att, b.dfn)
+        kind, akey = self._after_round(rnd, akey)
         return ("go", akey, dkey) if kind == "go" else ("end", kind, akey, dkey)
 
     def _attacker_after(self, rnd: int, akey: Key) -> tuple[str, Key]:
