@@ -298,3 +298,21 @@ def test_the_readme_shows_what_odds_prints(cli):
     command, printed = block.split("\n", 1)
     args = shlex.split(command.removeprefix("$ adjudicator "))
     assert cli(*args).stdout.rstrip("\n") == printed
+
+
+def test_a_games_round_hooks_are_followed(maps_dir, monkeypatch):
+    """G40 Alt-Universe Beta-1.1's attacking bombers leave their battle after round 1 (AU11-09): the
+    odds follow the game's hook round by round, as its battles do; without the hook they would differ."""
+    from adjudicator.triplea import load_scenario
+    module = game_module("g40-alt-universe")
+    xml = maps_dir / "g40_alt_universe/map/games" / f"{module.RULE_VERSIONS['beta-1.1']}.xml"
+    rules = module.RULES(load_scenario(xml), "beta-1.1")
+    pos = standalone(rules, read_units(rules, "2 inf, 2 bomber", "--attacker", "Germans"),
+                     read_units(rules, "3 inf", "--defender", "British"), "Germans", "British", "UK1")
+    exact = reckon(pos).to_dict()
+    assert exact["method"] == "exact"
+    within_3_sigma(pos, exact, 2000)
+    monkeypatch.setattr(type(rules), "leaves_battle", lambda self, unit, rnd: "")
+    staying = reckon(pos).to_dict()
+    assert abs(staying["expected_survivors"]["attacker"].get("bomber", 0)
+               - exact["expected_survivors"]["attacker"]["bomber"]) > 0.1

@@ -68,6 +68,9 @@ def standalone(rules: MapFacts, attacker: tuple[UnitCount, ...], defender: tuple
     """The battle of `attacker` (of `power`) against `defender` (of `enemy`) in `place` of the game's map, each
     at war with the other and nothing else there; `retreat_below`: the attacker retreats at the end of a round
     with fewer units than that left (`retreat … if attackers < N`), to a neighbouring place of its own."""
+    check_battles(rules)
+    if place not in rules.scenario.territories_by_name():
+        raise AdjudicatorError(f"no place called {place!r} on this map")
     state = State.initial(rules.scenario)
     if not rules.fights(state, power, enemy):
         state.set_relationship(power, enemy, _war(rules))
