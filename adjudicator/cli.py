@@ -675,6 +675,7 @@ def odds(db: Optional[str] = typer.Argument(None, help="A game database: its rul
          retreat: Optional[int] = typer.Option(None, "--retreat", min=1, max=10_000, help="The attacker retreats at the end of a round with fewer units than this left."),
          runs: int = typer.Option(2000, "--runs", min=1, max=1_000_000, help="Battles to simulate where exact odds are out of reach."),
          sim_seed: int = typer.Option(1, "--seed", min=0, max=INT_BOUND, help="The simulation's seed (the same seed, the same figures)."),
+         simulated: bool = typer.Option(False, "--simulate", help="Simulate the battle even where exact odds are within reach (to compare with a battle calculator)."),
          game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """The odds of a battle, exact, by the same combat rules that adjudicate it."""
@@ -694,7 +695,7 @@ def odds(db: Optional[str] = typer.Argument(None, help="A game database: its rul
                           else cli_odds.rules_without_db(game, map_, rules))
             position = cli_odds.odds_position(game_rules, attacker, defender, place, attacker_power, defender_power,
                                               attacker_ool, defender_ool, retreat)
-        found = reckon(position, runs=runs, seed=sim_seed)
+        found = reckon(position, runs=runs, seed=sim_seed, simulate_only="asked for with --simulate" if simulated else "")
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:

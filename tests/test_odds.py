@@ -200,6 +200,13 @@ def test_odds_text_names_the_sides_and_the_odds(cli):
     assert lines == {"attacker wins": "25.00%", "defender holds": "62.50%", "both destroyed": "12.50%"}
 
 
+def test_simulate_sets_a_simulation_beside_the_exact_odds(cli):
+    sim = cli.json("odds", "--attacker", "2 inf, 1 arm", "--defender", "2 inf", "--simulate", "--runs", "400")
+    exact = cli.json("odds", "--attacker", "2 inf, 1 arm", "--defender", "2 inf")
+    assert sim["method"] == "simulation" and sim["why"] == "asked for with --simulate" and sim["runs"] == 400
+    assert abs(sim["attacker_wins"] - exact["attacker_wins"]) <= 4 * sim["standard_error"]["attacker_wins"]
+
+
 def test_a_mistyped_unit_is_refused_saying_where(cli):
     result = cli("odds", "--attacker", "3 inff", "--defender", "1 inf", code=2)
     assert "--attacker" in result.output and "inff" in result.output

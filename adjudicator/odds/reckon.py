@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..rules.combat import MAX_ROUNDS
 from .exact import LEFT, ExactOdds, NotExact
 from .position import Position
 from .simulate import DEFAULT_RUNS, simulate
@@ -55,8 +54,8 @@ class Odds:
 
 
 def reckon(position: Position, runs: int = DEFAULT_RUNS, seed: int = 1, simulate_only: str = "") -> Odds:
-    """The odds of the position's battle: exact, unless the chain cannot follow it (or `simulate_only` says why
-    not to try); then `runs` simulated battles from `seed`."""
+    """The odds of the position's battle: exact, unless the chain cannot follow it; then `runs` simulated battles
+    from `seed`. `simulate_only`: why to simulate all the same (to set the odds beside a battle calculator's)."""
     battle = position.battle()
     rules = position.rules
     odds = Odds(position.power, sorted({u.owner for u in battle.dfn}), position.place, _count(battle.att),
@@ -125,5 +124,5 @@ def _sum_up(odds: Odds, ends: list, rules) -> None:
 
 
 RESULTS = {"won": "attacker wins", "destroyed": "both destroyed", "held": "defender holds",
-           "retreated": "attacker retreats", "stalemate": f"neither can hit the other (or {MAX_ROUNDS} rounds)"}
+           "retreated": "attacker retreats", "stalemate": "neither side can hit the other"}
 
