@@ -682,9 +682,17 @@ def odds(db: Optional[str] = typer.Argument(None, help="A game database: its rul
     try:
         from . import cli_odds
         from .odds import reckon
+        given = {"--attacker": attacker, "--defender": defender, "--place": place, "--attacker-power": attacker_power,
+                 "--defender-power": defender_power, "--attacker-ool": attacker_ool, "--defender-ool": defender_ool,
+                 "--retreat": retreat, "--map": map_, "--rules": rules, "--game": None if game == "demo" else game}
+        if db is not None and any(given[o] for o in ("--map", "--rules", "--game")):
+            raise AdjudicatorError("a game database brings its own game, rules and map: leave out --game, --map and "
+                                   "--rules")
         if order is not None:
-            if attacker or defender:
-                raise AdjudicatorError("--order takes the battle from the game: leave out --attacker and --defender")
+            extra = [o for o, v in given.items() if v]
+            if extra:
+                raise AdjudicatorError(f"--order takes the battle, its sides and their orders from the game: leave out "
+                                       f"{', '.join(extra)} (a `retreat` or `ool PLACE:` goes among the orders)")
             position, loaded = cli_odds.position_from_order(_db(db), game_id, order)
             game_rules = loaded.rules
         elif not (attacker and defender):

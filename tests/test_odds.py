@@ -323,3 +323,10 @@ def test_a_games_round_hooks_are_followed(maps_dir, monkeypatch):
     staying = reckon(pos).to_dict()
     assert abs(staying["expected_survivors"]["attacker"].get("bomber", 0)
                - exact["expected_survivors"]["attacker"]["bomber"]) > 0.1
+
+
+def test_options_an_order_does_not_take_are_refused(cli, demo_db):
+    result = cli("odds", demo_db, "--order", "cm 3 inf Poland > Belarus", "--retreat", "2", code=2)
+    assert "leave out --retreat" in result.output
+    result = cli("odds", demo_db, "--attacker", "1 inf", "--defender", "1 inf", "--game", "g40", code=2)
+    assert "leave out --game" in result.output
