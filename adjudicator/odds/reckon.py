@@ -16,6 +16,9 @@ WINS = {"won": "attacker_wins", "destroyed": "draw"}      # every other end leav
 
 @dataclass
 class Odds:
+    """What `odds` prints and `--json` gives: the shares of the ends players weigh an attack by, and how they were
+    found (exact over so many states, or simulated, with the runs and seed that repeat it)."""
+
     attacker: str
     defender: list[str]
     place: str

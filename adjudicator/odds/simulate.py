@@ -1,6 +1,6 @@
 """The fallback where exact odds are out of reach: the adjudicator's own battle, fought many times, with dice
-from a generator seeded once for all the runs, so that a run of `odds` can be repeated to the last digit. (The
-audited dice of a game would do as well, at twice the cost of a battle: no one needs to recheck these.)"""
+from a generator seeded once for all the runs, so that a run of `odds` can be repeated to the last digit; these
+dice decide nothing in a game, so they need not be the audited kind anyone can recheck."""
 
 from __future__ import annotations
 
