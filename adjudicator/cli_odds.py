@@ -101,8 +101,8 @@ def odds_text(odds: Odds, rules) -> str:
                  f"simulated: {odds.runs:,} battles from seed {odds.seed}, error bars of 95% ({odds.why})")
         lines = [head,
                  f"  {power_word(odds.attacker)} attack with {units_words(odds.attacking)}",
-                 f"  {', '.join(power_word(p) for p in odds.defender) or 'nobody'} defend with "
-                 f"{units_words(odds.defending) or 'nothing'}",
+                 f"  {', '.join(power_word(p) for p in odds.defender)} defend with {units_words(odds.defending)}"
+                 if odds.defending else "  no unit there defends (facilities are never casualties)",
                  _line("attacker wins", odds.attacker_wins, odds)
                  + (f"   (takes {odds.place}: {odds.captures:.2%})" if odds.captures else ""),
                  _line("defender holds", odds.defender_wins, odds)

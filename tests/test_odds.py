@@ -207,6 +207,12 @@ def test_simulate_sets_a_simulation_beside_the_exact_odds(cli):
     assert abs(sim["attacker_wins"] - exact["attacker_wins"]) <= 4 * sim["standard_error"]["attacker_wins"]
 
 
+def test_a_territory_with_nothing_to_fight_falls(cli):
+    """A factory is never a casualty: with nothing else there, the attacker takes the territory, as it would."""
+    found = cli.json("odds", "--attacker", "2 inf", "--defender", "1 factory_major")
+    assert found["attacker_wins"] == found["captures"] == 1.0 and found["defending"] == {}
+
+
 def test_a_mistyped_unit_is_refused_saying_where(cli):
     result = cli("odds", "--attacker", "3 inff", "--defender", "1 inf", code=2)
     assert "--attacker" in result.output and "inff" in result.output

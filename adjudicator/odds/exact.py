@@ -287,6 +287,8 @@ class ExactOdds:
         ways apart: (chance, [(attacker after the fire, in the battle, what becomes of it, its key after, chance)],
         [(defender after the fire, in the battle, chance)]); one or two for each way the first strikes fall."""
         b = self.b
+        if not (self._alive_key(akey) and self._alive_key(dkey)):      # nobody to fight: the battle is over
+            return [(1.0, None, {self._end(akey, dkey, self.units("attacker", akey), self.units("defender", dkey)): 1.0})]
         if self._transports and (self._helpless("attacker", akey) or self._helpless("defender", dkey)):
             self._set(akey, dkey)
             b._unescorted({})
