@@ -178,13 +178,18 @@ def test_odds_agree_with_20000_battles_of_the_adjudicator():
 
 side = st.dictionaries(st.sampled_from(["inf", "art", "arm", "ftr", "tac", "mech"]), st.integers(1, 3), min_size=1,
                        max_size=3)
+# at sea: destroyers, fighters, and transports that die without a roll once they are all that is left (BG-13)
+fleet = st.dictionaries(st.sampled_from(["des", "trn", "ftr"]), st.integers(1, 3), min_size=1, max_size=3)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(attacker=side, defender=side, aa=st.booleans())
-def test_the_chances_of_every_end_sum_to_one(attacker, defender, aa):
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(battle=st.one_of(st.tuples(side, side, st.booleans()), st.tuples(fleet, fleet, st.just(False))))
+def test_the_chances_of_every_end_sum_to_one(battle):
+    attacker, defender, aa = battle
     text = ", ".join(f"{n} {u}" for u, n in attacker.items())
-    found = odds(text, ", ".join(f"{n} {u}" for u, n in defender.items()) + (", 1 aa gun" if aa else ""))
+    place = "1 Sea Zone" if any(u in ("des", "trn") for u in {**attacker, **defender}) else "Belarus"
+    found = reckon(position(text, ", ".join(f"{n} {u}" for u, n in defender.items()) + (", 1 aa gun" if aa else ""),
+                            place=place)).to_dict()
     total = found["attacker_wins"] + found["defender_wins"] + found["draw"]
     assert total == pytest.approx(1.0, abs=1e-9)
     assert all(0 <= found[k] <= 1 + 1e-12 for k in ("attacker_wins", "defender_wins", "draw"))
