@@ -75,7 +75,6 @@ class ExactOdds:
         self.max_nodes = max_nodes
         self._fire: dict = {}
         self._chains: dict = {}
-        self._exchanges: dict = {}
         self._leaving: dict = {}
         self._threats: dict = {}
         self._helpless_keys: dict = {}
@@ -287,7 +286,7 @@ class ExactOdds:
         ways apart: (chance, [(attacker after the fire, in the battle, what becomes of it, its key after, chance)],
         [(defender after the fire, in the battle, chance)]); one or two for each way the first strikes fall."""
         b = self.b
-        if not (self._alive_key(akey) and self._alive_key(dkey)):      # nobody to fight: the battle is over
+        if not (self._alive_key(akey) and any(s >= 0 or s == DOOMED for s in dkey)):   # nobody left to fight
             return [(1.0, None, {self._end(akey, dkey, self.units("attacker", akey), self.units("defender", dkey)): 1.0})]
         if self._transports and (self._helpless("attacker", akey) or self._helpless("defender", dkey)):
             self._set(akey, dkey)
@@ -393,11 +392,9 @@ class ExactOdds:
 
     def _exchange(self, rnd: int, a: Key, d: Key, fired: frozenset) -> tuple[dict[Key, float], dict[Key, float]]:
         """Both sides' main fire, at once (BG-15): each side's chances of ending the exchange as each key."""
-        b, rules = self.b, self.rules
+        rules = self.rules
         step = min(rnd, self._steady)
-        found = self._exchanges.get((step, a, d, fired))
-        if found is not None:
-            return found
+
         def attacker_fire():
             att, dfn = self._set(a, d)
             return self.fire("attacker", [u for u in att if u.id not in fired and not rules.holds_fire(u, rnd)], att,
@@ -415,9 +412,7 @@ class ExactOdds:
                 d2 = tuple(DEAD if s == DOOMED else s for s in d2)
                 undone[d2] = undone.get(d2, 0.0) + q
             d_after = undone
-        a_after = self._taken("attacker", a, d_ways)
-        self._exchanges[(step, a, d, fired)] = found = (a_after, d_after)
-        return found
+        return self._taken("attacker", a, d_ways), d_after
 
     def _taken(self, role: str, key: Key, ways) -> dict[Key, float]:
         """A side's chances of being left as each key by the enemy's dice (`ways`, or the chance of each number of
