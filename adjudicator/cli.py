@@ -673,7 +673,7 @@ def odds(db: Optional[str] = typer.Argument(None, help="A game database: its rul
          attacker_ool: Optional[str] = typer.Option(None, "--attacker-ool", help="The attacker's order of loss: 'inf, art, arm' (default: the game's)."),
          defender_ool: Optional[str] = typer.Option(None, "--defender-ool", help="The defender's order of loss."),
          retreat: Optional[int] = typer.Option(None, "--retreat", min=1, max=10_000, help="The attacker retreats at the end of a round with fewer units than this left."),
-         runs: int = typer.Option(2000, "--runs", min=1, max=1_000_000, help="Battles to simulate where exact odds are out of reach."),
+         runs: Optional[int] = typer.Option(None, "--runs", min=1, max=1_000_000, help="Battles to simulate where exact odds are out of reach (default: 2,000, fewer for a battle of over 40 units, so that it takes seconds)."),
          sim_seed: int = typer.Option(1, "--seed", min=0, max=INT_BOUND, help="The simulation's seed (the same seed, the same figures)."),
          simulated: bool = typer.Option(False, "--simulate", help="Simulate the battle even where exact odds are within reach (to compare with a battle calculator)."),
          game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),

@@ -18,8 +18,6 @@ from .people import People, speaking
 from .people import power as power_word
 from .store import db
 
-RUNS = 1000           # simulated battles where exact odds are out of reach
-
 
 def add_odds(session: Session, ctx: dict, turn_index: int | None) -> None:
     """Put a line with its odds before the rounds of each battle of the report's context."""
@@ -51,7 +49,7 @@ def odds_line(rules, state, event: dict) -> str:
     try:
         ools = [tuple(state.standing.get(p, {}).get("ool", ())) or None for p in (event["attacker"], defenders[0])]
         position = standalone(rules, units[0], units[1], event["attacker"], defenders[0], event["place"], *ools)
-        odds = reckon(position, runs=RUNS)
+        odds = reckon(position)
     except AdjudicatorError as exc:
         return f"Odds before the battle: not reckoned ({exc.message})"
     how = "exact" if odds.method == "exact" else f"{odds.runs:,} simulated battles"

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from .exact import LEFT, ExactOdds, NotExact
 from .position import Position
-from .simulate import DEFAULT_RUNS, simulate
+from .simulate import default_runs, simulate
 
 TOP = 10            # the likeliest ends listed
 WINS = {"won": "attacker_wins", "destroyed": "draw"}      # every other end leaves the defender holding
@@ -56,9 +56,9 @@ class Odds:
         return out
 
 
-def reckon(position: Position, runs: int = DEFAULT_RUNS, seed: int = 1, simulate_only: str = "") -> Odds:
+def reckon(position: Position, runs: int | None = None, seed: int = 1, simulate_only: str = "") -> Odds:
     """The odds of the position's battle: exact, unless the chain cannot follow it; then `runs` simulated battles
-    from `seed`. `simulate_only`: why to simulate all the same (to set the odds beside a battle calculator's)."""
+    (by default as many as the battle's size allows in seconds: simulate.default_runs) from `seed`. `simulate_only`: why to simulate all the same (to set the odds beside a battle calculator's)."""
     battle = position.battle()
     rules = position.rules
     odds = Odds(position.power, sorted({u.owner for u in battle.dfn}), position.place, _count(battle.att),
@@ -74,6 +74,7 @@ def reckon(position: Position, runs: int = DEFAULT_RUNS, seed: int = 1, simulate
                 for (r, a, d), p in chain.solve().items()]
         odds.states = chain.nodes
     except NotExact as exc:
+        runs = runs or default_runs(sum(odds.attacking.values()) + sum(odds.defending.values()))
         odds.method, odds.why, odds.runs, odds.seed = "simulation", str(exc), runs, seed
         ends = [(p, r, att, dfn, captured) for (r, att, dfn, captured), p in simulate(position, runs, seed).items()]
     _sum_up(odds, ends, rules)

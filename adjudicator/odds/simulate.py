@@ -10,6 +10,14 @@ from .. import dice
 from .position import Position
 
 DEFAULT_RUNS = 2000
+WORK = 3_200_000          # a run costs some units × rounds, and rounds grow with the units: 2,000 runs of 40 units
+FEWEST_RUNS = 50
+
+
+def default_runs(units: int) -> int:
+    """Runs enough for error bars of a few points, fewer for a big battle (whose runs cost more), so that a
+    simulation takes seconds."""
+    return max(FEWEST_RUNS, min(DEFAULT_RUNS, WORK // max(1, units * units)))
 
 
 def fight(position: Position, roller) -> tuple[str, list, list, bool]:
