@@ -465,14 +465,22 @@ def report(db: Optional[str] = typer.Argument(None, help=DB_HELP),
            turn: Optional[int] = _turn_option("Turn index (default: the latest)."),
            fmt: str = typer.Option("markdown", "--format", help="markdown, bbcode or text."),
            game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
+           with_odds: bool = typer.Option(False, "--odds", help="Before each battle, the odds it had."),
            as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Print the report of a turn, ready to post."""
     try:
-        from .report import render
+        from .report import check_format, context, render, render_context
         from .store.db import transaction
         settings = _settings()
         with transaction(_engine(db, game_id=game_id)) as s:
-            text = render(s, turn, fmt, settings.templates_dir)
+            if with_odds:
+                from .report_odds import add_odds
+                check_format(fmt)
+                ctx = context(s, turn)
+                add_odds(s, ctx, turn)
+                text = render_context(ctx, fmt, settings.templates_dir)
+            else:
+                text = render(s, turn, fmt, settings.templates_dir)
     except AdjudicatorError as exc:
         _fail(exc, as_json)
     if as_json:
@@ -651,6 +659,59 @@ def _deliver(step: str, db: Optional[str], send, as_json: bool, game_id: Optiona
         _print_json(out)
     else:
         typer.echo(_delivered(step, out))
+
+
+@app.command()
+def odds(db: Optional[str] = typer.Argument(None, help="A game database: its rules and map; with --order, the battle in its current state (none needed otherwise)."),
+         attacker: Optional[str] = typer.Option(None, "--attacker", help="The attacking units: '3 inf, 1 art, 2 ftr'."),
+         defender: Optional[str] = typer.Option(None, "--defender", help="The defending units."),
+         order: Optional[str] = typer.Option(None, "--order", help="Combat moves (and a retreat or ool for the battle) of the power on the move: 'cm 3 inf Poland > Belarus'."),
+         game: str = typer.Option("demo", "--game", help="The game whose rules fight the battle (without a database)."),
+         map_: Optional[str] = typer.Option(None, "--map", help="The TripleA map (path or name), for a game played on one."),
+         rules: Optional[str] = typer.Option(None, "--rules", help="The game's rule version."),
+         place: Optional[str] = typer.Option(None, "--place", help="Where the battle is (default: a place of the defender that fits)."),
+         attacker_power: Optional[str] = typer.Option(None, "--attacker-power", help="Who attacks (default: the first power in turn order)."),
+         defender_power: Optional[str] = typer.Option(None, "--defender-power", help="Who defends (default: the first power at war with the attacker)."),
+         attacker_ool: Optional[str] = typer.Option(None, "--attacker-ool", help="The attacker's order of loss: 'inf, art, arm' (default: the game's)."),
+         defender_ool: Optional[str] = typer.Option(None, "--defender-ool", help="The defender's order of loss."),
+         retreat: Optional[int] = typer.Option(None, "--retreat", min=1, max=10_000, help="The attacker retreats at the end of a round with fewer units than this left."),
+         runs: Optional[int] = typer.Option(None, "--runs", min=1, max=1_000_000, help="Battles to simulate where exact odds are out of reach (default: 2,000, fewer for a battle of over 40 units, so that it takes seconds)."),
+         sim_seed: int = typer.Option(1, "--seed", min=0, max=INT_BOUND, help="The simulation's seed (the same seed, the same figures)."),
+         simulated: bool = typer.Option(False, "--simulate", help="Simulate the battle even where exact odds are within reach (to compare with a battle calculator)."),
+         game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
+         as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """The odds of a battle, exact, by the same combat rules that adjudicate it."""
+    try:
+        from . import cli_odds
+        from .odds import reckon
+        given = {"--attacker": attacker, "--defender": defender, "--place": place, "--attacker-power": attacker_power,
+                 "--defender-power": defender_power, "--attacker-ool": attacker_ool, "--defender-ool": defender_ool,
+                 "--retreat": retreat, "--map": map_, "--rules": rules, "--game": None if game == "demo" else game}
+        if db is not None and any(given[o] for o in ("--map", "--rules", "--game")):
+            raise AdjudicatorError("a game database brings its own game, rules and map: leave out --game, --map and "
+                                   "--rules")
+        if order is not None:
+            extra = [o for o, v in given.items() if v]
+            if extra:
+                raise AdjudicatorError(f"--order takes the battle, its sides and their orders from the game: leave out "
+                                       f"{', '.join(extra)} (a `retreat` or `ool PLACE:` goes among the orders)")
+            position, loaded = cli_odds.position_from_order(_db(db), game_id, order)
+            game_rules = loaded.rules
+        elif not (attacker and defender):
+            raise AdjudicatorError("name both sides: --attacker '3 inf, 1 art' --defender '2 inf' (or a game and "
+                                   "--order 'cm …')")
+        else:
+            game_rules = (cli_odds.rules_of_game(_db(db), game_id) if db is not None
+                          else cli_odds.rules_without_db(game, map_, rules))
+            position = cli_odds.odds_position(game_rules, attacker, defender, place, attacker_power, defender_power,
+                                              attacker_ool, defender_ool, retreat)
+        found = reckon(position, runs=runs, seed=sim_seed, simulate_only="asked for with --simulate" if simulated else "")
+    except AdjudicatorError as exc:
+        _fail(exc, as_json)
+    if as_json:
+        _print_json(found.to_dict())
+    else:
+        typer.echo(cli_odds.odds_text(found, game_rules))
 
 
 @app.command()

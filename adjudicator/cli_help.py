@@ -27,6 +27,7 @@ EXAMPLES = {
     "verify": "adjudicator verify post.txt --anchor 1f0c…(the anchor posted at the start)",
     "post": "adjudicator post game.db --topic https://www.axisandallies.org/forums/topic/41234/kursk",
     "mail": "adjudicator mail game.db --turn 3",
+    "odds": "adjudicator odds --game g40 --attacker '3 inf, 1 art, 2 ftr' --defender '3 inf, 1 aa gun'",
     "maps": "adjudicator maps",
     "games": "adjudicator games postgresql://host@db.example.org/league",
     "copy": "adjudicator copy game.db postgresql://host@db.example.org/league",
@@ -42,6 +43,8 @@ WORDS = {
     "fmt": "markdown|bbcode|text", "turn": "TURN", "out": "FILE.png", "region": "all|battles", "width": "PIXELS",
     "anchor": "HEX", "posted": "FILE", "orders": "SHA256", "report_file": "REPORT", "src": "SRC", "dst": "DST",
     "source": "FILE|FOLDER|-", "sender": "ADDRESS|forum-uid:N",
+    "attacker": "UNITS", "defender": "UNITS", "order": "ORDERS", "attacker_power": "POWER", "defender_power": "POWER",
+    "attacker_ool": "UNITS", "defender_ool": "UNITS", "retreat": "N", "runs": "N", "sim_seed": "N",
 }
 # What an argument is, in the column where Typer prints its type: a database, a file or - for standard input.
 KINDS = {"db": "PATH|URL", "src": "PATH|URL", "dst": "PATH|URL", "file": "FILE|-", "report_file": "FILE|-",

@@ -18,7 +18,7 @@ from sqlmodel import Session
 
 from . import dice, report
 from .config import Settings
-from .errors import ILLEGAL, AdjudicatorError, ConfigError, MapError, NothingToDo, OrderError, StoreError, SubmissionRejected
+from .errors import ILLEGAL, AdjudicatorError, ConfigError, NothingToDo, OrderError, StoreError, SubmissionRejected
 from .inputs import whole_number
 from .keys import KeyStore, check_game_id
 from .people import People
@@ -28,6 +28,7 @@ from . import salts as salts_mod
 from . import turn_summary, unplaced
 from .rules import turn
 from .rules.core import RulesCore
+from .scenario_source import load_scenario, rules_for
 from .scenario import Scenario
 from .state import State
 from .store import creation, db, shapes
@@ -123,11 +124,6 @@ class Loaded:
         return self.setup.lexicon
 
 
-def rules_for(name: str, scenario: Scenario, rules_version: str) -> RulesCore:
-    from .games import game_module
-    return game_module(name).RULES(scenario, rules_version)
-
-
 # Each engine's games' setups, by game id: `audit`, a league's server or a benchmark opens the same game hundreds
 # of times, and reading and parsing a map's scenario is most of the cost of opening it. A game's setup never
 # changes once made; the fingerprint tells a game made again under the same id from the one cached.
@@ -159,62 +155,6 @@ def open_game(session: Session) -> Loaded:
 
 
 # -- new ------------------------------------------------------------------------------------------
-
-def load_scenario(name: str, map_arg: str | None, rules_version: str | None,
-                  settings: Settings) -> tuple[Scenario, str, Path | None]:
-    """The scenario of a new game, the rules version it is played with, and the map's XML (None for a game that
-    brings its own scenario)."""
-    from .games import game_module
-    module = game_module(name)
-    versions = getattr(module, "RULE_VERSIONS", {})
-    version = rules_version or getattr(module, "DEFAULT_VERSION", "")
-    if versions and version not in versions:
-        raise ConfigError(f"{name} has the rule versions {', '.join(versions)}; {rules_version!r} is not one of them")
-    if versions == {} and rules_version:
-        raise ConfigError(f"{name} has no rule versions to choose from (drop --rules)")
-    if not module.NEEDS_MAP:
-        if map_arg:
-            raise ConfigError(f"the {name} game brings its own scenario: drop --map")
-        return module.scenario(), version, None
-    from .triplea import find_map, load_scenario as load_xml
-    from .triplea.finder import how_to_give, searched
-    wanted = map_arg or versions.get(version) or getattr(module, "MAP", None)
-    if not wanted:
-        raise ConfigError(f"the {name} game is played on a TripleA map, and none was given: {how_to_give()}. "
-                          f"Searched: {searched(settings.maps_path)}")
-    try:
-        xml = find_map(wanted, settings.maps_path)
-    except MapError as exc:
-        if map_arg:
-            raise
-        raise MapError(f"{name}{f' (rules {version})' if version else ''} is played on TripleA's game XML {wanted}.xml, of the map "
-                       f"{getattr(module, 'MAP_TITLE', wanted)!r}: {exc.message}") from None
-    scenario = load_xml(xml)
-    made_from = getattr(module, "scenario_of", None)
-    if made_from is not None:           # a game whose own start position is made from the map's (Expanded Global)
-        scenario = made_from(scenario)
-    return scenario, _version_of_map(name, module, scenario, xml, version, rules_version), xml
-
-
-def _version_of_map(name: str, module, scenario: Scenario, xml: Path, version: str, given: str | None) -> str:
-    """The rule version a map of `name` is played with: the one the map says it is made for (the game's
-    rules_of_map), where it says; a `--rules` that differs from it, or a map made for a version the game does not
-    play, is refused before anything is written, with the `--rules` or map to use instead."""
-    made_for = getattr(module, "rules_of_map", lambda _: None)(scenario)
-    versions = getattr(module, "RULE_VERSIONS", {})
-    if made_for is None or made_for == version:
-        return version
-    maps = "; ".join(f"{v}: {stem}.xml" for v, stem in versions.items())
-    if made_for not in versions:
-        raise ConfigError(f"the map {xml.name} is made for the {made_for} rules, which the {name} game does not play "
-                          f"(it plays {', '.join(versions)}, each on its own map: {maps}); choose one of those maps, "
-                          f"or play this one as `--game g40` (the G40 base rules and the map's own settings)")
-    if given:
-        raise ConfigError(f"--rules {given} does not fit the map {xml.name}, which is made for the {made_for} rules: "
-                          f"give --rules {made_for} (or leave --rules out), or choose the map of {given}: "
-                          f"{versions.get(given, '?')}.xml")
-    return made_for
-
 
 def game_options(name: str, version: str, chosen: list[str]) -> dict[str, bool]:
     """The optional rules a group agreed at `new`, as the state keeps them (State.switches "option:NAME") so that

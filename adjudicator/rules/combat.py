@@ -126,14 +126,11 @@ class Battle:
               value: Callable[[Unit], int] | None = None) -> tuple[dict | None, Hits]:
         """One side's dice: the roll for the report, and its hits grouped by what they may hit. `value`: what each
         unit fires at, where it is not its value in its role (shore bombardment)."""
-        bonus = support(self.rules, units, role, self.state)
-        value = value or (lambda u: self.value(u, role))
-        shooters = sorted(((u, value(u) + bonus.get(u.id, 0)) for u in units), key=lambda x: (x[0].type, x[0].id))
-        shooters = [(u, min(v, self.rules.scenario.dice_sides)) for u, v in shooters if v > 0]
+        shooters = self.shooters(units, role, value)
         if not shooters:
             return None, []
-        # a unit may roll several dice and keep the best (MapFacts.battle_dice): its dice stand side by side
-        counts = [max(1, self.rules.battle_dice(self.state, u, role)) for u, _ in shooters]
+        counts = [n for _, _, n in shooters]
+        shooters = [(u, v) for u, v, _ in shooters]
         names = [f"{u.type}@{v}" + (f" best of {n}" if n > 1 else "") for (u, v), n in zip(shooters, counts)
                  for _ in range(n)]
         sides = self.rules.scenario.dice_sides
@@ -144,21 +141,38 @@ class Battle:
             d = min(values[at:at + n])
             at += n
             if d <= v:
-                key = (self.rules.is_sub(u), self.rules.is_air(u), self.rules.is_transport(u))
-                groups.setdefault(key, [0, self._may_hit(u, side, role)])[0] += 1
+                groups.setdefault(self.hit_group(u), [0, self._may_hit(u, side, role)])[0] += 1
         hits = [(n, f) for n, f in groups.values()]
         return {"label": label, "sides": sides, "values": values, "units": names,
                 "hits": sum(n for n, _ in hits)}, hits
+
+    def shooters(self, units: list[Unit], role: str, value: Callable[[Unit], int] | None = None
+                 ) -> list[tuple[Unit, int, int]]:
+        """Who fires, in the order their dice are rolled: (unit, the number it hits on with its support, how many
+        dice it rolls keeping the best: MapFacts.battle_dice). Battle odds read the same list (adjudicator.odds)."""
+        bonus = support(self.rules, units, role, self.state)
+        value = value or (lambda u: self.value(u, role))
+        shooters = sorted(((u, value(u) + bonus.get(u.id, 0)) for u in units), key=lambda x: (x[0].type, x[0].id))
+        sides = self.rules.scenario.dice_sides
+        return [(u, min(v, sides), max(1, self.rules.battle_dice(self.state, u, role))) for u, v in shooters if v > 0]
+
+    def hit_group(self, shooter: Unit) -> tuple[bool, bool, bool]:
+        """Hits are pooled by the kind of unit that scored them, since a submarine's or an aircraft's may fall on
+        fewer targets (BG-18)."""
+        return self.rules.is_sub(shooter), self.rules.is_air(shooter), self.rules.is_transport(shooter)
 
     def _defender_losses(self, hits: Hits, among: list[Unit]) -> tuple[list[Unit], list[Unit]]:
         """Defenders of several powers lose in the order of the power with most units there (ties by name)."""
         if not among or not hits:
             return [], []
+        return assign_hits(self.rules, among, hits, self.defender_ool(among), "defender")
+
+    def defender_ool(self, among: list[Unit]) -> list[str]:
+        """The order of loss the defenders `among` take hits by: that of the power with most units there."""
         counts: dict[str, int] = {}
         for u in among:
             counts[u.owner] = counts.get(u.owner, 0) + 1
-        lead = sorted(counts, key=lambda p: (-counts[p], p))[0]
-        return assign_hits(self.rules, among, hits, self.def_ools[lead], "defender")
+        return self.def_ools[sorted(counts, key=lambda p: (-counts[p], p))[0]]
 
     def _remove(self, units: list[Unit]) -> None:
         gone = {u.id for u in units}
@@ -307,18 +321,35 @@ class Battle:
         """BG-25, CL-02: before round 1 the defenders' AA guns fire one shot per attacking aircraft, hitting on the
         map's attackAA (1), at most maxAAattacks shots a gun where the map sets one (G40: 3; TripleA's default: no
         limit). A gun that is infrastructure (the classic maps' isAA) fires too, though it cannot be hit."""
+        aimed = self.aa_shots()
+        if aimed is None:
+            return
+        aim, names, air = aimed
+        label = f"aa:{self.place}:r1"
+        sides = self.rules.scenario.dice_sides
+        values = self.roller.roll(label, sides, len(aim), units=names)
+        hits = sum(1 for d, v in zip(values, aim) if d <= v)
+        targets = {u.id for u in air}
+        _, killed = assign_hits(self.rules, self.att, [(hits, lambda u: u.id in targets)], self.att_ool, "attacker")
+        self._remove(killed)
+        self.event["aa"] = {"label": label, "sides": sides, "values": values, "units": names, "hits": hits,
+                            "losses": count_types(killed)}
+
+    def aa_shots(self) -> tuple[list[int], list[str], list[Unit]] | None:
+        """The AA fire before round 1: what each shot hits on, its name in the roll, and the aircraft it may hit;
+        None when no gun fires."""
         rules = self.rules
         guns = [u for u in self.state.units_at(self.place) if rules.ut(u).has("aa") and u.carried_by is None
                 and rules.fights(self.state, self.power, u.owner)]
         if not guns:
-            return
+            return None
         targets_of = []
         for g in guns:
             opt = rules.ut(g).options.get("targetsAA")
             targets_of.append(set(opt[0].split(":")) if opt else None)
         air = [u for u in self.att if rules.is_air(u) and any(t is None or u.type in t for t in targets_of)]
         if not air:
-            return
+            return None
         limits = [rules.number(g, "maxAAattacks", -1) for g in guns]
         shots = len(air) if -1 in limits else min(len(air), sum(limits))
         hit_on = [rules.aa_value(self.state, g) for g in guns]
@@ -331,15 +362,7 @@ class Battle:
                 n = shots - len(aim) if most < 0 else min(most, shots - len(aim))
                 aim += [v] * n
                 names += [f"{g.type}@{v}"] * n
-        label = f"aa:{self.place}:r1"
-        sides = rules.scenario.dice_sides
-        values = self.roller.roll(label, sides, shots, units=names)
-        hits = sum(1 for d, v in zip(values, aim) if d <= v)
-        targets = {u.id for u in air}
-        _, killed = assign_hits(rules, self.att, [(hits, lambda u: u.id in targets)], self.att_ool, "attacker")
-        self._remove(killed)
-        self.event["aa"] = {"label": label, "sides": sides, "values": values, "units": names, "hits": hits,
-                            "losses": count_types(killed)}
+        return aim, names, air
 
     def _bombard(self) -> list[Unit]:
         """BG-12: the ships supporting an amphibious assault fire once before round 1. Their casualties are

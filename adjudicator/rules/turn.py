@@ -503,14 +503,8 @@ def _battle(rules: MapFacts, state: State, orders: list[Order], roller, battle: 
     events: list[dict] = []
     if kind == "sea" and not battle.get("scrambled"):
         events += scramble.scramble(rules, state, power, place)
-    held = air.grounded(rules, state, power, place) if kind == "sea" else []
-    ships, notes = bombarding(rules, state, power, battle) if kind == "land" else ([], [])
-    bo = BattleOrders(
-        retreat=next((o for o in orders if isinstance(o, Retreat) and o.place == place), None),
-        ool=next((o.units for o in orders if isinstance(o, OrderOfLoss) and o.place == place), None),
-        submerge=next((o for o in orders if isinstance(o, Submerge) and o.place == place), None),
-        bombard=ships,
-        held={u.id for u in held})
+    bo, notes = battle_orders(rules, state, orders, battle)
+    held = [state.unit(uid) for uid in sorted(bo.held)]
     b = Battle(rules, state, power, place, roller, bo)
     b.event["notes"] += notes
     if not b.att:
@@ -523,6 +517,29 @@ def _battle(rules: MapFacts, state: State, orders: list[Order], roller, battle: 
     if kind == "sea":
         events += _air_after_sea_battle(rules, state, power, place, held)
     return events
+
+
+def battle_orders(rules: MapFacts, state: State, orders: list[Order], battle: dict) -> tuple[BattleOrders, list[str]]:
+    """What the mover's orders say for this battle (retreat, order of loss, submerging), the ships that bombard it
+    and the aircraft held aboard damaged carriers; with notes on named ships that do not bombard. Battle odds
+    (adjudicator.odds) set up the battle from the same."""
+    power, place, kind = state.power, battle["place"], battle.get("kind", "land")
+    held = air.grounded(rules, state, power, place) if kind == "sea" else []
+    ships, notes = bombarding(rules, state, power, battle) if kind == "land" else ([], [])
+    return BattleOrders(
+        retreat=next((o for o in orders if isinstance(o, Retreat) and o.place == place), None),
+        ool=next((o.units for o in orders if isinstance(o, OrderOfLoss) and o.place == place), None),
+        submerge=next((o for o in orders if isinstance(o, Submerge) and o.place == place), None),
+        bombard=ships,
+        held={u.id for u in held}), notes
+
+
+def play_phase(rules: MapFacts, state: State, phase: str, orders: list[Order]) -> list[OrderError]:
+    """Play one phase's orders on `state` without dice, as `check` does on its trial: every error, and `state`
+    as the phase leaves it (battle odds read the battles a combat move starts)."""
+    errors: list[OrderError] = []
+    _play_phase(rules, state, phase, orders, roller=None, errors=errors)
+    return errors
 
 
 def _scramble_at_landings(rules: MapFacts, state: State, orders: list[Order], roller) -> list[dict]:
