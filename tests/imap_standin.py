@@ -186,7 +186,10 @@ def _crlf(raw: bytes) -> bytes:
     return re.sub(rb"(?<!\r)\n", b"\r\n", raw)
 
 
-def _quoted(text: str) -> str:
+def _astring(text: str) -> str:
+    """A mailbox name as Dovecot writes it: bare when it is an atom, else quoted."""
+    if re.fullmatch(r"[A-Za-z0-9._/&+-]+", text):
+        return text
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -196,26 +199,37 @@ class _Session(socketserver.StreamRequestHandler):
     server_state: ImapStandIn
 
     def setup(self) -> None:
-        if self.server_state.security == "ssl":
-            assert self.server_state.tls is not None
-            self.request = self.server_state.tls.wrap_socket(self.request, server_side=True)
         super().setup()
         self.user: str | None = None
         self.folder: str | None = None
         self.readonly = False
         self.known = 0                  # the message count this client was told (EXISTS)
         self.uidvalidity = 0
-        self.tls = self.server_state.security == "ssl"
+        self.tls = False
+
+    def finish(self) -> None:
+        """Writes go straight to the socket (which STARTTLS replaces), so it is closed here, TLS or not."""
+        super().finish()
+        self.request.close()
 
     def handle(self) -> None:
         try:
+            if self.server_state.security == "ssl":
+                self._start_tls()
             self._send(f"* OK [CAPABILITY {self._capabilities()}] IMAP stand-in ready.")
             while True:
                 command = self._read_command()
                 if command is None or not self._run(*command):
                     return
         except (OSError, ssl.SSLError):
-            return                       # the client went away
+            return                       # the client went away, or spoke no TLS to a TLS port
+
+    def _start_tls(self) -> None:
+        """TLS from here on (at once for "ssl", after STARTTLS's OK for "starttls"): the socket is replaced."""
+        assert self.server_state.tls is not None
+        self.request = self.server_state.tls.wrap_socket(self.request, server_side=True)
+        self.rfile = self.request.makefile("rb")
+        self.tls = True
 
     # -- reading -----------------------------------------------------------------------------------------------------
 
@@ -245,7 +259,7 @@ class _Session(socketserver.StreamRequestHandler):
     # -- answering ---------------------------------------------------------------------------------------------------
 
     def _send(self, line: str | bytes) -> None:
-        self.wfile.write((line.encode() if isinstance(line, str) else line) + b"\r\n")
+        self.request.sendall((line.encode() if isinstance(line, str) else line) + b"\r\n")
 
     def _run(self, shown: bytes, tokens: list) -> bool:
         """Answer one command; False when the connection is to close."""
@@ -277,14 +291,11 @@ class _Session(socketserver.StreamRequestHandler):
         except BadCommand as bad:
             answer, keep = f"{tag} BAD Error in IMAP command {name}: {bad}\r\n".encode(), True
         if failure:                                                 # "drop": done, half of the answer sent
-            self.wfile.write(answer[:max(1, len(answer) // 2)])
+            self.request.sendall(answer[:max(1, len(answer) // 2)])
             return False
-        self.wfile.write(answer)
+        self.request.sendall(answer)
         if name == "STARTTLS" and keep:
-            assert self.server_state.tls is not None
-            self.request = self.server_state.tls.wrap_socket(self.request, server_side=True)
-            self.rfile, self.wfile = self.request.makefile("rb"), _Writer(self.request)
-            self.tls = True
+            self._start_tls()
         return keep
 
     def _capabilities(self) -> str:
@@ -379,14 +390,14 @@ class _Session(socketserver.StreamRequestHandler):
         if unknown := [item for item in items if item not in values]:
             raise BadCommand(f"Invalid status item {unknown[0]}")
         listed = " ".join(f"{item} {values[item]}" for item in items)
-        return [f"* STATUS {_quoted(args[0])} ({listed})".encode()], "Status completed.", True
+        return [f"* STATUS {_astring(_folder_name(args[0]))} ({listed})".encode()], "Status completed.", True
 
     def _list(self, args: list) -> tuple[list[bytes], str, bool]:
         if len(args) != 2 or not all(isinstance(a, str) for a in args):
             raise BadCommand("LIST takes a reference and a mailbox pattern")
         pattern = re.compile(re.escape(args[0] + args[1]).replace(r"\*", ".*").replace("%", "[^/]*") + r"\Z")
         names = [n for n in self.server_state.folders if pattern.match(n) or pattern.match(n.lower())]
-        return [f'* LIST (\\HasNoChildren) "/" {_quoted(n)}'.encode() for n in names], "List completed.", True
+        return [f'* LIST (\\HasNoChildren) "/" {_astring(n)}'.encode() for n in names], "List completed.", True
 
     def _append(self, args: list) -> tuple[list[bytes], str, bool]:
         if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[-1], bytes):
@@ -590,16 +601,6 @@ class _Session(socketserver.StreamRequestHandler):
 _COMMANDS = {"CAPABILITY", "NOOP", "CHECK", "LOGOUT", "STARTTLS", "LOGIN", "SELECT", "EXAMINE", "STATUS", "LIST",
              "APPEND", "CLOSE", "EXPUNGE", "SEARCH", "FETCH", "STORE", "UID SEARCH", "UID FETCH", "UID STORE"}
 _SECTION = re.compile(r"BODY(?P<peek>\.PEEK)?\[(?P<section>|HEADER|TEXT|HEADER\.FIELDS \((?P<fields>[^()]*)\))\]")
-
-
-class _Writer:
-    """The connection's writing side after STARTTLS, as StreamRequestHandler's own is before: unbuffered."""
-
-    def __init__(self, sock: ssl.SSLSocket):
-        self.sock = sock
-
-    def write(self, data: bytes) -> None:
-        self.sock.sendall(data)
 
 
 def _literal(name: str, data: bytes) -> bytes:

@@ -1,11 +1,12 @@
-"""Mail for the tests of orders in (issue 33): the corpus of players' mails, an IMAP server and a Maildir, each set
-in the environment the way a host sets them.
+"""Mail and forum for the tests of orders in (issue 33): the corpus of players' mails, an IMAP server, a Maildir
+and a forum with the players' accounts, each set in the environment the way a host sets them.
 
-    from mailroom import imap, maildir, mail    # pytest uses the fixtures a test module imports
+    from mailroom import game_forum, imap, maildir, mail    # pytest uses the fixtures a test module imports
 
-    def test_x(imap, maildir):
+    def test_x(imap, maildir, game_forum):
         imap.append(mail("01"))                  # ADJUDICATOR_IMAP_* name this server
         maildir.deliver("02")                    # ADJUDICATOR_MAILDIR names this folder
+        game_forum.post_as(TOPIC, "marco", ITALIAN_ORDERS)     # ADJUDICATOR_NODEBB_* name the host's account
 
 The corpus's game, players and what each mail holds: tests/mails/README.md.
 """
@@ -16,11 +17,15 @@ import itertools
 import os
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 
+from adjudicator.delivery import nodebb
 from imap_standin import ImapStandIn
+from nodebb_standin import NodeBBStandIn
+from test_nodebb import Clock
 
 MAILS = Path(__file__).parent / "mails"
 GAME_ID = "kursk-1"
@@ -90,3 +95,35 @@ def maildir(tmp_path, monkeypatch) -> Maildir:
     box = Maildir(tmp_path / "Maildir")
     monkeypatch.setenv("ADJUDICATOR_MAILDIR", str(box.path))
     return box
+
+
+# -- the forum -----------------------------------------------------------------------------------------------------
+
+TOPIC = 7
+HOST_TOKEN, HOST_USER, HOST_PASSWORD = "tok-host", "host", "pw-host"
+FORUM_PLAYERS = {"Germans": "juergen", "Russians": "dmitri", "Italians": "marco"}   # forum user names
+# Full names, shown as display names: "mallory" chose the German player's, which NodeBB allows
+FULLNAMES = {"juergen": "Jürgen Müller", "dmitri": "Дмитрий Волков", "marco": "Marco Rossi",
+             "mallory": "Jürgen Müller"}
+
+
+def token(user: str) -> str:
+    """The API token of a forum account of `game_forum`."""
+    return f"tok-{user}"
+
+
+@pytest.fixture
+def game_forum(monkeypatch) -> Iterator[NodeBBStandIn]:
+    """A NodeBB forum with the game's topic (TOPIC, opened by the host), the players' accounts and a stranger's
+    (each with `token(user)`), full names shown as display names; ADJUDICATOR_NODEBB_* name the host's account.
+    The post delay (1 s) runs on a fake clock that the in-process client's waits advance, as in test_delivery."""
+    clock = Clock()
+    monkeypatch.setattr(nodebb, "NodeBB", partial(nodebb.NodeBB, sleep=clock.sleep))
+    tokens = {token(user): user for user in (HOST_USER, *FULLNAMES)}
+    with NodeBBStandIn(tokens=tokens, users={HOST_USER: HOST_PASSWORD}, topics=(), post_delay=1, clock=clock,
+                       fullnames=FULLNAMES, fullname_as_displayname=True) as forum:
+        forum.open_topic(TOPIC, HOST_USER, f"Game {GAME_ID}: post your orders here, one post a turn.", GAME_ID)
+        for key, value in {"URL": forum.url, "TOKEN": token(HOST_USER), "USER": HOST_USER,
+                           "PASSWORD": HOST_PASSWORD}.items():
+            monkeypatch.setenv(f"ADJUDICATOR_NODEBB_{key}", value)
+        yield forum

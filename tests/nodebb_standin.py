@@ -2,12 +2,17 @@
 
 Each behaviour follows NodeBB's source (NodeBB 4.15, nodebb-plugin-markdown 13, nodebb-plugin-mentions 5); the
 comments name the file it comes from. What the stand-in leaves out: admins and moderators (who skip the post delay
-and the length check), groups and their mentions, newbie delays, post-queue approval, translation of anything but
-the messages below.
+and the length check, and see deleted topics), groups and their mentions, newbie delays and edit limits, votes,
+translation of anything but the messages below.
 
     with NodeBBStandIn(tokens={"tok": "alice"}, topics={7}) as forum:
         NodeBB(forum.url, "tok").reply(7, "Turn 3 ...")
         forum.posts[-1]["html"]
+
+Players for tests of reading a game's topic: accounts with a full name that NodeBB may show as their display name
+(which, unlike the user name, another account can choose too), their posts (`post_as`, or the write API with their
+token), edits (`edit`, PUT /api/v3/posts/{pid}), the post queue (`approve`), a post deleted (`delete_post`) and a
+topic deleted or purged (`delete_topic`).
 """
 
 from __future__ import annotations
@@ -42,7 +47,9 @@ MESSAGES = {
         "too-many-posts": "You can only post once every %1 second(s) - please wait before posting again",
         "already-posting": "You are already posting",
         "file-too-big": "Maximum allowed file size is %1 kB - please upload a smaller file",
+        "api.401": "A valid login session was not found. Please log in and try again.",
         "api.404": "Invalid API call",
+        "post-edit-duration-expired": "You are only allowed to edit posts for %1 second(s) after posting",
     },
     "de": {
         "no-topic": "Das Thema existiert nicht",
@@ -115,7 +122,10 @@ class NodeBBStandIn:
     or a function of the number of posts stored by then, to hold only one reply;
     rewrite: what a plugin does to a post's Markdown as it is stored (filter:post.create);
     posts_per_page: the page size of a topic's pages (the user setting postsPerPage);
-    clock: the clock of the post delay (tests pass a fake one); language: the forum's default language.
+    clock: the clock of the post delay (tests pass a fake one); language: the forum's default language;
+    fullnames: user name -> full name; fullname_as_displayname: the forum shows full names as display names
+    (showFullnameAsDisplayName on, hideFullname off; NodeBB's defaults show user names);
+    edit_duration: seconds after posting that a post may be edited (postEditDuration; 0, the default: always).
     """
 
     def __init__(self, *, tokens: dict[str, str] | None = None, users: dict[str, str] | None = None,
@@ -124,7 +134,9 @@ class NodeBBStandIn:
                  cannot_reply: Iterable[str] = (), fail_next: Iterable[int | tuple[int, dict[str, str]]] = (),
                  reply_time: float = 0.0, answer_time: float = 0.0, rewrite: Callable[[str], str] = str,
                  posts_per_page: int = 20, max_file_kb: int = 2048, legacy_upload: bool = False,
-                 language: str = "en-GB", clock: Callable[[], float] = time.monotonic):
+                 language: str = "en-GB", clock: Callable[[], float] = time.monotonic,
+                 fullnames: dict[str, str] | None = None, fullname_as_displayname: bool = False,
+                 edit_duration: int = 0):
         self.tokens = dict(tokens or {})
         self.passwords = dict(users or {})
         names = list(dict.fromkeys([*self.passwords, *self.tokens.values()]))
@@ -137,7 +149,13 @@ class NodeBBStandIn:
         self.reply_time, self.max_file_kb, self.legacy_upload = reply_time, max_file_kb, legacy_upload
         self.answer_time, self.rewrite, self.posts_per_page = answer_time, rewrite, posts_per_page
         self.language, self.clock = language, clock
-        self.posts: list[dict] = []       # tid, pid, uid, user, raw (as stored), html (as rendered)
+        self.fullnames, self.fullname_as_displayname = dict(fullnames or {}), fullname_as_displayname
+        self.edit_duration = edit_duration
+        self.titles: dict[int, str] = {}           # tid -> title, of topics opened with open_topic
+        self.main_pids: dict[int, int] = {}        # tid -> pid of the topic's first post (topics/create.js mainPid)
+        self.deleted_topics: set[int] = set()      # deleted, not purged: still there, shown to no one here
+        # tid, pid, uid, user, raw (as stored), html (as rendered), timestamp, edited and editor (0 until edited)
+        self.posts: list[dict] = []
         self.queue: list[dict] = []       # posts waiting for a moderator
         self.notified: list[tuple[int, str]] = []   # (pid, user name) of each mention notification
         self.uploads: list[dict] = []     # url, name, data, mime, user
@@ -183,6 +201,102 @@ class NodeBBStandIn:
                 return (f'<a class="plugin-mentions-user plugin-mentions-a" href="{self.relative_path}/user/{slug}" '
                         f'aria-label="Profile: {candidate}">@<bdi>{candidate}</bdi></a>{name[len(candidate):]}')
         return match[0]
+
+    # -- the test API: players, their posts, moderators' acts ---------------------------------------------------
+
+    def add_user(self, name: str, *, password: str | None = None, token: str | None = None,
+                 fullname: str | None = None) -> int:
+        """A new account; its uid. User names and their slugs are unique (user/create.js: a taken one gets a
+        number added; here it is a mistake in the test), full names are not."""
+        with self._lock:
+            if slugify(name) in {slugify(n) for n in self.uids}:
+                raise ValueError(f"user name {name!r} is taken")
+            self.uids[name] = max(self.uids.values(), default=0) + 1
+            if password is not None:
+                self.passwords[name] = password
+            if token is not None:
+                self.tokens[token] = name
+            if fullname is not None:
+                self.fullnames[name] = fullname
+            return self.uids[name]
+
+    def open_topic(self, tid: int, user: str, content: str, title: str | None = None) -> int:
+        """A topic and its first post, by `user`; the post's pid. The first post leads the topic's first page
+        whatever the sort (topics/posts.js getTopicPosts: mainPid is put in front when start is 0)."""
+        with self._lock:
+            self.topics.add(tid)
+            self.titles[tid] = title or f"Game {tid}"
+            post = self._store(tid, self.uids[user], content)
+            self.main_pids[tid] = post["pid"]
+            return post["pid"]
+
+    def post_as(self, tid: int, user: str, content: str) -> int:
+        """A player's reply as the forum stores it once its checks are passed (the browser's composer, say);
+        its pid. The write API's checks are tested through POST /api/v3/topics/{tid} with the player's token."""
+        with self._lock:
+            return self._store(tid, self.uids[user], content)["pid"]
+
+    def edit(self, pid: int, content: str, by: str | None = None) -> dict:
+        """posts/edit.js: new content, rendered again; `edited` the time and `editor` the uid of who edited it
+        (its author unless `by`)."""
+        with self._lock:
+            post = next(p for p in self.posts if p["pid"] == pid)
+            post.update(raw=content, html=self.render(content), edited=_now_ms(),
+                        editor=self.uids[by] if by else post["uid"])
+            return post
+
+    def approve(self, queue_id: str | None = None) -> int:
+        """A moderator accepts a queued reply (posts/queue.js submitFromQueue: topics.reply with fromQueue, no
+        post delay or length check): it is posted now, as its author's; its pid. The oldest one by default."""
+        with self._lock:
+            queued = next(q for q in self.queue if queue_id in (None, q["id"]))
+            self.queue.remove(queued)
+            return self._store(queued["tid"], queued["uid"], queued["content"])["pid"]
+
+    def delete_post(self, pid: int, by: str | None = None) -> None:
+        """posts/delete.js: the post stays in its place, deleted (1) and by whom (deleterUid), its content shown
+        to its author alone (posts/index.js modifyPostByPrivilege)."""
+        with self._lock:
+            post = next(p for p in self.posts if p["pid"] == pid)
+            post.update(deleted=1, deleter=self.uids[by] if by else post["uid"])
+
+    def delete_topic(self, tid: int, purge: bool = False) -> None:
+        """A moderator deletes a topic (it stays, readable by admins and moderators only) or purges it (gone)."""
+        with self._lock:
+            if purge:
+                self.topics.discard(tid)
+            else:
+                self.deleted_topics.add(tid)
+
+    def _store(self, tid: int, uid: int, content: str) -> dict:
+        """posts/create.js: the post stored, rendered, and its mentions notified (called holding the lock)."""
+        name = self.user(uid)
+        content = self.rewrite(content)
+        post = {"tid": tid, "pid": max((p["pid"] for p in self.posts), default=0) + 1, "uid": uid, "user": name,
+                "raw": content, "html": self.render(content), "timestamp": _now_ms(), "edited": 0, "editor": 0}
+        self.posts.append(post)
+        mentioned = mentions(content)
+        self.notified += [(post["pid"], n) for n in self.uids if slugify(n) in mentioned and n != name]
+        return post
+
+    def user_view(self, uid: int) -> dict:
+        """A post's author as a topic page shows it (posts/user.js getUserInfoForPosts; the display name by
+        user/data.js parseDisplayNames)."""
+        name = self.user(uid) or ""
+        fullname = self.fullnames.get(name, "") if self.fullname_as_displayname else None
+        view = {"uid": uid, "username": name, "userslug": slugify(name), "displayname": fullname or name,
+                "reputation": 0, "postcount": sum(p["uid"] == uid for p in self.posts), "picture": None,
+                "status": "offline", "banned": False}
+        return view if fullname is None else {**view, "fullname": fullname}
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _iso(ms: int) -> str:
+    """utils.toISOString, as JavaScript's Date.toISOString writes it."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms / 1000)) + f".{ms % 1000:03d}Z"
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -236,6 +350,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         self._handle()
 
+    def do_PUT(self) -> None:
+        self._handle()
+
     def _handle(self) -> None:
         forum = self.forum
         split = urlsplit(self.path)
@@ -260,6 +377,8 @@ class _Handler(BaseHTTPRequestHandler):
             ("POST", r"/api/v3/utilities/login", self._login),
             ("POST", r"/api/v3/topics/(\d+)", self._reply),
             ("GET", r"/api/topic/(\d+)(?:/[^/]*)?", self._topic_page),
+            ("PUT", r"/api/v3/posts/(\d+)", self._edit),
+            ("GET", r"/api/user/username/([^/]+)", self._user_by_name),
             ("POST", r"/api/post/upload", self._upload),
             ("GET", r"/assets/uploads/files/([^/]+)", self._file),
         ]
@@ -268,7 +387,7 @@ class _Handler(BaseHTTPRequestHandler):
                 return route(*found.groups())
         if path.startswith("/api/v3/"):
             return self._error(404, "api.404")     # src/routes/write/index.js: the 404 of the write API
-        self._answer(404, b'{"path":"404"}', "application/json")
+        self._not_found(path)
 
     def _fields(self) -> dict:
         if "json" in self.headers.get("Content-Type", ""):
@@ -294,7 +413,7 @@ class _Handler(BaseHTTPRequestHandler):
         session = self._session()
         auth = self.headers.get("Authorization")
         if session and session[1]["uid"] > 0 or not auth:
-            if self.command == "POST" and not self._csrf_ok(session):
+            if self.command != "GET" and not self._csrf_ok(session):
                 self._forbidden()
                 return None
             return session[1]["uid"] if session else 0
@@ -356,6 +475,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(400, "required-parameters-missing", "content")
         if int(tid) not in forum.topics:
             return self._error(404, "no-topic")                       # middleware/assert.js topic
+        if int(tid) in forum.deleted_topics and uid > 0:
+            return self._error(400, "topic-deleted")                  # topics/create.js canReply
         lock = uid if uid > 0 else object()                           # lockPosting: the uid, else the session
         with forum._lock:
             if lock in forum._posting:
@@ -393,17 +514,11 @@ class _Handler(BaseHTTPRequestHandler):
                 or (error := self._length_error(content)):
             return partial(self._error, *error)
         time.sleep(forum.reply_time)
-        content = forum.rewrite(content)
         with forum._lock:
-            pid = len(forum.posts) + 1
-            rendered = forum.render(content)
-            post = {"tid": tid, "pid": pid, "uid": uid, "user": name, "raw": content, "html": rendered}
-            forum.posts.append(post)
+            post = forum._store(tid, uid, content)
             forum._last[uid, "post"] = forum.clock()
-            mentioned = mentions(content)
-            forum.notified += [(pid, n) for n in forum.uids if slugify(n) in mentioned and n != name]
-        return partial(self._ok, {"pid": pid, "tid": tid, "uid": uid, "content": rendered,
-                                  "timestamp": int(time.time() * 1000), "index": sum(p["tid"] == tid for p in forum.posts),
+        return partial(self._ok, {"pid": post["pid"], "tid": tid, "uid": uid, "content": post["html"],
+                                  "timestamp": post["timestamp"], "index": sum(p["tid"] == tid for p in forum.posts),
                                   "user": {"uid": uid, "username": name}})
 
     def _privilege_error(self, name: str | None) -> tuple | None:
@@ -428,22 +543,112 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _topic_page(self, tid: str) -> None:
         """GET /api/topic/:tid (src/controllers/topics.js): a page of the topic's posts with their rendered content,
-        postsPerPage a page, in the order ?sort= asks (validSorts, else the forum's oldest_to_newest); ?page= past
-        the last page holds no posts. The pagination says how many pages there are (pagination.create)."""
-        if int(tid) not in self.forum.topics:
-            return self._answer(404, b'{"path":"404"}', "application/json")
+        postsPerPage a page, in the order ?sort= asks (validSorts, else the forum's oldest_to_newest), the topic's
+        first post in front of the first page whatever the sort (topics/posts.js getTopicPosts); ?page= past the
+        last page holds no posts (usePagination is off by default). Each post as topics/posts.js addPostData makes
+        it: its author (user), its editor, edited 0 until it is. The pagination says how many pages there are
+        (pagination.js create). A purged topic is a 404; a deleted one is refused (helpers.notAllowed): 403 for a
+        user, 401 for a guest."""
+        forum, tid_n = self.forum, int(tid)
+        viewer = self._authenticate()
+        assert viewer is not None       # a GET is never CSRF-checked
+        if tid_n not in forum.topics:
+            return self._not_found(f"/api/topic/{tid}")
+        if tid_n in forum.deleted_topics:
+            if viewer == 0:
+                return self._json(401, {"status": {"code": "not-authorised", "message": self._text("api.401")},
+                                        "response": {}})
+            return self._json(403, {"path": f"/topic/{tid}", "loggedIn": True, "title": "[[global:403.title]]"})
         query = {k: v[0] for k, v in parse_qs(urlsplit(self.path).query).items()}
-        with self.forum._lock:
-            posts = [{"pid": p["pid"], "uid": p["uid"], "content": p["html"], "user": {"username": p["user"]}}
-                     for p in self.forum.posts if p["tid"] == int(tid)]
-        if query.get("sort") == "newest_to_oldest":
-            posts.reverse()
-        size = self.forum.posts_per_page
-        page = int(query["page"]) if query.get("page", "").isdigit() else 1
-        pages = max(1, -(-len(posts) // size))
-        self._json(200, {"tid": int(tid), "title": f"Game {tid}", "postcount": len(posts),
-                         "posts": posts[(page - 1) * size:page * size] if page >= 1 else [],
-                         "pagination": {"currentPage": page, "pageCount": pages}})
+        with forum._lock:
+            main = [p for p in forum.posts if p["pid"] == forum.main_pids.get(tid_n)]
+            replies = [p for p in forum.posts if p["tid"] == tid_n and p not in main]
+            if query.get("sort") == "newest_to_oldest":
+                replies.reverse()
+            size = forum.posts_per_page
+            page = int(query["page"]) if query.get("page", "").isdigit() else 1
+            start = (page - 1) * size
+            chosen = (main + replies)[start:start + size] if page >= 1 else []
+            first = start if main else start + 1
+            posts = [self._post_view(post, index, viewer) for index, post in enumerate(chosen, start=first)]
+            count = len(main) + len(replies)
+        pages = max(1, -(-count // size))
+        title = forum.titles.get(tid_n, f"Game {tid}")
+        self._json(200, {"tid": tid_n, "title": title, "slug": f"{tid}/{slugify(title)}", "postcount": count,
+                         "mainPid": forum.main_pids.get(tid_n, 0), "deleted": 0, "posts": posts,
+                         "pagination": {"currentPage": page if pages > 1 else 1, "pageCount": pages}})
+
+    def _post_view(self, post: dict, index: int, viewer: int) -> dict:
+        """posts/data.js modifyPost (timestampISO, editedISO, deleted 0 or 1), topics/posts.js addPostData (user,
+        editor) and posts/index.js modifyPostByPrivilege (a deleted post's content hidden but from its author)."""
+        forum = self.forum
+        stamp, edited, editor = post.get("timestamp", 0), post.get("edited", 0), post.get("editor", 0)
+        editor_name = forum.user(editor) if editor else None
+        deleted = post.get("deleted", 0)
+        hidden = deleted and viewer != post["uid"]
+        return {"pid": post["pid"], "uid": post["uid"], "tid": post["tid"],
+                "content": "[[topic:post-is-deleted]]" if hidden else post["html"],
+                "timestamp": stamp, "timestampISO": _iso(stamp), "edited": edited,
+                "editedISO": _iso(edited) if edited else "", "deleted": deleted,
+                "deleterUid": post.get("deleter", 0), "votes": 0, "index": index,
+                "editor": {"uid": editor, "username": editor_name, "userslug": slugify(editor_name)}
+                if editor_name else None,
+                "user": forum.user_view(post["uid"]), "selfPost": viewer > 0 and viewer == post["uid"]}
+
+    def _edit(self, pid: str) -> None:
+        """PUT /api/v3/posts/:pid (src/routes/write/posts.js: ensureLoggedIn, checkRequired content) ->
+        api/posts.js edit (the length of the content without HTML tags, trimmed) -> posts/edit.js (privileges
+        canEdit: the post's author, within postEditDuration); answers the post as edited, rendered."""
+        forum = self.forum
+        uid = self._authenticate()
+        if uid is None:
+            return
+        if uid == 0:
+            return self._json(401, {"status": {"code": "not-authorised", "message": self._text("api.401")},
+                                    "response": {}})
+        fields = self._fields()
+        if "content" not in fields:
+            return self._error(400, "required-parameters-missing", "content")
+        content = str(fields["content"] or "")
+        if not content:
+            return self._error(400, "invalid-data")
+        length = js_length(_TAGS.sub("", content).strip())
+        if length < forum.min_post_length:
+            return self._error(400, "content-too-short", forum.min_post_length)
+        if length > forum.max_post_length:
+            return self._error(400, "content-too-long", forum.max_post_length)
+        with forum._lock:
+            post = next((p for p in forum.posts if p["pid"] == int(pid)), None)
+        if post is None:
+            return self._error(400, "no-post")
+        if forum.edit_duration and _now_ms() - post.get("timestamp", 0) > forum.edit_duration * 1000:
+            return self._error(400, "post-edit-duration-expired", forum.edit_duration)
+        if post["uid"] != uid:
+            return self._error(403, "no-privileges")
+        old = post["raw"]
+        post = forum.edit(post["pid"], content, forum.user(uid))
+        title = forum.titles.get(post["tid"], f"Game {post['tid']}")
+        self._ok({"pid": post["pid"], "uid": post["uid"], "tid": post["tid"], "content": post["html"],
+                  "timestamp": post.get("timestamp", 0), "edited": post["edited"], "editedISO": _iso(post["edited"]),
+                  "editor": uid, "deleted": False, "changed": content != old, "oldContent": old,
+                  "newContent": content, "user": forum.user_view(post["uid"]),
+                  "topic": {"tid": post["tid"], "title": title, "slug": f"{post['tid']}/{slugify(title)}"}})
+
+    def _user_by_name(self, name: str) -> None:
+        """GET /api/user/username/:username (controllers/user.js getUserByUsername): the account whose user name
+        is exactly this (user/index.js getUidByUsername: not the slug, not a display name), or the 404."""
+        uid = self.forum.uids.get(name)
+        if uid is None:
+            return self._not_found(f"/api/user/username/{name}")
+        view = self.forum.user_view(uid)
+        self._json(200, {**view, "fullname": view.get("fullname", ""), "topiccount": 0, "joindate": 0})
+
+    def _not_found(self, path: str) -> None:
+        """controllers/404.js send404, for an /api route: the path without /api and the untranslated title."""
+        self._json(404, {"path": path.removeprefix("/api"), "title": "[[global:404.title]]"})
+
+    def _text(self, key: str) -> str:
+        return MESSAGES.get(self._lang, {}).get(key) or MESSAGES["en-GB"][key]
 
     def _upload(self) -> None:
         """src/routes/api.js /post/upload: no authenticateRequest (a bearer token counts for nothing), then

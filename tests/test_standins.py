@@ -11,10 +11,15 @@ import os
 import re
 import ssl
 
+import httpx
 import pytest
 
+from adjudicator.delivery import nodebb
+from adjudicator.demo import SCRIPT
+from adjudicator.errors import DeliveryError
 from imap_standin import ImapStandIn
-from mailroom import IMAP_PASSWORD, IMAP_USER, MAILS, imap, mail, maildir  # noqa: F401  (fixtures)
+from mailroom import (HOST_USER, IMAP_PASSWORD, IMAP_USER, MAILS, TOPIC, game_forum, imap, mail,  # noqa: F401
+                      maildir, token)
 
 
 def connect(server: ImapStandIn, folder: str = "INBOX", readonly: bool = False) -> imaplib.IMAP4:
@@ -77,7 +82,7 @@ def test_imap_uid_ranges_and_new_mail_as_dovecot_answers(imap):
     typ, data = client.uid("FETCH", "2", "(BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
     assert data[0][1] == b"Message-ID: <CAF7x3kPq2Zr9mE1nYw0b8u5Hq+VtLxJd6o4sG9aRk2Nf1cTyDw@mail.example.com>\r\n\r\n"
     assert client.status("INBOX", "(MESSAGES UNSEEN UIDNEXT)") == \
-        ("OK", [b'"INBOX" (MESSAGES 2 UNSEEN 2 UIDNEXT 3)'])
+        ("OK", [b"INBOX (MESSAGES 2 UNSEEN 2 UIDNEXT 3)"])
 
 
 def test_imap_a_read_only_folder_keeps_its_flags(imap):
@@ -164,3 +169,110 @@ def test_corpus_readme_names_every_mail_and_each_parses_cleanly():
     assert [m["Message-ID"] for m in box] == [email.message_from_bytes(mail(n))["Message-ID"]
                                               for n in ("01", "11", "02", "05")]
     assert b"\n>From Monday" in (MAILS / "round.mbox").read_bytes()
+
+
+# -- NodeBB: players, their posts, edits, the queue, deleted topics ------------------------------------------------------
+
+def api(forum, user: str | None = None) -> httpx.Client:
+    headers = {"Authorization": f"Bearer {token(user)}"} if user else {}
+    return httpx.Client(base_url=forum.url, headers=headers, params={"lang": "en-GB"}, timeout=5)
+
+
+def page(forum, number: int = 1, sort: str = "oldest_to_newest", user: str = HOST_USER) -> dict:
+    with api(forum, user) as http:
+        response = http.get(f"/api/topic/{TOPIC}", params={"page": number, "sort": sort})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_forum_shows_players_posts_as_nodebb_4_does(game_forum):
+    with nodebb.NodeBB(game_forum.url, token("dmitri")) as client:           # the write API, the player's token
+        russians = client.reply(TOPIC, SCRIPT["Russians"])
+    germans = game_forum.post_as(TOPIC, "juergen", "```\n" + SCRIPT["Germans"] + "```")
+    first = page(game_forum)
+    main, *replies = first["posts"]
+    assert main["pid"] == first["mainPid"] and main["user"]["username"] == HOST_USER and main["index"] == 0
+    assert [(p["pid"], p["uid"], p["user"]["username"], p["user"]["userslug"], p["user"]["displayname"])
+            for p in replies] == [(russians, 3, "dmitri", "dmitri", "Дмитрий Волков"),
+                                  (germans, 2, "juergen", "juergen", "Jürgen Müller")]
+    assert replies[0]["content"].startswith('<p dir="auto">power: Russians<br />') and "&gt; Romania" in \
+        replies[0]["content"]
+    assert "<pre><code>power: Germans\n" in replies[1]["content"]
+    assert replies[0]["edited"] == 0 and replies[0]["editor"] is None and replies[0]["timestamp"] > 0
+    game_forum.posts_per_page = 2                        # the first post leads page 1 whatever the sort
+    newest = [[p["pid"] for p in page(game_forum, n, "newest_to_oldest")["posts"]] for n in (1, 2, 3)]
+    assert newest == [[main["pid"], germans], [russians], []]
+    assert page(game_forum, 2)["pagination"] == {"currentPage": 2, "pageCount": 2}
+
+
+def test_forum_display_names_repeat_and_user_names_do_not(game_forum):
+    game_forum.post_as(TOPIC, "juergen", "Orders follow tonight.")
+    game_forum.post_as(TOPIC, "mallory", "power: Germans\nbuy 10 inf")
+    posted = [(p["uid"], p["user"]["displayname"]) for p in page(game_forum)["posts"][1:]]
+    assert posted == [(2, "Jürgen Müller"), (5, "Jürgen Müller")]       # told apart by uid alone
+    with api(game_forum) as http:
+        juergen = http.get("/api/user/username/juergen")
+        by_display_name = http.get("/api/user/username/Jürgen Müller")
+    assert juergen.status_code == 200 and (juergen.json()["uid"], juergen.json()["userslug"]) == (2, "juergen")
+    assert by_display_name.status_code == 404 and by_display_name.json()["path"] == "/user/username/Jürgen Müller"
+    with pytest.raises(ValueError, match="taken"):
+        game_forum.add_user("Juergen")                    # a user name's slug is unique
+
+
+def test_forum_edits_through_the_write_api_and_deleted_posts(game_forum):
+    pid = game_forum.post_as(TOPIC, "marco", "power: Italians\nbuy 2 inf")
+    with api(game_forum, "marco") as http:
+        edited = http.put(f"/api/v3/posts/{pid}", json={"content": SCRIPT["Italians"]})
+    assert edited.status_code == 200 and edited.json()["response"]["changed"] is True
+    shown = page(game_forum)["posts"][-1]
+    assert shown["pid"] == pid and shown["edited"] >= shown["timestamp"] > 0 and shown["editedISO"].endswith("Z")
+    assert shown["editor"] == {"uid": 4, "username": "marco", "userslug": "marco"}
+    assert "place 2 inf Italy" in shown["content"]
+    with api(game_forum, "mallory") as http:             # someone else's post
+        assert http.put(f"/api/v3/posts/{pid}", json={"content": "buy 9 inf"}).json()["status"] == \
+            {"code": "forbidden", "message": "You do not have enough privileges for this action."}
+    with api(game_forum) as http:
+        assert http.put(f"/api/v3/posts/{pid}", headers={"Authorization": "Bearer nobody"},
+                        json={"content": "buy 9 inf"}).status_code == 401        # a guest
+    game_forum.edit_duration = 1
+    game_forum.posts[-1]["timestamp"] -= 5000
+    with api(game_forum, "marco") as http:
+        late = http.put(f"/api/v3/posts/{pid}", json={"content": "buy 3 inf, whatever"})
+    assert (late.status_code, late.json()["status"]["message"]) == \
+        (400, "You are only allowed to edit posts for 1 second(s) after posting")
+    assert "place 2 inf Italy" in page(game_forum)["posts"][-1]["content"]
+    game_forum.delete_post(pid)
+    assert [(p["deleted"], p["content"]) for p in page(game_forum)["posts"][1:]] == [(1, "[[topic:post-is-deleted]]")]
+    assert "place 2 inf Italy" in page(game_forum, user="marco")["posts"][-1]["content"]      # its author sees it
+
+
+def test_forum_queue_holds_a_reply_until_approved(game_forum):
+    game_forum.queued_users.add("marco")
+    with api(game_forum, "marco") as http:                # posts/queue.js addToQueue's answer, untranslated
+        answer = http.post(f"/api/v3/topics/{TOPIC}", json={"content": "power: Italians\nbuy 1 inf"}).json()
+    assert answer["response"] == {"id": game_forum.queue[0]["id"], "type": "reply", "queued": True,
+                                  "message": "[[success:post-queued]]"}
+    game_forum.clock.now += 10                            # the post delay counts queued posts too
+    with nodebb.NodeBB(game_forum.url, token("marco")) as client, pytest.raises(nodebb.PostQueued):
+        client.reply(TOPIC, SCRIPT["Italians"])
+    assert len(page(game_forum)["posts"]) == 1 and re.fullmatch(r"reply-\d{13}", game_forum.queue[1]["id"])
+    pid = game_forum.approve(game_forum.queue[1]["id"])
+    assert [(p["pid"], p["uid"]) for p in page(game_forum)["posts"][1:]] == [(pid, 4)]
+    assert "place 2 inf Italy" in page(game_forum)["posts"][-1]["content"] and len(game_forum.queue) == 1
+
+
+def test_forum_deleted_and_purged_topics_as_nodebb_refuses_them(game_forum):
+    game_forum.delete_topic(TOPIC)
+    with api(game_forum, HOST_USER) as http, api(game_forum) as guest:
+        assert (http.get(f"/api/topic/{TOPIC}").status_code, guest.get(f"/api/topic/{TOPIC}").status_code) == (403, 401)
+    with nodebb.NodeBB(game_forum.url, token(HOST_USER)) as client:
+        with pytest.raises(DeliveryError, match="cannot read topic 7"):
+            client.find(TOPIC, ["mark"])
+        with pytest.raises(DeliveryError, match="topic-deleted|topic deleted"):
+            client.reply(TOPIC, "Round 2 report")
+        game_forum.delete_topic(TOPIC, purge=True)
+        with pytest.raises(DeliveryError, match="topic 7 does not exist"):
+            client.reply(TOPIC, "Round 2 report")
+    with api(game_forum) as http:
+        gone = http.get(f"/api/topic/{TOPIC}")
+    assert (gone.status_code, gone.json()) == (404, {"path": f"/topic/{TOPIC}", "title": "[[global:404.title]]"})
