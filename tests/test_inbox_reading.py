@@ -104,6 +104,10 @@ def test_files_of_every_kind_are_read_and_what_is_none_is_refused(tmp_path, monk
     got = read(str(tmp_path / "box.mbox"))
     assert [(m.ref, m.sender) for m in got] == [("<1@x>", "hans.gruber@example.org"), ("<2@x>", "fritz@example.org")]
     assert got[1].text == "From the front:\nbuy 1 inf"        # mbox's >From escape undone
+    clients = read(str(MAILS / "round.mbox"))                  # as a mail server's mbox holds them (mboxo)
+    assert [m.sender for m in clients] == ["juergen@example.org", "dmitri.volkov@example.com",
+                                           "dmitri.volkov@example.com", "marco.rossi@example.org"]
+    assert "\nFrom Monday evening on I can play again." in clients[1].text
 
     maildir = mailbox.Maildir(tmp_path / "Maildir")
     maildir.add(mail(ORDERS, headers="Message-ID: <3@x>\n"))
