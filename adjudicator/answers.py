@@ -105,7 +105,7 @@ def _to_forum(engine, row, forum, fresh: bool) -> str:
     if row.sent == QUEUED:
         return WAITING
     try:
-        pid = forum.reply(tid, row.body, row.mark, delay_waits=0)
+        pid = forum.reply(tid, row.body, row.mark)
     except PostQueued:
         _record(engine, row, QUEUED)
         return WAITING

@@ -134,7 +134,7 @@ class Game:
 def _survey(engine, hosting: Hosting) -> dict[str, Game]:
     from .contacts import ADDRESS
     from .delivery.deliver import TOPIC, topic_id
-    with db.transaction(engine, read_only=True) as s:
+    with db.transaction(engine) as s:             # not read_only: SQLite's query_only stays with the pooled connection
         cursor = {g.id: g for g in db.all_games(s)}
         games = {gid: Game(gid) for gid in cursor}
         for row in db.rows(s, "SELECT game_id, key, value FROM game_setting WHERE key IN (:a, :b, :c)",

@@ -163,11 +163,10 @@ class NodeBB:
         except (TypeError, ValueError):
             return DEFAULT_MAX_POST_LENGTH
 
-    def reply(self, tid: int, content: str, mark: str | None = None, delay_waits: int = POST_DELAY_WAITS) -> int:
+    def reply(self, tid: int, content: str, mark: str | None = None) -> int:
         """Posts `content` as a reply in topic `tid` and returns the new post's pid. `mark`, the content's last line
         (by default that line as it stands), finds the reply in the topic when a try's answer was lost. The forum's
-        post delay is waited out `delay_waits` times, then PostDelayed: `watch` waits for no forum, and posts in a
-        later round."""
+        post delay is waited out POST_DELAY_WAITS times, then PostDelayed (`watch` posts in a later round)."""
         mark = mark or _last_line(content)
         failures = waits = 0
         while True:
@@ -179,7 +178,7 @@ class NodeBB:
                     return pid
                 continue
             delay = _post_delay(result)
-            if delay is not None and waits < delay_waits:
+            if delay is not None and waits < POST_DELAY_WAITS:
                 waits += 1
                 self._sleep(delay + POST_DELAY_MARGIN)
                 continue

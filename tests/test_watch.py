@@ -1,0 +1,99 @@
+"""`watch --once` hosting the demo game unattended (issue 33): orders read from the mailbox (IMAP) and the game's
+forum topic, each message answered where it came from, each turn adjudicated and its report posted and mailed,
+each exactly once, also when the round is run again; a stranger refused, changing nothing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from adjudicator.demo import SCRIPT
+from conftest import TEST_SEED
+from mailroom import GAME_ID, PLAYERS, TOPIC, game_forum, imap, mail, token  # noqa: F401 (fixtures)
+from test_delivery import smtp  # noqa: F401 (the mail server, a fixture)
+
+REPORT_MARK = re.compile(r"Delivery mark: game \S+, turn (\d+), report \d+, part (\d+) of (\d+)")
+ANSWER_MARK = re.compile(r"Answer mark: game \S+, post (\d+), version")
+
+
+@pytest.fixture
+def hosted(cli, tmp_path, game_forum, imap, smtp):
+    """The demo game kursk-1 with its topic: the Germans and the Russians play by mail, the Italians by forum."""
+    db = tmp_path / "kursk.db"
+    cli("new", db, "--game", "demo", "--seed", TEST_SEED, "--id", GAME_ID, "--topic", TOPIC,
+        "--player", f"Germans={PLAYERS['Germans']}", "--player", f"Russians={PLAYERS['Russians']}",
+        "--player", "Italians=forum:marco")
+    return db
+
+
+def host_posts(forum) -> list[dict]:
+    return [p for p in forum.posts if p["tid"] == TOPIC and p["user"] == "host" and p["pid"] != forum.posts[0]["pid"]]
+
+
+def report_parts(forum) -> list[tuple[int, int, int]]:
+    return [tuple(map(int, m.groups())) for p in host_posts(forum) if (m := REPORT_MARK.search(p["raw"]))]
+
+
+def answered_posts(forum) -> list[int]:
+    return [int(m[1]) for p in host_posts(forum) if (m := ANSWER_MARK.search(p["raw"]))]
+
+
+def replies_to(smtp, msgid: str) -> list:
+    return [m for m in smtp.messages if str(m["In-Reply-To"] or "").strip() == msgid]
+
+
+def message_id(raw: bytes) -> str:
+    return re.search(rb"^Message-ID: *(\S+)", raw, re.M | re.I)[1].decode()
+
+
+def test_a_whole_round_from_mail_and_posts_is_taken_played_answered_and_delivered_once(cli, hosted, game_forum,
+                                                                                       imap, smtp):
+    germans, russians, stranger = mail("01"), mail("02"), mail("14")
+    for raw in (germans, stranger, russians):
+        imap.append(raw)
+    italians = game_forum.post_as(TOPIC, "marco", SCRIPT["Italians"])
+    game_forum.post_as(TOPIC, "dmitri", "Good luck everyone!")                  # talk, not orders
+
+    out = cli("watch", hosted, "--once")
+    log = out.stderr
+
+    status = cli.json("status", hosted)
+    assert (status["round"], status["power"]) == (2, "Germans"), log
+    # each turn's report posted once, whole, in turn order; and mailed once to the two players by mail
+    parts = report_parts(game_forum)
+    assert sorted({p[0] for p in parts}) == [1, 2, 3] and len(parts) == len(set(parts)), parts
+    reports = [m for m in smtp.messages if m["Subject"].startswith(f"[{GAME_ID}] round")]
+    assert all(m.envelope_to == [PLAYERS["Germans"], PLAYERS["Russians"]] for m in reports)
+    assert sorted(m["Subject"] for m in reports) == sorted(
+        f"[{GAME_ID}] round 1, {p}" for p in ("Germans", "Russians", "Italians")), [m["Subject"] for m in smtp.messages]
+    # each message answered once where it came from: a mail threaded under the player's, a reply quoting the post
+    for raw, words in ((germans, "Orders accepted for Germans"), (russians, "Orders accepted for Russians"),
+                       (stranger, "is not the player of any power")):
+        (answer,) = replies_to(smtp, message_id(raw))
+        assert words in answer.get_content() and answer["Subject"].startswith("Re:") and f"[{GAME_ID}]" in \
+            answer["Subject"] and message_id(raw) in answer["References"], answer
+    (to_stranger,) = replies_to(smtp, message_id(stranger))
+    assert to_stranger.envelope_to == ["stranger@example.com"]
+    assert answered_posts(game_forum) == [italians]
+    answer = next(p for p in host_posts(game_forum) if ANSWER_MARK.search(p["raw"]))
+    assert answer["raw"].startswith("@marco") and "Orders accepted for Italians" in answer["raw"]
+    assert f"{GAME_ID}: mail" in log and "accepted for Germans" in log and "refused" in log, log
+
+    # run again: nothing is taken, answered, played or delivered twice
+    posts, mails = len(game_forum.posts), len(smtp.messages)
+    again = cli("watch", hosted, "--once")
+    assert (len(game_forum.posts), len(smtp.messages)) == (posts, mails), again.stderr
+    assert cli.json("status", hosted)["round"] == 2
+
+
+def test_a_stranger_changes_nothing_and_a_mail_for_no_game_is_left_unanswered(cli, hosted, imap, smtp):
+    imap.append(mail("13"))                     # the German player's display name, another address
+    imap.append(mail("16"))                     # another game's orders
+    out = cli("watch", hosted, "--once")
+    assert cli.json("status", hosted)["power"] == "Germans"
+    assert cli.json("status", hosted)["phase"] == "purchase"
+    (answer,) = replies_to(smtp, message_id(mail("13")))
+    assert answer.envelope_to == ["juergen.mueller@example.com"] and "not taken" in answer.get_content()
+    assert not replies_to(smtp, message_id(mail("16")))
+    assert "addressed to no watched game" in out.stderr, out.stderr
