@@ -5,6 +5,7 @@ each exactly once, also when the round is run again; a stranger refused, changin
 from __future__ import annotations
 
 import re
+import sqlite3
 
 import pytest
 
@@ -97,3 +98,52 @@ def test_a_stranger_changes_nothing_and_a_mail_for_no_game_is_left_unanswered(cl
     assert answer.envelope_to == ["juergen.mueller@example.com"] and "not taken" in answer.get_content()
     assert not replies_to(smtp, message_id(mail("16")))
     assert "addressed to no watched game" in out.stderr, out.stderr
+
+
+def test_a_game_whose_topic_is_gone_and_a_damaged_game_are_skipped_while_the_others_play(cli, hosted, game_forum,
+                                                                                          imap, smtp, tmp_path):
+    gone = tmp_path / "gone.db"
+    game_forum.open_topic(8, "host", "Game gone-1: orders here", "gone-1")
+    cli("new", gone, "--game", "demo", "--seed", TEST_SEED, "--id", "gone-1", "--topic", 8,
+        "--player", "Germans=someone@example.org")
+    game_forum.delete_topic(8, purge=True)
+    damaged = tmp_path / "damaged.db"
+    damaged.write_bytes(hosted.read_bytes()[:8192])             # cut short, as a full disk leaves it
+    imap.append(mail("01"))
+
+    out = cli("watch", gone, damaged, hosted, "--once", code=4)
+    assert cli.json("status", hosted)["power"] == "Russians", out.stderr
+    assert re.search(r"^gone-1: failed, skipped until the next round: topic 8 does not exist", out.stderr, re.M)
+    assert re.search(rf"^{re.escape(str(damaged))}: failed, skipped until the next round: .*damaged", out.stderr,
+                     re.M), out.stderr
+    assert len(replies_to(smtp, message_id(mail("01")))) == 1
+
+
+def test_an_answer_refused_for_the_post_delay_goes_in_a_later_round_once(cli, hosted, game_forum):
+    clock = game_forum.clock
+    game_forum.clock = lambda: 0.0                 # the host's post delay never ends: a newcomer's long one, say
+    marco = game_forum.post_as(TOPIC, "marco", SCRIPT["Italians"])          # not the Italians' turn: refused
+    mallory = game_forum.post_as(TOPIC, "mallory", SCRIPT["Germans"])       # a stranger: refused
+    first = cli("watch", hosted, "--once").stderr
+    assert answered_posts(game_forum) == [marco], first
+    assert f"answer to post:{mallory}: left for a later round" in first
+    game_forum.clock = clock                       # the delay is over
+    cli("watch", hosted, "--once")
+    cli("watch", hosted, "--once")
+    assert answered_posts(game_forum) == [marco, mallory]
+    assert cli.json("status", hosted)["phase"] == "purchase"
+    answer = next(p for p in host_posts(game_forum) if f"post {mallory}," in p["raw"])
+    assert "not the player of any power" in answer["raw"]
+
+
+def test_an_answer_put_in_the_post_queue_is_never_posted_again_and_is_found_once_approved(cli, hosted, game_forum):
+    game_forum.queued_users.add("host")
+    marco = game_forum.post_as(TOPIC, "marco", SCRIPT["Italians"])
+    assert f"answer to post:{marco}: in the forum's post queue" in cli("watch", hosted, "--once").stderr
+    assert "in the forum's post queue" in cli("watch", hosted, "--once").stderr
+    assert len(game_forum.queue) == 1 and not answered_posts(game_forum)
+    approved = game_forum.approve()
+    assert f"answer to post:{marco}: sent" in cli("watch", hosted, "--once").stderr
+    assert answered_posts(game_forum) == [marco] and not game_forum.queue
+    with sqlite3.connect(hosted) as conn:
+        assert conn.execute("SELECT sent FROM reply").fetchall() == [(str(approved),)]
