@@ -7,20 +7,22 @@ Registered on the `adjudicator` command by cli.py; the store is imported inside 
 from __future__ import annotations
 
 import time
+from typing import Optional
 
 import typer
 
 from .cli import _fail, _settings, app
-from .errors import AdjudicatorError
+from .errors import AdjudicatorError, ConfigError
 
-DEFAULT_EVERY = 60.0
+DEFAULT_EVERY = 60
 
 
 @app.command()
 def watch(dbs: list[str] = typer.Argument(..., help="Game databases: SQLite files, or a league's database URL "
                                                    "(every game in it)."),
-          every: float = typer.Option(DEFAULT_EVERY, "--every", min=1.0, max=86400.0,
-                                      help="Seconds from the start of one round to the start of the next."),
+          every: Optional[int] = typer.Option(None, "--every", min=1, max=86400,
+                                              help=f"Seconds from the start of one round to the start of the next "
+                                                   f"(default {DEFAULT_EVERY})."),
           once: bool = typer.Option(False, "--once", help="One round, then exit (for cron): exit 0 when all went "
                                                           "well, 4 when something failed and waits for the next.")) -> None:
     """Host the games unattended: read the players' mail (ADJUDICATOR_MAILDIR, or ADJUDICATOR_IMAP_*) and the
@@ -29,8 +31,9 @@ def watch(dbs: list[str] = typer.Argument(..., help="Game databases: SQLite file
     it takes, answers and delivers nothing twice."""
     from .watch import Hosting, run_round, stderr
     try:
-        _settings()                                 # loads .env, where the mailbox and delivery settings may be
-        hosting = Hosting.from_env()
+        if once and every is not None:
+            raise ConfigError("--once runs one round and --every a round every so many seconds: give one of them")
+        hosting = Hosting.from_env(_settings())     # .env may hold the mailbox and delivery settings
     except AdjudicatorError as exc:
         _fail(exc)
     try:
@@ -39,6 +42,6 @@ def watch(dbs: list[str] = typer.Argument(..., help="Game databases: SQLite file
             done = run_round(dbs, hosting)
             if once:
                 raise typer.Exit(4 if done.failures else 0)
-            time.sleep(max(0.0, every - (time.monotonic() - started)))
+            time.sleep(max(0.0, (every or DEFAULT_EVERY) - (time.monotonic() - started)))
     except KeyboardInterrupt:
         stderr("watch: stopped (Ctrl-C); what a round left half done is finished by the next watch")

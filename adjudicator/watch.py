@@ -43,11 +43,10 @@ class Hosting:
     forum: tuple[str, str] | None = None
 
     @classmethod
-    def from_env(cls) -> Hosting:
-        from .config import FORUM, check_destination, load_settings
+    def from_env(cls, settings) -> Hosting:
+        from .config import FORUM, check_destination
         from .delivery.mail import smtp_settings
         from .delivery.nodebb import PASSWORD_VAR, TOKEN_VAR, URL_VAR
-        settings = load_settings()
         box = sources.mailbox()
         smtp = smtp_settings() if box is not None or os.environ.get("ADJUDICATOR_SMTP_HOST", "").strip() else None
         forum = None
@@ -222,22 +221,34 @@ def _game(engine, game: Game, hosting: Hosting, batch, parsed, forum, done: Roun
     say = lambda line: done.log(f"{game.id}: {line}")                       # noqa: E731
     if game.pending:
         for row in answers.pending(engine):
-            _answered(say, row.ref, lambda: answers.settle(engine, row, hosting.smtp, forum))
+            _answer(say, row.ref, lambda: answers.settle(engine, row, hosting.smtp, forum))
     if game.locked:
         _adjudicate(engine, game, hosting, say)
     for channel, turns in game.undelivered.items():
         for turn in turns:
             _deliver(engine, channel, turn, say)
     failed = False
+    answered = _answered(engine, game.id) if game.new_mail else set()
     for k in game.new_mail:
         incoming = parsed[k]
-        if _for_game(engine, incoming):
+        if (incoming.ref, incoming.version) in answered:
+            done.claimed.add(k)                        # read again (moved in a Maildir, a folder renumbered)
+        elif _for_game(engine, incoming):
             done.claimed.add(k)
             failed |= not _take(engine, game, incoming, hosting, forum, say)
     if not failed and batch is not None and game.new_mail:
         _remember(engine, MAIL_MARK, batch.mark().text())
     if game.topic is not None and forum is not None:
         _read_topic(engine, game, hosting, forum, say)
+
+
+def _answered(engine, gid: str) -> set[tuple[str, str]]:
+    """The messages (ref, version) of the game taken and answered (or their answer intended: `pending` sends it),
+    which a round passes over when it reads them again."""
+    with db.transaction(engine) as s:
+        return {(r.ref, r.version) for r in db.rows(
+            s, "SELECT i.ref, i.version FROM intake i JOIN reply r ON r.game_id = i.game_id AND r.ref = i.ref "
+               "AND r.version = i.version WHERE i.game_id = :g", g=gid)}
 
 
 def _for_game(engine, incoming) -> bool:
@@ -248,9 +259,7 @@ def _for_game(engine, incoming) -> bool:
 def _read_topic(engine, game: Game, hosting: Hosting, forum, say) -> None:
     from .incoming import NotAMessage, from_post
     posts, newest = forum.new_posts(game.topic, game.forum_mark)
-    with db.transaction(engine) as s:
-        taken = {(r.ref, r.version) for r in db.rows(s, "SELECT ref, version FROM intake WHERE game_id = :g "
-                                                        "AND channel = 'forum'", g=game.id)}
+    taken = _answered(engine, game.id)
     failed = False
     for post in reversed(posts):                       # oldest first
         if int(str(post.get("pid"))) <= game.forum_mark and not post.get("edited"):
@@ -278,13 +287,13 @@ def _take(engine, game: Game, incoming, hosting: Hosting, forum, say) -> bool:
         return False
     verdict = f"accepted for {answer.power}" if answer.accepted else "refused"
     say(f"{what}: {verdict}{' (taken before)' if answer.already else ''}")
-    sent = _answered(say, incoming.ref, lambda: answers.send(engine, incoming, answer, hosting.smtp, forum))
+    sent = _answer(say, incoming.ref, lambda: answers.send(engine, incoming, answer, hosting.smtp, forum))
     if answer.accepted:
         _adjudicate(engine, game, hosting, say)
     return sent
 
 
-def _answered(say, ref: str, send: Callable[[], str]) -> bool:
+def _answer(say, ref: str, send: Callable[[], str]) -> bool:
     """Send an answer, saying what was done; False when it failed (the message is read again next round, and
     the answer sent then: taking it again changes nothing)."""
     try:

@@ -11,7 +11,7 @@ import pytest
 
 from adjudicator.demo import SCRIPT
 from conftest import TEST_SEED
-from mailroom import GAME_ID, PLAYERS, TOPIC, game_forum, imap, mail, token  # noqa: F401 (fixtures)
+from mailroom import GAME_ID, PLAYERS, TOPIC, game_forum, imap, mail, maildir  # noqa: F401 (fixtures)
 from test_delivery import smtp  # noqa: F401 (the mail server, a fixture)
 
 REPORT_MARK = re.compile(r"Delivery mark: game \S+, turn (\d+), report \d+, part (\d+) of (\d+)")
@@ -147,3 +147,51 @@ def test_an_answer_put_in_the_post_queue_is_never_posted_again_and_is_found_once
     assert answered_posts(game_forum) == [marco] and not game_forum.queue
     with sqlite3.connect(hosted) as conn:
         assert conn.execute("SELECT sent FROM reply").fetchall() == [(str(approved),)]
+
+
+def test_mail_from_a_maildir_is_read_where_it_lies_and_each_mail_once(cli, hosted, maildir, smtp, monkeypatch):
+    monkeypatch.delenv("ADJUDICATOR_IMAP_HOST", raising=False)
+    for var in ("URL", "TOKEN", "USER", "PASSWORD"):
+        monkeypatch.delenv(f"ADJUDICATOR_NODEBB_{var}", raising=False)
+    first = maildir.deliver("01")
+    maildir.arriving("02")                            # still being delivered: no one's to read yet
+    assert "accepted for Germans" in cli("watch", hosted, "--once").stderr
+    seen = maildir.seen(first)                        # the host's mail client showed it
+    maildir.deliver("02")
+    out = cli("watch", hosted, "--once").stderr
+    assert "accepted for Russians" in out and "from juergen" not in out, out
+    assert seen.exists() and len(list((maildir.path / "new").iterdir())) == 1
+    assert cli.json("status", hosted)["power"] == "Italians"
+    assert [len(replies_to(smtp, message_id(mail(n)))) for n in ("01", "02")] == [1, 1]
+
+
+@pytest.mark.parametrize("settings, said", [
+    ({"ADJUDICATOR_MAILDIR": "Maildir", "ADJUDICATOR_IMAP_HOST": "imap.example.org"}, "unset one"),
+    ({"ADJUDICATOR_IMAP_HOST": "imap.example.org", "ADJUDICATOR_IMAP_SECURITY": "none"}, "would travel unencrypted"),
+    ({"ADJUDICATOR_IMAP_HOST": "imap.example.org", "ADJUDICATOR_IMAP_PORT": "993x"}, "give a port number"),
+    ({"ADJUDICATOR_IMAP_HOST": "imap.example.org"}, "ADJUDICATOR_IMAP_USER and ADJUDICATOR_IMAP_PASSWORD must"),
+    ({"ADJUDICATOR_MAILDIR": "nowhere"}, "which is not a Maildir"),
+    ({}, "nothing to watch"),
+])
+def test_settings_that_cannot_work_are_refused_before_anything_is_read(cli, demo_db, monkeypatch, settings, said):
+    (demo_db.parent / "Maildir" / "new").mkdir(parents=True)
+    (demo_db.parent / "Maildir" / "cur").mkdir()
+    monkeypatch.setenv("ADJUDICATOR_SMTP_HOST", "127.0.0.1")
+    monkeypatch.setenv("ADJUDICATOR_SMTP_FROM", "host@example.org")
+    for key, value in settings.items():
+        monkeypatch.setenv(key, value)
+    out = cli("watch", demo_db, "--once", code=2)
+    assert said in out.stderr and "Traceback" not in out.output
+
+
+def test_once_and_every_together_are_refused(cli, demo_db):
+    assert "give one of them" in cli("watch", demo_db, "--once", "--every", "60", code=2).stderr
+
+
+def test_an_imap_server_that_refuses_the_login_is_said_and_the_forum_still_read(cli, hosted, imap, game_forum,
+                                                                               monkeypatch):
+    monkeypatch.setenv("ADJUDICATOR_IMAP_PASSWORD", "wrong")
+    marco = game_forum.post_as(TOPIC, "marco", SCRIPT["Italians"])
+    out = cli("watch", hosted, "--once", code=4).stderr
+    assert "refused the login of host@example.org" in out and "wrong" not in out, out
+    assert answered_posts(game_forum) == [marco]
