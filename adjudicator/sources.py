@@ -74,8 +74,12 @@ class Batch:
     mails: list[Mail]
     margin: float = 0.0
 
+    def knows(self, mark: Mark | None) -> bool:
+        """Whether `mark` is a place in this mailbox as it is numbered now."""
+        return mark is not None and mark.box == self.box and mark.epoch == self.epoch
+
     def after(self, mark: Mark | None) -> list[Mail]:
-        if mark is None or mark.box != self.box or mark.epoch != self.epoch:
+        if not self.knows(mark):
             return list(self.mails)
         return [m for m in self.mails if m.position > mark.last - self.margin]
 

@@ -172,7 +172,9 @@ def _undelivered(s, games: dict[str, Game], hosting: Hosting) -> None:
     delivered whole (or only the latest, for a game never delivered on that channel)."""
     latest = {r.game_id: r.seq for r in db.rows(s, "SELECT game_id, MAX(seq) AS seq FROM step "
                                                    "WHERE phase != 'standing' GROUP BY game_id")}
-    rows = db.rows(s, "SELECT game_id, channel, step, part, parts, target, ref, turn_index FROM delivery")
+    rows = db.rows(s, "SELECT game_id, channel, step, part, parts, target, ref, turn_index FROM delivery d WHERE "
+                      "ref = '' OR step >= (SELECT MAX(step) FROM delivery e WHERE e.game_id = d.game_id "
+                      "AND e.channel = d.channel AND e.ref != '')")
     channels = {"nodebb": lambda g: g.topic is not None and hosting.forum is not None,
                 "mail": lambda g: g.addresses and hosting.smtp is not None}
     for gid, seq in latest.items():
@@ -259,7 +261,7 @@ def _game(engine, game: Game, hosting: Hosting, batch, parsed, forum, topics: di
         elif _for_game(engine, incoming):
             done.claimed.add(k)
             failed |= not _take(engine, game, incoming, hosting, forum, say)
-    if not failed and batch is not None and game.new_mail:
+    if not failed and batch is not None and (game.new_mail or not batch.knows(game.mail_mark)):
         _remember(engine, MAIL_MARK, batch.mark().text())
     if game.id in topics:
         _take_posts(engine, game, topics[game.id], hosting, forum, say)

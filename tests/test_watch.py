@@ -195,3 +195,15 @@ def test_an_imap_server_that_refuses_the_login_is_said_and_the_forum_still_read(
     out = cli("watch", hosted, "--once", code=4).stderr
     assert "refused the login of host@example.org" in out and "wrong" not in out, out
     assert answered_posts(game_forum) == [marco]
+
+
+def test_a_folder_renumbered_is_read_again_and_nothing_is_taken_or_answered_twice(cli, hosted, imap, smtp):
+    imap.append(mail("01"))
+    cli("watch", hosted, "--once")
+    sent = len(smtp.messages)
+    imap.set_uidvalidity(imap.folders["INBOX"].uidvalidity + 1)       # the mail store rebuilt: new UIDs
+    imap.append(mail("02"))
+    out = cli("watch", hosted, "--once").stderr
+    assert "from juergen" not in out and "accepted for Russians" in out, out
+    assert [len(replies_to(smtp, message_id(mail(n)))) for n in ("01", "02")] == [1, 1]
+    assert len(smtp.messages) == sent + 2                                 # the Russians' answer and report

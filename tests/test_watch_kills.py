@@ -50,3 +50,8 @@ def test_watch_killed_at_each_moment_and_run_again_does_everything_once(cli, hos
     posts, mails = len(game_forum.posts), len(smtp.messages)
     cli("watch", hosted, "--once")
     assert (len(game_forum.posts), len(smtp.messages)) == (posts, mails)
+
+
+def test_ctrl_c_ends_a_watch_cleanly(hosted, imap, smtp):
+    out = dying("adjudicator.watch:run_round", "interrupted", "watch", hosted, "--every", "60")
+    assert out.code == 0 and "watch: stopped (Ctrl-C)" in out.err and "Traceback" not in out.err, out.err
