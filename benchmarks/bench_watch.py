@@ -10,8 +10,9 @@ Prints one JSON line of figures.
 - `per_game_ms`: what each further game adds;
 - `command_one_s`, `command_league_s`: the whole `adjudicator watch DB --once` command, Python's start included.
 
-The forum and the mailbox are the tests' stand-ins on loopback, run in this process. Run
-`python benchmarks/bench_watch.py [GAMES]` from the repository root.
+The forum and the mailbox are the tests' stand-ins on loopback, run in this process; LATENCY_MS delays each
+topic page the forum serves, as a forum across the internet answers (the topics are read eight at a time). Run
+`python benchmarks/bench_watch.py [GAMES] [LATENCY_MS]` from the repository root.
 """
 
 from __future__ import annotations
@@ -74,7 +75,19 @@ def command(url: str) -> float:
     return time.perf_counter() - started
 
 
-def main(games: int) -> dict:
+def far_forum(latency: float) -> None:
+    """Each topic page served `latency` seconds late."""
+    import nodebb_standin
+    page = nodebb_standin._Handler._topic_page
+
+    def late(self, tid):
+        time.sleep(latency)
+        return page(self, tid)
+    nodebb_standin._Handler._topic_page = late
+
+
+def main(games: int, latency_ms: float) -> dict:
+    far_forum(latency_ms / 1000)
     with tempfile.TemporaryDirectory() as folder:
         os.environ.update({"ADJUDICATOR_KEYS_DIR": str(Path(folder) / "keys"), "HOME": folder, "ADJUDICATOR_ENV": ""})
         server = Server()
@@ -98,10 +111,11 @@ def main(games: int) -> dict:
                 command_one, command_many = command(one), command(many)
         finally:
             server.stop()
-    return {"games": games, "round_one_ms": round(round_one * 1000, 1), "round_league_ms": round(round_many * 1000, 1),
+    return {"games": games, "latency_ms": latency_ms, "round_one_ms": round(round_one * 1000, 1), "round_league_ms": round(round_many * 1000, 1),
             "ratio": round(round_many / round_one, 1), "per_game_ms": round((round_many - round_one) / (games - 1) * 1000, 2),
             "command_one_s": round(command_one, 2), "command_league_s": round(command_many, 2)}
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(int(sys.argv[1]) if len(sys.argv) > 1 else GAMES)))
+    print(json.dumps(main(int(sys.argv[1]) if len(sys.argv) > 1 else GAMES,
+                          float(sys.argv[2]) if len(sys.argv) > 2 else 0.0)))
