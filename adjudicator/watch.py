@@ -310,8 +310,9 @@ def _take(engine, game: Game, incoming, hosting: Hosting, forum, say) -> bool:
     what = f"{incoming.channel} {incoming.ref} from {incoming.sender or 'no sender'}"
     try:
         answer = take(engine, incoming)
-    except AdjudicatorError as exc:
-        say(f"{what}: not taken, tried again next round: {exc.message}")
+    except Exception as exc:                 # noqa: BLE001 - one bad message never stops the others
+        said = exc.message if isinstance(exc, AdjudicatorError) else f"{type(exc).__name__}: {exc}"
+        say(f"{what}: not taken, tried again next round: {said}")
         return False
     verdict = f"accepted for {answer.power}" if answer.accepted else "refused"
     say(f"{what}: {verdict}{' (taken before)' if answer.already else ''}")

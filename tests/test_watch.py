@@ -207,3 +207,31 @@ def test_a_folder_renumbered_is_read_again_and_nothing_is_taken_or_answered_twic
     assert "from juergen" not in out and "accepted for Russians" in out, out
     assert [len(replies_to(smtp, message_id(mail(n)))) for n in ("01", "02")] == [1, 1]
     assert len(smtp.messages) == sent + 2                                 # the Russians' answer and report
+
+
+def test_bad_mail_is_answered_and_the_mail_after_it_still_taken(cli, hosted, imap, smtp):
+    for name in ("12", "11", "01"):              # bad orders, no orders, then the Germans' orders
+        imap.append(mail(name))
+    cli("watch", hosted, "--once")
+    assert cli.json("status", hosted)["power"] == "Russians"
+    (bad,) = replies_to(smtp, message_id(mail("12")))
+    assert "line 4, column 1" in bad.get_content() and "line 6, column 33" in bad.get_content()
+    (away,) = replies_to(smtp, message_id(mail("11")))
+    assert "No line of your message reads as an order, so nothing was stored for Russians" in away.get_content()
+    (good,) = replies_to(smtp, message_id(mail("01")))
+    assert "Orders accepted for Germans" in good.get_content()
+
+
+def test_a_refused_post_edited_into_good_orders_is_taken_and_answered_again(cli, hosted, game_forum):
+    cli("contact", hosted, "--player", "Germans=forum:juergen")
+    pid = game_forum.post_as(TOPIC, "juergen", SCRIPT["Germans"].replace("Poland > Belarus", "Poland > Belarrus"))
+    cli("watch", hosted, "--once")
+    assert cli.json("status", hosted)["power"] == "Germans"
+    game_forum.edit(pid, SCRIPT["Germans"])
+    cli("watch", hosted, "--once")
+    assert cli.json("status", hosted)["power"] == "Russians"
+    first, second = [p["raw"] for p in host_posts(game_forum) if f"post {pid}," in p["raw"]]
+    assert "unknown place 'Belarrus'" in first and "Orders accepted for Germans" in second
+    posts = len(game_forum.posts)
+    cli("watch", hosted, "--once")
+    assert len(game_forum.posts) == posts
