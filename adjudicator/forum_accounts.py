@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 
-from .errors import ConfigError
+from .errors import ConfigError, DeliveryError
 from .incoming import FORUM_UID, Incoming
 
 PREFIX = "forum:"
@@ -38,7 +38,7 @@ def account_problem(given: str, contact: str) -> str | None:
 def pinned(players: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The `(power, contact)`s with each unpinned forum account pinned to its uid, when a forum is set; a username
     the forum does not know is refused before anything is written."""
-    from .delivery.nodebb import TOKEN_VAR, URL_VAR, NodeBB
+    from .delivery.nodebb import AGAIN, TOKEN_VAR, URL_VAR, NodeBB
     wanted = [account(contact) for _, contact in players]
     url, token = os.environ.get(URL_VAR, "").strip(), os.environ.get(TOKEN_VAR, "").strip()
     if not url or not token or not any(a and a[1] is None for a in wanted):
@@ -47,7 +47,12 @@ def pinned(players: list[tuple[str, str]]) -> list[tuple[str, str]]:
     with NodeBB(url, token) as forum:
         for (power, contact), found in zip(players, wanted):
             if found and found[1] is None:
-                uid = forum.user_id(found[0])
+                try:
+                    uid = forum.user_id(found[0])
+                except DeliveryError as exc:
+                    raise DeliveryError(f"--player {power}={contact}: the forum was asked which account it is, and "
+                                        f"{exc.message.replace(AGAIN, '').strip()} Nothing was changed: give the "
+                                        "contact again when the forum answers, or as forum:USERNAME#UID") from None
                 if uid is None:
                     raise ConfigError(f"--player {power}={contact}: the forum has no account with the username "
                                       f"{found[0]!r} (the name the player logs in with, not the display name)")
@@ -62,12 +67,10 @@ def forum_powers(engine, incoming: Incoming, players: list[tuple[str, object]]) 
     from .contacts import change
     uid = int(incoming.sender[len(FORUM_UID):])
     accounts = [(power, found) for power, contact in players if (found := account(contact))]
-    mine = [power for power, (_, pinned_uid) in accounts if pinned_uid == uid]
-    if mine:
-        return mine
     username = str(incoming.reply.get("username") or "").casefold()
     first = [(power, name) for power, (name, pinned_uid) in accounts
              if pinned_uid is None and username and name.casefold() == username]
     if first:
         change(engine, [(power, f"{PREFIX}{name}#{uid}") for power, name in first])
-    return [power for power, _ in first]
+    seen = {power for power, _ in first}
+    return [power for power, (_, pinned_uid) in accounts if pinned_uid == uid or power in seen]

@@ -41,7 +41,8 @@ class Incoming:
     sender_name: str                # display name or username: for the answer's greeting, never for identity
     subject: str
     text: str                       # the sender's own lines, numbered as they wrote them
-    version: str                    # sha256 of `text`: a post edited after it was read has another
+    version: str                    # sha256 of `text`; of a post, of its content as rendered: an edit makes
+                                    # another, a later adjudicator reading the same post otherwise does not
     reply: dict = field(default_factory=dict, compare=False)   # what an answer needs to thread to the message
     problems: tuple[str, ...] = ()  # what was wrong with the message as such, to tell the sender
 
@@ -72,7 +73,12 @@ def from_mail(raw: bytes) -> Incoming:
                         "attachment)")
     else:
         content = _content(body)
-        text = html_to_text(content) if body.get_content_type() == "text/html" else content
+        if body.get_content_type() == "text/html":
+            text = html_to_text(content)
+        elif str(body.get_param("format", "", header="content-type")).lower() == "flowed":
+            text = _unflowed(content, str(body.get_param("delsp", "", header="content-type")).lower() == "yes")
+        else:
+            text = content
     problems += _not_read(msg, body)
     text, notes = _orders(text)
     problems += notes
@@ -113,6 +119,25 @@ def _content(part: EmailMessage) -> str:
     except _UNREADABLE:                                      # an unknown charset, a broken transfer encoding
         data = part.get_payload(decode=True) or b""
         return data.decode("utf-8", errors="replace")
+
+
+def _unflowed(text: str, delsp: bool) -> str:
+    """A format=flowed body (RFC 3676, Thunderbird's default) as its sender wrote it: a line the client broke
+    (ending in a space) joined to the next again, so that a long order is one line and the lines keep the
+    numbers the player sees; the space a client stuffed before a line starting with a space, "From " or ">"
+    taken away. Quoted lines and the signature separator are left as they are (they are dropped anyway)."""
+    lines: list[str] = []
+    held: str | None = None
+    for line in text.splitlines():
+        if line.startswith(" "):
+            line = line[1:]
+        soft = line.endswith(" ") and line != "-- " and not line.startswith(">")
+        line = line[:-1] if soft and delsp else line
+        held = line if held is None else held + line
+        if not soft:
+            lines.append(held)
+            held = None
+    return "\n".join(lines + ([held] if held is not None else []))
 
 
 def _not_read(msg: EmailMessage, body: EmailMessage | None) -> list[str]:
@@ -156,7 +181,7 @@ def from_post(post: dict, tid: int) -> Incoming:
         text, problems = _orders(html_to_text(post["content"], source_breaks=True))
     reply = {"tid": tid, "pid": pid, "username": username}
     return Incoming(FORUM, f"post:{pid}", f"{FORUM_UID}{uid}", str(user.get("displayname") or username), "",
-                    text, _version(text), reply, tuple(problems))
+                    text, _version(post["content"]), reply, tuple(problems))
 
 
 def _number(value) -> int | None:
@@ -168,11 +193,12 @@ def _number(value) -> int | None:
 
 def from_text(text: str, sender: str, data: bytes) -> Incoming:
     """Orders saved as plain text, whose sender the host vouches for (`inbox --from`): a mail address or
-    forum-uid:<uid>. `data` is the file as read, whose hash is the message's identity."""
+    forum-uid:<uid>. `data` is the file as read, whose hash is the message's identity and its only version (a
+    file changed is another message)."""
     channel = FORUM if sender.startswith(FORUM_UID) else MAIL
     own, notes = _orders(text)
-    return Incoming(channel, f"sha256:{hashlib.sha256(data).hexdigest()}", sender, "", "", own, _version(own),
-                    {}, tuple(notes))
+    digest = hashlib.sha256(data).hexdigest()
+    return Incoming(channel, f"sha256:{digest}", sender, "", "", own, digest, {}, tuple(notes))
 
 
 def vouched_sender(given: str) -> str:

@@ -7,7 +7,9 @@ and nothing changes. The message is recorded as taken (the intake table) in the 
 submission, so that a kill at any moment leaves it taken with its orders or not taken at all; a refusal is
 recorded too, so that it is answered once. A message that comes again gets its stored answer (`already`).
 
-A forum post edited after it was taken comes again under the same ref with another version. If the version
+A mail is never edited: one taken before (by its Message-ID, or its bytes' hash) is answered as it was, even if
+a later version of the adjudicator reads its text otherwise. A forum post edited after it was taken comes again
+under the same ref with another version (the hash of its content as the forum renders it). If the version
 taken was refused, the edit is the player's fix: it is taken as a new attempt. If it was accepted, the orders
 accepted stand (they are locked, maybe adjudicated already) and the edit is answered with a refusal saying so:
 editing a post is no way to change orders.
@@ -46,7 +48,7 @@ def take(engine, incoming: Incoming) -> Answer:
     """Take `incoming` into the game of `engine` (db.choose), and answer it."""
     with db.transaction(engine) as s:
         earlier = _rows(s, incoming)
-    same = [r for r in earlier if r.version == incoming.version]
+    same = [r for r in earlier if r.version == incoming.version or incoming.channel != FORUM]
     if same:
         return _again(incoming, same[-1])
     accepted = next((r for r in earlier if r.accepted), None)
@@ -220,8 +222,6 @@ def _rejected_text(incoming: Incoming, power: str, exc: SubmissionRejected) -> s
 
 
 def _edited(incoming: Incoming, accepted) -> str:
-    what = ("Your post was edited" if incoming.channel == FORUM else
-            "This mail came again with other text (the same Message-ID)")
-    return _notes(incoming, f"{what} after its orders were accepted (submission {accepted.submission} for "
-                            f"{accepted.power}): the orders accepted stand, and the edit changed nothing. "
-                            "Accepted orders are locked; if they must change, ask the host.")
+    return _notes(incoming, f"Your post was edited after its orders were accepted (submission "
+                            f"{accepted.submission} for {accepted.power}): the orders accepted stand, and the edit "
+                            "changed nothing. Accepted orders are locked; if they must change, ask the host.")

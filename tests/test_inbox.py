@@ -7,9 +7,11 @@ sight, and an edited post is taken again only when its first version was refused
 from __future__ import annotations
 
 import json
+import mailbox
 import sqlite3
 from pathlib import Path
 
+import httpx
 import pytest
 
 from adjudicator.delivery.deliver import set_topic
@@ -55,6 +57,8 @@ def test_the_players_mail_is_accepted_once_and_a_strangers_refused_changing_noth
     assert again == [{"ref": "<o1@example.org>", "sender": "hans@example.org", "accepted": True, "power": "Germans",
                       "already": True, "answer": again[0]["answer"]}]
     assert again[0]["answer"] == out.output.split("\n", 1)[1].rstrip("\n") and len(journal(game)) == 2
+    (tmp_path / "orders.eml").write_text(mail(GERMANS.replace("2 inf,", "3 inf,"), "o1"))     # a mail is never edited
+    assert cli.json("inbox", game, "orders.eml") == again and len(journal(game)) == 2
 
     before = cli.json("status", game)
     (tmp_path / "spoof.eml").write_text(mail(SCRIPT["Russians"], "s1", sender='"hans@example.org" <mallory@evil.example>'))
@@ -167,12 +171,20 @@ def test_a_round_of_real_clients_mails_is_taken_and_every_bad_one_refused_changi
     assert journal(db) == [] and cli.json("status", db)["power"] == "Germans"
 
     german = take("01-thunderbird-germans.eml", 0)["answer"]
-    assert "Note: lines 1-5 and 23 of your message, before the `power:` line or after `end`" in german
+    assert "Note: lines 1-4 and 22 of your message, before the `power:` line or after `end`" in german
     cli("adjudicate", db)
     assert "  ncm 2 infantry Moscow > Smolensk" in take("06-reply-quoting-report-russians.eml", 0)["answer"]
     cli("adjudicate", db)
     assert "  ncm 1 fighter Italy > Germany" in take("03-outlook-italians.eml", 0)["answer"]    # HTML only
     assert [(p, k) for _, p, k in journal(db)] == [("Germans", "turn"), ("Russians", "turn"), ("Italians", "turn")]
+
+    box = mailbox.mbox(tmp_path / "mixed.mbox")
+    for name in ("16-other-game-russians.eml", "17-no-message-id-italians.eml"):
+        box.add((MAILS / name).read_bytes())
+    box.close()
+    mixed = cli.json("inbox", db, tmp_path / "mixed.mbox", code=1)       # Italians' turn is taken: refused
+    assert [a.get("skipped", False) for a in mixed] == [True, False] and mixed[1]["power"] == "Italians"
+    assert len(journal(db)) == 3
 
     engine = choose(open_existing(str(db)), str(db))
     for name, ours in (("16-other-game-russians.eml", False), ("07-forwarded-chain-italians.eml", False),
@@ -191,3 +203,34 @@ def test_what_is_no_message_is_refused_with_what_to_give_and_plain_text_needs_it
     assert journal(game) == [(1, "host", "contact")] and intake(game) == []
     out = cli.json("inbox", game, "-", "--from", "HANS@example.org", input=GERMANS)[0]
     assert out["accepted"] and out["sender"] == "hans@example.org" and out["ref"].startswith("sha256:")
+
+
+def test_a_forum_account_is_pinned_to_its_uid_when_given_if_a_forum_is_set(cli, tmp_path, monkeypatch):
+    from nodebb_standin import NodeBBStandIn
+    with NodeBBStandIn(tokens={"tok": "host"}, users={"ivan": "pw", "marco": "pw"}) as forum:
+        monkeypatch.setenv("ADJUDICATOR_NODEBB_URL", forum.url)
+        monkeypatch.setenv("ADJUDICATOR_NODEBB_TOKEN", "tok")
+        db = tmp_path / "g.db"
+        cli("new", db, "--game", "demo", "--id", "t1", "--player", "Russians=forum:ivan", "--topic", "7")
+        refused = cli("contact", db, "--player", "Italians=forum:Marco Rossi", "--player", "Germans=forum:marco",
+                      code=2).output
+        assert "the forum has no account with the username 'Marco Rossi'" in refused
+        assert [r["path"] for r in forum.requests] == ["/forums/api/user/username/ivan",
+                                                       "/forums/api/user/username/Marco%20Rossi"]
+        cli("contact", db, "--player", "Italians=forum:marco", "--player", "Germans=forum:host")
+        assert {p: c["contact"] for p, c in cli.json("status", db)["powers"].items()} == {
+            "Germans": "forum:host#3", "Russians": "forum:ivan#1", "Italians": "forum:marco#2"}
+
+        # the topic as the forum serves it: Markdown rendered, a quote of the post replied to, orders in a code block
+        forum.open_topic(7, "host", "Game t1 starts: Germans to move.")
+        pid = forum.post_as(7, "host", "@ivan said in [Game 7](/post/1):\n> Germans to move.\n\nHere they are:\n\n"
+                                       "```\n" + GERMANS + "```\n\ngood luck")
+        page = httpx.get(f"{forum.url}/api/topic/7").json()
+        (tmp_path / "topic.json").write_text(json.dumps(page))
+        out = cli.json("inbox", db, "topic.json", code=1)
+        assert [(a["ref"], a["accepted"], a["power"]) for a in out] == [("post:1", False, "Germans"),
+                                                                        (f"post:{pid}", True, "Germans")]
+        assert out[0]["answer"].startswith("No line of your message reads as an order")
+        forum.edit(pid, "power: Germans\nbuy 9 inf\nend")
+        (tmp_path / "topic.json").write_text(json.dumps(httpx.get(f"{forum.url}/api/topic/7").json()))
+        assert "the edit changed nothing" in cli.json("inbox", db, "topic.json", code=1)[1]["answer"]

@@ -48,6 +48,15 @@ def test_a_top_posted_reply_keeps_the_senders_lines_where_they_wrote_them():
     assert outlook == headers == signed == ORDERS
 
 
+def test_a_flowed_mail_has_its_long_order_on_one_line_as_the_player_wrote_it():
+    body = "power: Germans\ncm 3 inf, 1 art, 1 arm Poland \n> Belarus\n From here on, nothing\nbuy 2 inf \n\nend"
+    flowed = from_mail(mail(body, kind="text/plain; format=flowed"))
+    assert flowed.text.splitlines() == ["power: Germans", "cm 3 inf, 1 art, 1 arm Poland > Belarus",
+                                        "From here on, nothing", "buy 2 inf ", "end"]
+    delsp = from_mail(mail("power: Germans\nbuy 2 in \nf\nend", kind="text/plain; format=flowed; delsp=yes"))
+    assert delsp.text == "power: Germans\nbuy 2 inf\nend"
+
+
 def test_a_forward_is_someone_elses_words_and_is_said_to_be_unread():
     inline = from_mail(mail("see below\n\n---------- Forwarded message ---------\nFrom: Hans\n\nbuy 2 inf\nend"))
     assert inline.text == "see below" and "forwarded" in inline.problems[0]
