@@ -218,8 +218,8 @@ class _Session(socketserver.StreamRequestHandler):
                 self._start_tls()
             self._send(f"* OK [CAPABILITY {self._capabilities()}] IMAP stand-in ready.")
             while True:
-                command = self._read_command()
-                if command is None or not self._run(*command):
+                tokens = self._read_command()
+                if tokens is None or not self._run(tokens):
                     return
         except (OSError, ssl.SSLError):
             return                       # the client went away, or spoke no TLS to a TLS port
@@ -233,7 +233,7 @@ class _Session(socketserver.StreamRequestHandler):
 
     # -- reading -----------------------------------------------------------------------------------------------------
 
-    def _read_command(self) -> tuple[bytes, list] | None:
+    def _read_command(self) -> list | None:
         """A command line with its literals read in: `{n}` is answered with a continuation request (+), then n
         bytes are read; `{n+}` (LITERAL+) is not offered, so it is taken the same way."""
         parts: list[bytes | tuple[bytes]] = []
@@ -254,14 +254,14 @@ class _Session(socketserver.StreamRequestHandler):
             parts.append((self.rfile.read(size),))
         with self.server_state.lock:
             self.server_state.commands.append(shown.decode("latin-1"))
-        return shown, _tokens(parts)
+        return _tokens(parts)
 
     # -- answering ---------------------------------------------------------------------------------------------------
 
     def _send(self, line: str | bytes) -> None:
         self.request.sendall((line.encode() if isinstance(line, str) else line) + b"\r\n")
 
-    def _run(self, shown: bytes, tokens: list) -> bool:
+    def _run(self, tokens: list) -> bool:
         """Answer one command; False when the connection is to close."""
         if len(tokens) < 2 or not isinstance(tokens[0], str) or not isinstance(tokens[1], str):
             tag = tokens[0] if tokens and isinstance(tokens[0], str) else "*"
