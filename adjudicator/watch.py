@@ -86,17 +86,21 @@ def run_round(dbs: list[str], hosting: Hosting, log: Callable[[str], None] = std
     done = Round(log)
     leagues = []
     for name in dbs:
+        engine = None
         try:
             engine = db.open_existing(name, upgrade=True)
-            leagues.append((name, engine, _survey(engine, hosting)))
+            leagues.append((engine, _survey(engine, hosting)))
         except Exception as exc:            # noqa: BLE001 - a database that cannot be read is one game's failure
             done.failed(db.shown(name), exc)
+            if engine is not None:
+                engine.dispose()
+    every = [g for _, games in leagues for g in games.values()]
     try:
-        batch, parsed = _read_mail(hosting, [g for _, _, games in leagues for g in games.values()], done)
+        batch, parsed = _read_mail(hosting, every, done)
         forum = NodeBB(*hosting.forum) if hosting.forum else None
         try:
-            topics = _read_topics(forum, [g for _, _, games in leagues for g in games.values()])
-            for name, engine, games in leagues:
+            topics = _read_topics(forum, every)
+            for engine, games in leagues:
                 for game in games.values():
                     try:
                         _game(db.for_game(engine, game.id), game, hosting, batch, parsed, forum, topics, done)
@@ -106,13 +110,12 @@ def run_round(dbs: list[str], hosting: Hosting, log: Callable[[str], None] = std
             if forum is not None:
                 forum.close()
     finally:
-        for _, engine, _ in leagues:
+        for engine, _ in leagues:
             engine.dispose()
-    for k, mail in enumerate(batch.mails if batch else ()):
-        if k not in done.claimed and any(k in g.new_mail for _, _, games in leagues for g in games.values()):
-            m = parsed[k]
-            log(f"watch: mail {m.ref} from {m.sender or 'no sender'} ({m.subject[:60]!r}) is addressed to no watched "
-                "game: left unanswered")
+    for k, m in enumerate(parsed):
+        if k not in done.claimed and any(k in g.new_mail for g in every):
+            log(f"watch: mail {m.ref} from {m.sender or 'no sender'} ({m.subject[:60]!r}) is addressed to none of "
+                "the games watched: left unanswered")
     return done
 
 
@@ -136,7 +139,8 @@ def _survey(engine, hosting: Hosting) -> dict[str, Game]:
     from .contacts import ADDRESS
     from .delivery.deliver import TOPIC, topic_id
     with db.transaction(engine) as s:             # not read_only: SQLite's query_only stays with the pooled connection
-        cursor = {g.id: g for g in db.all_games(s)}
+        # the rows as they are: a game whose row is damaged fails in its own turn, not the league's round
+        cursor = {g.id: g for g in db.rows(s, "SELECT id, turn_index, power FROM game ORDER BY id")}
         games = {gid: Game(gid) for gid in cursor}
         for row in db.rows(s, "SELECT game_id, key, value FROM game_setting WHERE key IN (:a, :b, :c)",
                            a=TOPIC, b=MAIL_MARK, c=FORUM_MARK):
@@ -209,7 +213,7 @@ def _read_mail(hosting: Hosting, games: list[Game], done: Round):
         return None, []
     try:
         batch = hosting.box.read([g.mail_mark for g in games])
-    except AdjudicatorError as exc:
+    except Exception as exc:                 # noqa: BLE001 - the forum is still read, and the mail next round
         done.failed("watch", exc)
         return None, []
     parsed = [from_mail(m.raw) for m in batch.mails]

@@ -97,7 +97,7 @@ def test_a_stranger_changes_nothing_and_a_mail_for_no_game_is_left_unanswered(cl
     (answer,) = replies_to(smtp, message_id(mail("13")))
     assert answer.envelope_to == ["juergen.mueller@example.com"] and "not taken" in answer.get_content()
     assert not replies_to(smtp, message_id(mail("16")))
-    assert "addressed to no watched game" in out.stderr, out.stderr
+    assert "addressed to none of the games watched" in out.stderr, out.stderr
 
 
 def test_a_game_whose_topic_is_gone_and_a_damaged_game_are_skipped_while_the_others_play(cli, hosted, game_forum,
@@ -235,3 +235,22 @@ def test_a_refused_post_edited_into_good_orders_is_taken_and_answered_again(cli,
     posts = len(game_forum.posts)
     cli("watch", hosted, "--once")
     assert len(game_forum.posts) == posts
+
+
+def test_in_a_league_a_damaged_game_is_skipped_and_the_others_play(cli, league, imap, smtp, monkeypatch):
+    from sqlalchemy import create_engine, text
+    from adjudicator.store.db import url_of
+    for var in ("URL", "TOKEN"):
+        monkeypatch.delenv(f"ADJUDICATOR_NODEBB_{var}", raising=False)
+    for gid in ("bad-1", GAME_ID):
+        cli("new", league, "--game", "demo", "--seed", TEST_SEED, "--id", gid, "--player",
+            f"Germans={PLAYERS['Germans']}")
+    engine = create_engine(url_of(league))
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE game SET dice_mode = 'loaded' WHERE id = 'bad-1'"))
+    engine.dispose()
+    imap.append(mail("01"))
+    out = cli("watch", league, "--once", code=4).stderr
+    assert re.search(r"^bad-1: failed, skipped until the next round: .*dice_mode", out, re.M), out
+    assert cli.json("status", league, "--id", GAME_ID)["power"] == "Russians"
+    assert len(replies_to(smtp, message_id(mail("01")))) == 1
