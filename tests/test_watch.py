@@ -254,3 +254,20 @@ def test_in_a_league_a_damaged_game_is_skipped_and_the_others_play(cli, league, 
     assert re.search(r"^bad-1: failed, skipped until the next round: .*dice_mode", out, re.M), out
     assert cli.json("status", league, "--id", GAME_ID)["power"] == "Russians"
     assert len(replies_to(smtp, message_id(mail("01")))) == 1
+
+
+@pytest.mark.parametrize("security", ["ssl", "starttls"])
+def test_mail_is_read_over_tls_with_the_certificate_checked(cli, hosted, smtp, monkeypatch, tmp_path, security):
+    from imap_standin import ImapStandIn
+    from mailroom import IMAP_PASSWORD, IMAP_USER
+    with ImapStandIn(users={IMAP_USER: IMAP_PASSWORD}, security=security) as server:
+        trusted = tmp_path / "trusted.pem"                 # the mail servers' two authorities
+        trusted.write_bytes(server.ca_file.read_bytes() + smtp.ca_file.read_bytes())
+        for key, value in {"HOST": server.host, "PORT": str(server.port), "SECURITY": security,
+                           "USER": IMAP_USER, "PASSWORD": IMAP_PASSWORD}.items():
+            monkeypatch.setenv(f"ADJUDICATOR_IMAP_{key}", value)
+        server.append(mail("01"))
+        monkeypatch.setenv("SSL_CERT_FILE", str(smtp.ca_file))     # the IMAP server's authority not trusted
+        assert "certificate is not trusted" in cli("watch", hosted, "--once", code=4).stderr
+        monkeypatch.setenv("SSL_CERT_FILE", str(trusted))
+        assert "accepted for Germans" in cli("watch", hosted, "--once").stderr
