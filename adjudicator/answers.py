@@ -38,8 +38,8 @@ def send(engine, incoming: Incoming, answer: Answer, smtp=None, forum=None) -> s
     target = str(incoming.reply.get("tid", "")) if incoming.channel == FORUM else incoming.sender
     if not target:
         return "not answered: the message names no sender to answer"
-    row = _intend(engine, incoming, answer, target, smtp)
-    return _transmit(engine, row, smtp, forum, fresh=True)
+    row, mine = _intend(engine, incoming, answer, target, smtp)
+    return _transmit(engine, row, smtp, forum, fresh=mine)
 
 
 def pending(engine) -> list:
@@ -63,12 +63,13 @@ def _row(s, ref: str, version: str):
     return found[0] if found else None
 
 
-def _intend(engine, incoming: Incoming, answer: Answer, target: str, smtp):
-    """The answer about to go, with everything a later run needs to send it again, committed first."""
+def _intend(engine, incoming: Incoming, answer: Answer, target: str, smtp) -> tuple[object, bool]:
+    """The answer about to go, with everything a later run needs to send it again, committed first; and whether
+    this run recorded it (not another run meanwhile, which may be sending it)."""
     with db.transaction(engine, write=True) as s:
         game = db.the_game(s)
-        if (row := _row(s, incoming.ref, incoming.version)) is not None:    # another run recorded it meanwhile
-            return row
+        if (row := _row(s, incoming.ref, incoming.version)) is not None:
+            return row, False
         if incoming.channel == FORUM:
             body, mark = _post(game.id, incoming, answer)
             values = {"subject": "", "thread": "", "body": body, "mark": mark}
@@ -77,10 +78,20 @@ def _intend(engine, incoming: Incoming, answer: Answer, target: str, smtp):
         db.insert(s, "reply", game_id=game.id, ref=incoming.ref, version=incoming.version, channel=incoming.channel,
                   target=target, sent="", created_at=now(), **values)
         s.commit()
-        return _row(s, incoming.ref, incoming.version)
+        return _row(s, incoming.ref, incoming.version), True
 
 
 def _transmit(engine, row, smtp, forum, fresh: bool) -> str:
+    """Send under the game's delivery lock, as `post` and `mail` do, the row read again once it is held: two
+    watches of one game at once (a cron job that overran) send each answer once."""
+    from .delivery.deliver import one_delivery
+    with one_delivery(engine):
+        with db.transaction(engine) as s:
+            row = _row(s, row.ref, row.version)
+        return _go(engine, row, smtp, forum, fresh)
+
+
+def _go(engine, row, smtp, forum, fresh: bool) -> str:
     if row.sent and row.sent != QUEUED:
         return ALREADY
     if row.channel == FORUM:

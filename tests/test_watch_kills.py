@@ -11,7 +11,7 @@ import pytest
 
 from adjudicator.demo import SCRIPT
 from mailroom import GAME_ID, TOPIC, game_forum, imap, mail  # noqa: F401 (fixtures)
-from processes import dying
+from processes import dying, race, run
 from test_delivery import smtp  # noqa: F401 (the mail server, a fixture)
 from test_watch import answered_posts, hosted, message_id, replies_to, report_parts  # noqa: F401 (hosted: fixture)
 
@@ -55,3 +55,19 @@ def test_watch_killed_at_each_moment_and_run_again_does_everything_once(cli, hos
 def test_ctrl_c_ends_a_watch_cleanly(hosted, imap, smtp):
     out = dying("adjudicator.watch:run_round", "interrupted", "watch", hosted, "--every", "60")
     assert out.code == 0 and "watch: stopped (Ctrl-C)" in out.err and "Traceback" not in out.err, out.err
+
+
+def test_two_watches_at_once_take_answer_and_deliver_each_thing_once(hosted, game_forum, imap, smtp, tmp_path):
+    game_forum.post_delay = 0
+    imap.append(mail("01"))
+    imap.append(mail("02"))
+    italians = game_forum.post_as(TOPIC, "marco", SCRIPT["Italians"])
+    outcomes = race([["watch", hosted, "--once"], ["watch", hosted, "--once"]], tmp_path / "race")
+    assert all(o.code in (0, 4) for o in outcomes), [o.err for o in outcomes]
+    run("watch", hosted, "--once")                      # what a watch that found the game busy left
+    assert run("status", hosted).out.splitlines()[1].startswith("round 2, Germans")
+    parts = report_parts(game_forum)
+    assert sorted(parts) == sorted(set(parts)) and {p[0] for p in parts} == {1, 2, 3}, parts
+    assert answered_posts(game_forum) == [italians]
+    for raw in (mail("01"), mail("02")):
+        assert len({m["Message-ID"] for m in replies_to(smtp, message_id(raw))}) == 1
