@@ -254,5 +254,8 @@ def _quoted(folder: str) -> str:
 
 
 def _said(said: object) -> str:
+    """The server's words: imaplib gives them as bytes, alone, in a list, or as an error's argument."""
+    if isinstance(said, Exception):
+        said = said.args[0] if said.args else str(said)
     words = said if isinstance(said, list) else [said]
     return " ".join(w.decode(errors="replace") if isinstance(w, bytes) else str(w) for w in words if w)

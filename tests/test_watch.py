@@ -11,7 +11,7 @@ import pytest
 
 from adjudicator.demo import SCRIPT
 from conftest import TEST_SEED
-from mailroom import GAME_ID, PLAYERS, TOPIC, game_forum, imap, mail, maildir  # noqa: F401 (fixtures)
+from mailroom import GAME_ID, IMAP_PASSWORD, PLAYERS, TOPIC, game_forum, imap, mail, maildir  # noqa: F401 (fixtures)
 from test_delivery import smtp  # noqa: F401 (the mail server, a fixture)
 
 REPORT_MARK = re.compile(r"Delivery mark: game \S+, turn (\d+), report \d+, part (\d+) of (\d+)")
@@ -188,13 +188,22 @@ def test_once_and_every_together_are_refused(cli, demo_db):
     assert "give one of them" in cli("watch", demo_db, "--once", "--every", "60", code=2).stderr
 
 
-def test_an_imap_server_that_refuses_the_login_is_said_and_the_forum_still_read(cli, hosted, imap, game_forum,
-                                                                               monkeypatch):
-    monkeypatch.setenv("ADJUDICATOR_IMAP_PASSWORD", "wrong")
+@pytest.mark.parametrize("setting, value, said", [
+    ("PASSWORD", "wrong", "refused the login of host@example.org ([AUTHENTICATIONFAILED]"),
+    ("FOLDER", "Orders", "has no folder 'Orders' to read"),
+])
+def test_a_mailbox_that_cannot_be_read_is_said_and_the_forum_still_read(cli, hosted, imap, game_forum,
+                                                                        monkeypatch, setting, value, said):
+    monkeypatch.setenv(f"ADJUDICATOR_IMAP_{setting}", value)
+    imap.append(mail("01"))
     marco = game_forum.post_as(TOPIC, "marco", SCRIPT["Italians"])
     out = cli("watch", hosted, "--once", code=4).stderr
-    assert "refused the login of host@example.org" in out and "wrong" not in out, out
+    assert said in out and "wrong" not in out.replace(said, ""), out
     assert answered_posts(game_forum) == [marco]
+    monkeypatch.delenv(f"ADJUDICATOR_IMAP_{setting}")
+    monkeypatch.setenv("ADJUDICATOR_IMAP_PASSWORD", IMAP_PASSWORD)
+    monkeypatch.setenv("ADJUDICATOR_IMAP_FOLDER", "INBOX")
+    assert "accepted for Germans" in cli("watch", hosted, "--once").stderr     # the mail waited for the next round
 
 
 def test_a_folder_renumbered_is_read_again_and_nothing_is_taken_or_answered_twice(cli, hosted, imap, smtp):
