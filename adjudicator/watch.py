@@ -23,14 +23,16 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 
 from . import answers, sources
-from .errors import AdjudicatorError, ConfigError, NothingToDo
+from .errors import AdjudicatorError, ConfigError, DeliveryError, NothingToDo
 from .orders_block import _HEADER
 from .store import db
 
 MAIL_MARK, FORUM_MARK = "watch_mail", "watch_forum"      # game settings: where the game last read each
+WATCH_LOCKS = 7318              # the key space of the advisory locks of watches (deliver's is 7317)
 TOPIC_READERS = 8               # topics read at once: a forum far away answers each in a tenth of a second or so
 
 
@@ -247,7 +249,20 @@ def _read_topics(forum, games: list[Game]) -> dict[str, object]:
 
 
 def _game(engine, game: Game, hosting: Hosting, batch, parsed, forum, topics: dict, done: Round) -> None:
+    """One game's round, alone: of two watches of a game at once (a cron job that overran), the second leaves the
+    game to the first, which would otherwise see orders for a turn the first is playing refused as out of turn."""
+    from .delivery.deliver import game_lock
     say = lambda line: done.log(f"{game.id}: {line}")                       # noqa: E731
+    with ExitStack() as alone:
+        try:
+            alone.enter_context(game_lock(engine, "watch.lock", WATCH_LOCKS, 0, "another watch is working on it"))
+        except DeliveryError as exc:
+            say(f"{exc.message}: left to it this round")
+            return
+        _game_round(engine, game, hosting, batch, parsed, forum, topics, done, say)
+
+
+def _game_round(engine, game: Game, hosting: Hosting, batch, parsed, forum, topics: dict, done: Round, say) -> None:
     if game.pending:
         for row in answers.pending(engine):
             _answer(say, row.ref, lambda: answers.settle(engine, row, hosting.smtp, forum))
