@@ -252,6 +252,8 @@ def _game(engine, game: Game, hosting: Hosting, batch, parsed, forum, topics: di
     """One game's round, alone: of two watches of a game at once (a cron job that overran), the second leaves the
     game to the first, which would otherwise see orders for a turn the first is playing refused as out of turn."""
     from .delivery.deliver import game_lock
+    if _idle(game, batch, topics.get(game.id)):
+        return
     say = lambda line: done.log(f"{game.id}: {line}")                       # noqa: E731
     with ExitStack() as alone:
         try:
@@ -260,6 +262,26 @@ def _game(engine, game: Game, hosting: Hosting, batch, parsed, forum, topics: di
             say(f"{exc.message}: left to it this round")
             return
         _game_round(engine, game, hosting, batch, parsed, forum, topics, done, say)
+
+
+def _idle(game: Game, batch, read) -> bool:
+    """Whether the game has nothing to do this round, as most of a league's games have most rounds: seen without
+    touching its database again."""
+    if game.pending or game.locked or game.undelivered or game.new_mail:
+        return False
+    if batch is not None and not batch.knows(game.mail_mark):
+        return False
+    if read is None:
+        return True
+    if isinstance(read, Exception):
+        return False
+    posts, newest = read
+    return newest == game.forum_mark and not _new_posts(game, posts)
+
+
+def _new_posts(game: Game, posts: list[dict]) -> list[dict]:
+    """The posts of a topic's reading to look at, oldest first: those after the game's mark, and those edited."""
+    return [p for p in reversed(posts) if int(str(p.get("pid"))) > game.forum_mark or p.get("edited")]
 
 
 def _game_round(engine, game: Game, hosting: Hosting, batch, parsed, forum, topics: dict, done: Round, say) -> None:
@@ -306,8 +328,7 @@ def _take_posts(engine, game: Game, read, hosting: Hosting, forum, say) -> None:
     if isinstance(read, Exception):
         raise read
     posts, newest = read
-    posts = [p for p in reversed(posts)                # oldest first
-             if int(str(p.get("pid"))) > game.forum_mark or p.get("edited")]
+    posts = _new_posts(game, posts)
     taken = _answered(engine, game.id) if posts else set()
     failed = False
     for post in posts:

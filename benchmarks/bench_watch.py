@@ -10,8 +10,9 @@ Prints one JSON line of figures.
 - `per_game_ms`: what each further game adds;
 - `command_one_s`, `command_league_s`: the whole `adjudicator watch DB --once` command, Python's start included.
 
-The forum and the mailbox are the tests' stand-ins on loopback, run in this process; LATENCY_MS delays each
-topic page the forum serves, as a forum across the internet answers (the topics are read eight at a time). Run
+The forum and the mailbox are the tests' stand-ins on loopback, run in a process of their own (in this one they
+would share its interpreter lock with the round measured); LATENCY_MS delays each topic page the forum serves, as
+a forum across the internet answers (the topics are read eight at a time). Run
 `python benchmarks/bench_watch.py [GAMES] [LATENCY_MS]` from the repository root.
 """
 
@@ -86,33 +87,52 @@ def far_forum(latency: float) -> None:
     nodebb_standin._Handler._topic_page = late
 
 
+def stand_ins(games: int, latency: float, ready, stop) -> None:
+    """The mailbox and the forum, serving until `stop` is set; their addresses sent on `ready`. The forum takes
+    as many connections at once as a real one's web server does, not the five of Python's socketserver (the eight
+    readers' sixth connection would wait a second for its SYN to be sent again)."""
+    import nodebb_standin
+    nodebb_standin.ThreadingHTTPServer.request_queue_size = 128
+    far_forum(latency)
+    with ImapStandIn(users={"host@example.org": "pw"}) as imap, \
+            NodeBBStandIn(tokens={"tok": "host"}, topics=range(1, games + 2), post_delay=0) as forum:
+        for k in range(OLD_MAILS):
+            imap.append(f"From: someone@example.org\r\nSubject: chat {k}\r\nMessage-ID: <m{k}@example.org>"
+                        f"\r\n\r\nhello\r\n".encode())
+        for tid in range(1, games + 2):
+            forum.open_topic(tid, "host", f"Game {tid}: orders here", f"game {tid}")
+        ready.send((imap.host, imap.port, forum.url))
+        stop.wait()
+
+
 def main(games: int, latency_ms: float) -> dict:
-    far_forum(latency_ms / 1000)
+    import multiprocessing
+    ready, told = multiprocessing.Pipe()
+    stop = multiprocessing.Event()
+    servers = multiprocessing.Process(target=stand_ins, args=(games, latency_ms / 1000, told, stop), daemon=True)
+    servers.start()
     with tempfile.TemporaryDirectory() as folder:
         os.environ.update({"ADJUDICATOR_KEYS_DIR": str(Path(folder) / "keys"), "HOME": folder, "ADJUDICATOR_ENV": ""})
         server = Server()
         try:
-            with ImapStandIn(users={"host@example.org": "pw"}) as imap, \
-                    NodeBBStandIn(tokens={"tok": "host"}, topics=range(1, games + 2), post_delay=0) as forum:
-                for k in range(OLD_MAILS):
-                    imap.append(f"From: someone@example.org\r\nSubject: chat {k}\r\nMessage-ID: <m{k}@example.org>"
-                                f"\r\n\r\nhello\r\n".encode())
-                os.environ.update({"ADJUDICATOR_IMAP_HOST": imap.host, "ADJUDICATOR_IMAP_PORT": str(imap.port),
-                                   "ADJUDICATOR_IMAP_USER": "host@example.org", "ADJUDICATOR_IMAP_PASSWORD": "pw",
-                                   "ADJUDICATOR_NODEBB_URL": forum.url, "ADJUDICATOR_NODEBB_TOKEN": "tok",
-                                   "ADJUDICATOR_SMTP_HOST": "127.0.0.1", "ADJUDICATOR_SMTP_FROM": "host@example.org"})
-                for tid in range(1, games + 2):
-                    forum.open_topic(tid, "host", f"Game {tid}: orders here", f"game {tid}")
-                hosting = Hosting.from_env(load_settings())
-                one, many = league(server, "one", 1, 1), league(server, "league", games, 2)
-                for url in (one, many):                   # the first round reads everything once
-                    run_round([url], hosting, log=lambda line: None)
-                round_one, round_many = best_round(one, hosting), best_round(many, hosting)
-                command_one, command_many = command(one), command(many)
+            host, port, url = ready.recv()
+            os.environ.update({"ADJUDICATOR_IMAP_HOST": host, "ADJUDICATOR_IMAP_PORT": str(port),
+                               "ADJUDICATOR_IMAP_USER": "host@example.org", "ADJUDICATOR_IMAP_PASSWORD": "pw",
+                               "ADJUDICATOR_NODEBB_URL": url, "ADJUDICATOR_NODEBB_TOKEN": "tok",
+                               "ADJUDICATOR_SMTP_HOST": "127.0.0.1", "ADJUDICATOR_SMTP_FROM": "host@example.org"})
+            hosting = Hosting.from_env(load_settings())
+            one, many = league(server, "one", 1, 1), league(server, "league", games, 2)
+            for league_url in (one, many):                # the first round reads everything once
+                run_round([league_url], hosting, log=lambda line: None)
+            round_one, round_many = best_round(one, hosting), best_round(many, hosting)
+            command_one, command_many = command(one), command(many)
         finally:
             server.stop()
-    return {"games": games, "latency_ms": latency_ms, "round_one_ms": round(round_one * 1000, 1), "round_league_ms": round(round_many * 1000, 1),
-            "ratio": round(round_many / round_one, 1), "per_game_ms": round((round_many - round_one) / (games - 1) * 1000, 2),
+            stop.set()
+            servers.join()
+    return {"games": games, "latency_ms": latency_ms, "round_one_ms": round(round_one * 1000, 1),
+            "round_league_ms": round(round_many * 1000, 1), "ratio": round(round_many / round_one, 1),
+            "per_game_ms": round((round_many - round_one) / (games - 1) * 1000, 2),
             "command_one_s": round(command_one, 2), "command_league_s": round(command_many, 2)}
 
 
