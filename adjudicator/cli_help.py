@@ -18,6 +18,7 @@ EXAMPLES = {
     "edit": "adjudicator edit game.db fix.txt --reason 'the Italian bid was forgotten'   (fix.txt: pus Italians 40)",
     "contact": "adjudicator contact game.db --player Germans=new.address@example.org",
     "inbox": "adjudicator inbox game.db orders.eml   (or a Maildir folder, a saved forum post, -)",
+    "watch": "adjudicator watch game.db postgresql://host@db.example.org/league --every 300   (or --once from cron)",
     "adjudicate": "adjudicator adjudicate game.db --format bbcode --post",
     "status": "adjudicator status game.db --power Germans --place Poland",
     "report": "adjudicator report game.db --turn 3 --format text",
@@ -42,12 +43,12 @@ WORDS = {
     "bid": "POWER=PUS", "topic": "TOPIC", "power": "POWER", "place": "PLACE", "reason": "TEXT",
     "fmt": "markdown|bbcode|text", "turn": "TURN", "out": "FILE.png", "region": "all|battles", "width": "PIXELS",
     "anchor": "HEX", "posted": "FILE", "orders": "SHA256", "report_file": "REPORT", "src": "SRC", "dst": "DST",
-    "source": "FILE|FOLDER|-", "sender": "ADDRESS|forum-uid:N",
+    "source": "FILE|FOLDER|-", "sender": "ADDRESS|forum-uid:N", "dbs": "DB...", "every": "SECONDS",
     "attacker": "UNITS", "defender": "UNITS", "order": "ORDERS", "attacker_power": "POWER", "defender_power": "POWER",
     "attacker_ool": "UNITS", "defender_ool": "UNITS", "retreat": "N", "runs": "N", "sim_seed": "N",
 }
 # What an argument is, in the column where Typer prints its type: a database, a file or - for standard input.
-KINDS = {"db": "PATH|URL", "src": "PATH|URL", "dst": "PATH|URL", "file": "FILE|-", "report_file": "FILE|-",
+KINDS = {"db": "PATH|URL", "dbs": "PATH|URL", "src": "PATH|URL", "dst": "PATH|URL", "file": "FILE|-", "report_file": "FILE|-",
          "source": "FILE|FOLDER|-"}
 
 

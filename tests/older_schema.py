@@ -1,7 +1,7 @@
 """Game databases as older versions of the adjudicator left them, made by hand from one of today's: what the upgrade
 tests read as they are, then upgrade with a write.
 
-Schema 6 added the messages taken in (intake); 5 kept with each report the version of the templates that wrote it; 4 moved a game's setup (scenario, initial state) from its row into game_setup and added the indexes of the
+Schema 7 added the answers sent to the messages taken in (reply); 6 added the messages taken in (intake); 5 kept with each report the version of the templates that wrote it; 4 moved a game's setup (scenario, initial state) from its row into game_setup and added the indexes of the
 journal's reads; 3 added snapshots, map art, deliveries and game settings; 2 made the journal's numbers unique.
 """
 
@@ -48,6 +48,7 @@ POSTGRESQL_TO_3 = ["ALTER TABLE game ADD COLUMN scenario VARCHAR, ADD COLUMN ini
                    "FROM game_setup WHERE game_setup.game_id = game.id",
                    "ALTER TABLE game ALTER COLUMN scenario SET NOT NULL, ALTER COLUMN initial_state SET NOT NULL",
                    "DROP TABLE game_setup"]
+TO_6 = ["DROP TABLE reply"]
 TO_5 = ["DROP TABLE intake"]
 TO_4 = ["ALTER TABLE report DROP COLUMN template_version"]
 TO_2 = ["DROP TABLE snapshot", "DROP TABLE map_art", "DROP TABLE delivery", "DROP TABLE game_setting"]
@@ -55,10 +56,10 @@ TO_1 = ["DROP INDEX ux_submission_game_seq", "DROP INDEX ux_step_game_seq"]
 
 
 def as_schema(db, version: int) -> None:
-    """Turn the game database `db` (a SQLite file or a league's URL, of schema 6) into one of schema `version`."""
+    """Turn the game database `db` (a SQLite file or a league's URL, of schema 7) into one of schema `version`."""
     engine = create_engine(url_of(str(db)), poolclass=NullPool)      # SQLite: foreign keys off, as sqlite3's default
     sqlite = engine.dialect.name == "sqlite"
-    statements = TO_5 + (TO_4 if version < 5 else [])
+    statements = TO_6 + (TO_5 if version < 6 else []) + (TO_4 if version < 5 else [])
     statements += ((SQLITE_TO_3 if sqlite else POSTGRESQL_TO_3) + [f"DROP INDEX {name}" for name in INDEXES_OF_4]
                    if version < 4 else [])
     statements += (TO_2 if version < 3 else []) + (TO_1 if version < 2 else [])

@@ -271,21 +271,28 @@ def _covered(s: Session, game, turn_index: int | None) -> tuple[int, int, str]:
 def one_delivery(engine):
     """Holds the game's delivery lock while the block runs: a second `post` or `mail` of the game (or `adjudicate
     --post`) waits for it up to ADJUDICATOR_BUSY_TIMEOUT seconds, then stops with a DeliveryError (exit 4), having
-    sent nothing. A SQLite game locks a hidden file beside its own (`.NAME.lock`: flock, not the database file,
-    whose POSIX locks SQLite holds and any other close of it would drop); a league, a session-level advisory lock
-    on the game's id, on a connection kept open for the run. Both go when the process dies."""
-    wait = db.busy_timeout()
+    sent nothing."""
+    with game_lock(engine, "lock", _DELIVERY_LOCKS, db.busy_timeout(), BUSY):
+        yield
+
+
+@contextmanager
+def game_lock(engine, name: str, space: int, wait: float, busy: str):
+    """Holds one of the game's locks while the block runs, waiting for it up to `wait` seconds, then a
+    DeliveryError saying `busy` (with {wait}). A SQLite game locks a hidden file beside its own (`.NAME.<name>`:
+    flock, not the database file, whose POSIX locks SQLite holds and any other close of it would drop); a league,
+    a session-level advisory lock on the game's id in the key space `space`, on a connection kept open for the
+    run. Both go when the process dies."""
     if engine.dialect.name == "sqlite":
-        with _file_lock(engine.url.database, wait):
+        with _file_lock(engine.url.database, name, wait, busy):
             yield
         return
     with db.transaction(engine) as s:
         gid = db.the_game(s).id
-    lock = {"space": _DELIVERY_LOCKS, "key": int.from_bytes(hashlib.sha256(gid.encode()).digest()[:4], "big",
-                                                             signed=True)}
+    lock = {"space": space, "key": int.from_bytes(hashlib.sha256(gid.encode()).digest()[:4], "big", signed=True)}
     with db.guard(), engine.connect() as conn:
         ask = text("SELECT pg_try_advisory_lock(CAST(:space AS integer), CAST(:key AS integer))")
-        _retry(lambda: conn.execute(ask, lock).scalar(), wait)
+        _retry(lambda: conn.execute(ask, lock).scalar(), wait, busy)
         conn.commit()
         try:
             yield
@@ -298,12 +305,12 @@ def one_delivery(engine):
 
 
 @contextmanager
-def _file_lock(database: str | None, wait: float):
+def _file_lock(database: str | None, name: str, wait: float, busy: str):
     if not database or database == ":memory:" or database.startswith("file:"):
         yield                                   # no file beside which to lock: nothing else can open it either
         return
     path = Path(database)
-    lock = path.with_name(f".{path.name}.lock")
+    lock = path.with_name(f".{path.name}.{name}")
     try:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as exc:
@@ -312,10 +319,10 @@ def _file_lock(database: str | None, wait: float):
     try:
         try:
             import fcntl
-            _retry(lambda: _try_lock(lambda: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)), wait)
+            _retry(lambda: _try_lock(lambda: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)), wait, busy)
         except ImportError:                     # Windows: a byte-range lock of the lock file
             import msvcrt
-            _retry(lambda: _try_lock(lambda: msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)), wait)
+            _retry(lambda: _try_lock(lambda: msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)), wait, busy)
         yield
     finally:
         os.close(fd)                            # lets go of the lock too
@@ -331,12 +338,12 @@ def _try_lock(take) -> bool:
     return True
 
 
-def _retry(take, wait: float) -> None:
+def _retry(take, wait: float, busy: str) -> None:
     """Tries `take` until it succeeds, or for `wait` seconds; then a DeliveryError."""
     deadline = time.monotonic() + wait
     while not take():
         if time.monotonic() >= deadline:
-            raise DeliveryError(BUSY.format(wait=wait))
+            raise DeliveryError(busy.format(wait=wait))
         time.sleep(0.1)
 
 

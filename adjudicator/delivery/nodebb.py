@@ -57,6 +57,11 @@ class PostQueued(DeliveryError):
     """NodeBB accepted the reply into its post queue: nothing is in the topic until a moderator approves it."""
 
 
+class PostDelayed(DeliveryError):
+    """NodeBB refused the reply for coming too soon after the account's last post (its postDelay), and the waits
+    allowed were spent: nothing was posted."""
+
+
 @dataclass
 class _Failure:
     """A try that may succeed when repeated: a network failure, HTTP 429 or 5xx, or "already posting"."""
@@ -160,7 +165,8 @@ class NodeBB:
 
     def reply(self, tid: int, content: str, mark: str | None = None) -> int:
         """Posts `content` as a reply in topic `tid` and returns the new post's pid. `mark`, the content's last line
-        (by default that line as it stands), finds the reply in the topic when a try's answer was lost."""
+        (by default that line as it stands), finds the reply in the topic when a try's answer was lost. The forum's
+        post delay is waited out POST_DELAY_WAITS times, then PostDelayed (`watch` posts in a later round)."""
         mark = mark or _last_line(content)
         failures = waits = 0
         while True:
@@ -176,6 +182,9 @@ class NodeBB:
                 waits += 1
                 self._sleep(delay + POST_DELAY_MARGIN)
                 continue
+            if delay is not None:
+                raise PostDelayed(redact(f"the forum refused the reply to topic {tid} for now (HTTP 400: "
+                                         f"{_message(result, self._secrets)})", self._secrets))
             return self._pid(result, tid)
 
     def find(self, tid: int, marks: Iterable[str]) -> dict[str, int]:
@@ -188,7 +197,7 @@ class NodeBB:
         missed). A topic that cannot be read is a DeliveryError: nothing is posted on a guess."""
         wanted = {mark: _words(mark) for mark in marks}
         found: dict[str, int] = {}
-        me = self._own_uid()
+        me = self.own_uid()
         page = pages = 1
         while page <= pages and len(found) < len(wanted):
             response = self._send(self._http, "GET", f"/api/topic/{tid}",
@@ -210,6 +219,41 @@ class NodeBB:
             pages = count if isinstance(count, int) else 1
             page += 1
         return found
+
+    def new_posts(self, tid: int, after: int) -> tuple[list[dict], int]:
+        """The posts of topic `tid` on its newest page, and on every page further back while the page read holds
+        only posts after the pid `after` (so a watch that read the topic before reads one page when nothing is
+        new), newest first, without this account's own; and the newest pid read. The newest page is read whole
+        each time: a post edited there is seen again. A topic gone or unreadable is a DeliveryError."""
+        me, posts, newest = self.own_uid(), [], after
+        page = pages = 1
+        while page <= pages:
+            response = self._send(self._http, "GET", f"/api/topic/{tid}",
+                                  params={"page": page, "sort": "newest_to_oldest"})
+            body = _json(response)
+            if response.status_code == 404:
+                raise self._failure(f"topic {tid} does not exist on {self.url} (GET /api/topic/{tid}: HTTP 404): "
+                                    f"it was deleted or moved; give the game's topic again with "
+                                    f"`adjudicator post DB --topic TID`")
+            if response.status_code != 200 or not isinstance(body, dict) or not isinstance(body.get("posts"), list):
+                raise self._failure(f"cannot read topic {tid} (GET /api/topic/{tid}: HTTP {response.status_code}): "
+                                    f"its new posts are read in a later round")
+            pids = []
+            for post in body["posts"]:
+                pid = whole_number(str(post.get("pid", "")), 19) if isinstance(post, dict) else None
+                if pid is None:
+                    continue
+                pids.append(pid)
+                if not me or post.get("uid") != me:
+                    posts.append(post)
+            newest = max([newest, *pids])
+            if not pids or min(pids) <= after:
+                break
+            pagination = body.get("pagination")
+            count = pagination.get("pageCount") if isinstance(pagination, dict) else None
+            pages = count if isinstance(count, int) else 1
+            page += 1
+        return posts, newest
 
     def user_id(self, username: str) -> int | None:
         """The uid of the account named `username` (its login name, not its display name), None when the forum has
@@ -349,7 +393,7 @@ class NodeBB:
                 f"({said}{proxy}): grant it in the topic's category, or use a token of an account that may "
                 f"reply. {AGAIN}")
 
-    def _own_uid(self) -> int | None:
+    def own_uid(self) -> int | None:
         """The uid of the token's account (/api/config), whose posts alone `find` reads: a player quoting a
         report part is not the part."""
         uid = self._forum_config().get("uid")

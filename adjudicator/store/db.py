@@ -362,7 +362,8 @@ def _upgrade(db: str, engine) -> None:
     models.GameSetup), and the indexes of the journal's reads are made (report.turn_context, audit).
     4 to 5: reports keep the version of the templates that wrote them, 0 in those written before (see
     report.TEMPLATE_VERSION): `audit` decides from it, never from the report's text, how it compares a report.
-    5 to 6: the table of messages taken in (intake) is added, empty."""
+    5 to 6: the table of messages taken in (intake) is added, empty.
+    6 to 7: the table of the answers sent to them (reply) is added, empty."""
     from . import models
     with transaction(engine, write=True) as s:
         found = rows(s, "SELECT value FROM meta WHERE key = 'schema_version'")

@@ -113,3 +113,23 @@ class Intake(SQLModel, table=True):
     submission: Optional[int] = None           # the seq of the submission it made
     answer: str                                # the answer's text, given again when the message comes again
     created_at: str = Field(default_factory=now)
+
+
+class Reply(SQLModel, table=True):
+    """The answer `watch` sends to a message taken in (answers.py), recorded as a report's delivery is: the intent,
+    with the whole text to send, before it goes; what the mail server or the forum answered once it came. A run
+    killed in between sends the same mail again (the same Message-ID), or finds the forum reply by its mark before
+    posting it again: each answer goes out once (schema 7)."""
+    __table_args__ = (Index("ux_reply_game_ref_version", "game_id", "ref", "version", unique=True),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    ref: str                                   # the message answered: its intake ref
+    version: str                               # and version (an edited post is answered again)
+    channel: str                               # "mail" or "forum"
+    target: str                                # the mail address, or the topic id
+    subject: str = ""                          # a mail's subject
+    thread: str = ""                           # a mail's References, space-separated
+    body: str                                  # the text sent
+    mark: str                                  # a mail's Message-ID, or the forum reply's last line
+    sent: str = ""                             # "" until sent; the Message-ID or post id; QUEUED in the post queue
+    created_at: str = Field(default_factory=now)
