@@ -675,6 +675,7 @@ def odds(db: Optional[str] = typer.Argument(None, help="A game database: its rul
          attacker_ool: Optional[str] = typer.Option(None, "--attacker-ool", help="The attacker's order of loss: 'inf, art, arm' (default: the game's)."),
          defender_ool: Optional[str] = typer.Option(None, "--defender-ool", help="The defender's order of loss."),
          retreat: Optional[int] = typer.Option(None, "--retreat", min=1, max=10_000, help="The attacker retreats at the end of a round with fewer units than this left."),
+         round_: Optional[int] = typer.Option(None, "--round", min=1, max=INT_BOUND, help="The game round of the battle, for a rule of a round such as the Pacific's surprise attack in round 1 (default: the game's round with a database, else 1)."),
          runs: Optional[int] = typer.Option(None, "--runs", min=1, max=1_000_000, help="Battles to simulate where exact odds are out of reach (default: 2,000, fewer for a battle of over 40 units, so that it takes seconds)."),
          sim_seed: int = typer.Option(1, "--seed", min=0, max=INT_BOUND, help="The simulation's seed (the same seed, the same figures)."),
          simulated: bool = typer.Option(False, "--simulate", help="Simulate the battle even where exact odds are within reach (to compare with a battle calculator)."),
@@ -686,7 +687,7 @@ def odds(db: Optional[str] = typer.Argument(None, help="A game database: its rul
         from .odds import reckon
         given = {"--attacker": attacker, "--defender": defender, "--place": place, "--attacker-power": attacker_power,
                  "--defender-power": defender_power, "--attacker-ool": attacker_ool, "--defender-ool": defender_ool,
-                 "--retreat": retreat, "--map": map_, "--rules": rules, "--game": None if game == "demo" else game}
+                 "--retreat": retreat, "--round": round_, "--map": map_, "--rules": rules, "--game": None if game == "demo" else game}
         if db is not None and any(given[o] for o in ("--map", "--rules", "--game")):
             raise AdjudicatorError("a game database brings its own game, rules and map: leave out --game, --map and "
                                    "--rules")
@@ -701,10 +702,10 @@ def odds(db: Optional[str] = typer.Argument(None, help="A game database: its rul
             raise AdjudicatorError("name both sides: --attacker '3 inf, 1 art' --defender '2 inf' (or a game and "
                                    "--order 'cm …')")
         else:
-            game_rules = (cli_odds.rules_of_game(_db(db), game_id) if db is not None
-                          else cli_odds.rules_without_db(game, map_, rules))
+            game_rules, now = (cli_odds.rules_of_game(_db(db), game_id) if db is not None
+                               else (cli_odds.rules_without_db(game, map_, rules), 1))
             position = cli_odds.odds_position(game_rules, attacker, defender, place, attacker_power, defender_power,
-                                              attacker_ool, defender_ool, retreat)
+                                              attacker_ool, defender_ool, retreat, round_ or now)
         found = reckon(position, runs=runs, seed=sim_seed, simulate_only="asked for with --simulate" if simulated else "")
     except AdjudicatorError as exc:
         _fail(exc, as_json)

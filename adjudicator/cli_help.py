@@ -45,7 +45,7 @@ WORDS = {
     "anchor": "HEX", "posted": "FILE", "orders": "SHA256", "report_file": "REPORT", "src": "SRC", "dst": "DST",
     "source": "FILE|FOLDER|-", "sender": "ADDRESS|forum-uid:N", "dbs": "DB...", "every": "SECONDS",
     "attacker": "UNITS", "defender": "UNITS", "order": "ORDERS", "attacker_power": "POWER", "defender_power": "POWER",
-    "attacker_ool": "UNITS", "defender_ool": "UNITS", "retreat": "N", "runs": "N", "sim_seed": "N",
+    "attacker_ool": "UNITS", "defender_ool": "UNITS", "retreat": "N", "round_": "ROUND", "runs": "N", "sim_seed": "N",
 }
 # What an argument is, in the column where Typer prints its type: a database, a file or - for standard input.
 KINDS = {"db": "PATH|URL", "dbs": "PATH|URL", "src": "PATH|URL", "dst": "PATH|URL", "file": "FILE|-", "report_file": "FILE|-",

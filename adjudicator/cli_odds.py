@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .errors import AdjudicatorError
 from .odds import Odds, Position, check_battles, from_order, read_units, standalone
-from .people import People, speaking
+from .people import People, powers, speaking, verb
 from .people import power as power_word
 from .people import unit as unit_word
 from .words import possessive
@@ -16,24 +16,36 @@ Z95 = 1.96          # the simulation's error bars: 95% of runs of as many battle
 
 
 def odds_position(rules, attacker: str, defender: str, place: str | None, power: str | None, enemy: str | None,
-                  attacker_ool: str | None, defender_ool: str | None, retreat_below: int | None) -> Position:
-    """The battle of the units named on the command line, on the game's map (`--place`, else a place that fits)."""
+                  attacker_ool: str | None, defender_ool: str | None, retreat_below: int | None,
+                  round_: int = 1) -> Position:
+    """The battle of the units named on the command line, on the game's map (`--place`, else a place that fits),
+    in game round `round_` (a rule of a round, as the Pacific's surprise attack in round 1, applies there)."""
     from .state import State
     check_battles(rules)
     start = State.initial(rules.scenario)
     power = _power(rules, power, "--attacker-power") or rules.scenario.turn_players()[0]
-    enemy = _power(rules, enemy, "--defender-power") or next(
-        (p for p in rules.scenario.turn_players() if rules.fights(start, power, p)),
-        next((p for p in rules.scenario.turn_players() if not rules.friendly(start, power, p)), None))
+    enemy = _power(rules, enemy, "--defender-power") or _enemy(rules, start, power)
     if enemy is None or enemy == power:
         raise AdjudicatorError("name the defending power with --defender-power (one that is not the attacker's ally)")
     att = read_units(rules, attacker, "--attacker", power)
     dfn = read_units(rules, defender, "--defender", enemy)
-    sea = any(rules.ut(uc.unit).domain == "sea" for uc in att)
-    place = _place(rules, start, place, enemy, sea)
+    sea = any(rules.ut(uc.unit).domain == "sea" for uc in (*att, *dfn))
+    place = _place(rules, start, place, power, enemy, sea)
     ools = [read_units(rules, text, option, who, counts=False) if text else None
             for text, option, who in ((attacker_ool, "--attacker-ool", power), (defender_ool, "--defender-ool", enemy))]
-    return standalone(rules, att, dfn, power, enemy, place, ools[0], ools[1], retreat_below)
+    return standalone(rules, att, dfn, power, enemy, place, ools[0], ools[1], retreat_below, round_)
+
+
+def _enemy(rules, state, power: str) -> str | None:
+    """The defender when none is named: a power at war with the attacker (else one not allied with it), one whose
+    land borders the attacker's where there is one, first in turn order."""
+    players = rules.scenario.turn_players()
+    foes = ([p for p in players if rules.fights(state, power, p)]
+            or [p for p in players if p != power and not rules.friendly(state, power, p)])
+    own = {t for t, owner in state.owners.items() if owner == power}
+    beside = [p for p in foes if any(owner == p and own & set(rules.scenario.neighbours(t))
+                                     for t, owner in state.owners.items())]
+    return (beside or foes or [None])[0]
 
 
 def _power(rules, given: str | None, option: str) -> str | None:
@@ -46,16 +58,20 @@ def _power(rules, given: str | None, option: str) -> str | None:
     return found[0]
 
 
-def _place(rules, state, given: str | None, enemy: str, sea: bool) -> str:
+def _place(rules, state, given: str | None, power: str, enemy: str, sea: bool) -> str:
+    """`--place`, else where such a battle could be: a sea zone (any ship) or the defender's land, one beside the
+    attacker's own land where there is one."""
     if given is not None:
         found = rules.lexicon().resolve("place", given)
         if len(found) != 1:
             raise AdjudicatorError(f"--place {given}: no such place on this map" if not found
                                    else f"--place {given} could be {', '.join(found)}: name one")
         return found[0]
-    for t in rules.scenario.territories:
-        if t.water == sea and (sea or state.owners.get(t.name) == enemy):
-            return t.name
+    fits = [t.name for t in rules.scenario.territories
+            if t.water == sea and (sea or state.owners.get(t.name) == enemy)]
+    beside = [name for name in fits if any(state.owners.get(n) == power for n in rules.scenario.neighbours(name))]
+    if beside or fits:
+        return (beside or fits)[0]
     raise AdjudicatorError("give --place: no place on this map fits the battle")
 
 
@@ -78,11 +94,12 @@ def position_from_order(db: str, game_id: str | None, text: str) -> tuple[Positi
 
 
 def rules_of_game(db: str, game_id: str | None):
-    """The rules (and map) a game in a database is played with."""
-    from .game import setup_of
-    from .store.db import choose, open_existing, the_game, transaction
+    """The rules (and map) a game in a database is played with, and the round it is in."""
+    from .game import open_game
+    from .store.db import choose, open_existing, transaction
     with transaction(choose(open_existing(db), db, game_id)) as s:
-        return setup_of(s, the_game(s)).rules
+        g = open_game(s)
+        return g.rules, max(1, g.state.round)
 
 
 def rules_without_db(game: str, map_arg: str | None, rules_version: str | None):
@@ -96,12 +113,12 @@ def rules_without_db(game: str, map_arg: str | None, rules_version: str | None):
 def odds_text(odds: Odds, rules) -> str:
     """The odds as players read them in a post."""
     with speaking(People(rules.scenario, rules.people_names)):
-        head = f"Battle odds in {odds.place} ({rules.name} rules), "
+        head = f"Battle odds in {odds.place} ({rules.name} rules, round {odds.round}), "
         head += (f"exact over {odds.states:,} battle state{'s' if odds.states != 1 else ''}" if odds.method == "exact" else
                  f"simulated: {odds.runs:,} battles from seed {odds.seed}, error bars of 95% ({odds.why})")
         lines = [head,
-                 f"  {power_word(odds.attacker)} attack with {units_words(odds.attacking)}",
-                 f"  {', '.join(power_word(p) for p in odds.defender)} defend with {units_words(odds.defending)}"
+                 f"  {power_word(odds.attacker)} {verb(odds.attacker, 'attack')} with {units_words(odds.attacking)}",
+                 f"  {_defenders(odds.defender)} with {units_words(odds.defending)}"
                  if odds.defending else "  no unit there defends (facilities are never casualties)",
                  _line("attacker wins", odds.attacker_wins, odds)
                  + (f"   (takes {odds.place}: {odds.captures:.2%})" if odds.captures else ""),
@@ -115,10 +132,14 @@ def odds_text(odds: Odds, rules) -> str:
                  "losses less the attacker's)",
                  "likeliest ends:"]
         for o in odds.outcomes[:5]:
-            left = [f"{power_word(odds.attacker)} keep {units_words(o['attacker'])}" if o["attacker"] else "",
+            left = [f"{power_word(odds.attacker)} {verb(odds.attacker, 'keep')} {units_words(o['attacker'])}" if o["attacker"] else "",
                     f"the defender keeps {units_words(o['defender'])}" if o["defender"] else ""]
             lines.append(f"  {o['probability']:7.2%}  {o['result']}" + "".join(f"; {x}" for x in left if x))
     return "\n".join(lines)
+
+
+def _defenders(names: list[str]) -> str:
+    return f"{power_word(names[0])} {verb(names[0], 'defend')}" if len(names) == 1 else f"{powers(names)} defend"
 
 
 def _line(what: str, p: float, odds: Odds) -> str:

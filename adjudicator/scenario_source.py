@@ -56,11 +56,17 @@ def _version_of_map(name: str, module, scenario: Scenario, xml: Path, version: s
     """The rule version a map of `name` is played with: the one the map says it is made for (the game's
     rules_of_map), where it says; a `--rules` that differs from it, or a map made for a version the game does not
     play, is refused before anything is written, with the `--rules` or map to use instead."""
-    made_for = getattr(module, "rules_of_map", lambda _: None)(scenario)
+    reads = getattr(module, "rules_of_map", None)
+    made_for = reads(scenario) if reads is not None else None
     versions = getattr(module, "RULE_VERSIONS", {})
+    maps = "; ".join(f"{v}: {stem}.xml" for v, stem in versions.items())
+    if reads is not None and made_for is None:      # a game that knows its maps by what they say: not one of them
+        raise ConfigError(f"the map {xml.name} is not made for the {name} game (it names none of its rule versions): "
+                          f"the {name} rules would be played with this map's units and values, which are not "
+                          f"theirs. Choose its map ({maps}), or play this one as `--game g40` (the G40 base rules and "
+                          f"the map's own settings)")
     if made_for is None or made_for == version:
         return version
-    maps = "; ".join(f"{v}: {stem}.xml" for v, stem in versions.items())
     if made_for not in versions:
         raise ConfigError(f"the map {xml.name} is made for the {made_for} rules, which the {name} game does not play "
                           f"(it plays {', '.join(versions)}, each on its own map: {maps}); choose one of those maps, "

@@ -341,3 +341,53 @@ def test_options_an_order_does_not_take_are_refused(cli, demo_db):
     assert "leave out --retreat" in result.output
     result = cli("odds", demo_db, "--attacker", "1 inf", "--defender", "1 inf", "--game", "g40", code=2)
     assert "leave out --game" in result.output
+
+
+G40_2E = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
+AU_13 = "g40_alt_universe/map/games/G40_Alt_Universe_v2.0.8_beta-1.3.xml"
+
+
+def test_a_battle_of_few_states_but_many_ways_out_is_simulated_not_left_running(cli):
+    """100 infantry and 50 armour against 120 infantry: under 20,000 states, but each round of each has thousands
+    of ways out (the chain took 100 s); it is simulated, saying why."""
+    found = cli.json("odds", "--attacker", "100 inf, 50 arm", "--defender", "120 inf", "--runs", "3")
+    assert found["method"] == "simulation" and "too big to reckon exactly" in found["why"], found["why"]
+
+
+def test_a_games_rules_on_a_map_not_made_for_them_are_refused(cli, maps_dir, tmp_path):
+    """The Alt-Universe rules on the 2nd-edition map would fight with that map's units (a bomber defending at 1,
+    where Alt-Universe's defends at 0): refused by `odds` and `new` alike, naming the maps to use."""
+    for args in (("odds", "--game", "g40-alt-universe", "--map", maps_dir / G40_2E, "--attacker", "2 inf",
+                  "--defender", "1 bomber"),
+                 ("new", tmp_path / "au.db", "--game", "g40-alt-universe", "--map", maps_dir / G40_2E)):
+        out = cli(*args, code=2).output
+        assert "is not made for the g40-alt-universe game" in out and "G40_Alt_Universe_v2.0.8_beta-1.3.xml" in out
+    assert not (tmp_path / "au.db").exists()
+    found = cli.json("odds", "--game", "g40-alt-universe", "--map", maps_dir / AU_13, "--attacker", "2 inf",
+                     "--defender", "1 bomber")
+    assert (found["attacker_wins"], found["defender_wins"], found["draw"]) == (1.0, 0.0, 0.0)     # AU-102
+
+
+def test_the_round_of_the_game_is_said_and_a_rule_of_round_1_applies_only_there(cli, maps_dir):
+    """Pacific (CL-26): in round 1 a unit defending against Japan hits only on 1; from round 2 as usual. One
+    infantry against one: attacker (1/6 · 5/6) / (1 − 5/6 · 5/6) = 5/11 in round 1, (1/6 · 2/3) / (1 − 5/6 · 2/3)
+    = 1/4 after."""
+    pacific = maps_dir / "pacific/map/games/pacific.xml"
+    first, later = (cli.json("odds", "--game", "classic", "--map", pacific, "--attacker", "1 inf", "--defender",
+                             "1 inf", "--round", r) for r in ("1", "2"))
+    assert (first["round"], later["round"]) == (1, 2) and first["attacker"] == "Japanese"
+    assert abs(first["attacker_wins"] - 5 / 11) < 1e-9 and abs(later["attacker_wins"] - 1 / 4) < 1e-9
+    text = cli("odds", "--game", "classic", "--map", pacific, "--attacker", "1 inf", "--defender", "1 inf").output
+    assert "(classic rules, round 1)" in text.splitlines()[0], text
+
+
+def test_without_a_place_the_battle_is_where_such_units_meet_and_the_sentences_agree(cli, maps_dir):
+    """A defending submarine puts the battle at sea; land battles are fought beside the attacker's land, by a
+    power at war with it there (Germany and France, in the G40 opening); a single power attacks, not attack."""
+    found = cli.json("odds", "--game", "g40", "--map", maps_dir / G40_2E, "--attacker", "1 ftr, 1 des",
+                     "--defender", "1 sub")
+    assert "Sea Zone" in found["place"] and abs(found["attacker_wins"] - 12 / 13) < 1e-9
+    text = cli("odds", "--game", "g40", "--map", maps_dir / G40_2E, "--attacker", "3 inf, 1 arm",
+               "--defender", "3 inf").output
+    assert "  Germany attacks with 1 armour, 3 infantry" in text and "  France defends with 3 infantry" in text
+    assert "; Germany keeps " in text, text

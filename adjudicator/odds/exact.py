@@ -29,6 +29,7 @@ from ..state import Unit
 
 DEAD, LEFT, DOOMED = -1, -2, -3
 MAX_NODES = 20_000          # beyond this many nodes a battle is simulated: the chain would take seconds
+MAX_WORK = 2_000_000       # beyond this many ways out of its rounds, too: about 1-2 µs each, so seconds
 
 Key = tuple[int, ...]
 Hit = tuple[int, frozenset]          # how many hits, and the unit types they may fall on
@@ -94,6 +95,7 @@ class ExactOdds:
         # BG-13 needs both sides at each end of a round; a battle without transports skips it
         self._transports = any(self.rules.defenceless(u, role) for role, units in self.base.items() for u in units)
         self.nodes = 0
+        self.work = 0
         self._refuse_what_is_not_followed()
 
     # -- what the chain does not follow ------------------------------------------------------------------
@@ -557,7 +559,7 @@ class ExactOdds:
             nxt: dict[tuple[Key, Key], float] = {}
             for (a, d), p in live.items():
                 self._count()
-                self._spread(self.round(rnd, a, d), p, nxt, ends)
+                self._spread(self._weighed(self.round(rnd, a, d)), p, nxt, ends)
             live = nxt
         heap = [(-self._strength(a, d), a, d) for a, d in live]
         heapq.heapify(heap)
@@ -565,7 +567,7 @@ class ExactOdds:
             _, a, d = heapq.heappop(heap)
             m = live.pop((a, d))
             self._count()
-            branches = self.round(steady, a, d)
+            branches = self._weighed(self.round(steady, a, d))
             stay = self._staying(branches, a, d)
             if stay >= 1.0 - 1e-15:        # nothing can change any more: the battle ends by the round limit
                 ends[("stalemate", a, d)] = ends.get(("stalemate", a, d), 0.0) + m
@@ -584,6 +586,16 @@ class ExactOdds:
                 elif s == DOOMED:
                     total += 1
         return total
+
+    def _weighed(self, branches: list) -> list:
+        """A round's ways out, counted as the work of spreading them: a node of a big battle has thousands (every
+        number of hits on each side, every choice of casualties), so the states alone do not say how long the
+        chain takes."""
+        self.work += sum(len(d_side) * (len(a_side) if a_side is not None else 1) for _, a_side, d_side in branches)
+        if self.work > MAX_WORK:
+            raise NotExact(f"the battle is too big to reckon exactly in a few seconds ({self.nodes:,} states "
+                           f"followed, and more to come)")
+        return branches
 
     def _count(self) -> None:
         self.nodes += 1

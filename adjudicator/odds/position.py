@@ -64,14 +64,17 @@ def read_units(rules: MapFacts, text: str, what: str, power: str, counts: bool =
 
 def standalone(rules: MapFacts, attacker: tuple[UnitCount, ...], defender: tuple[UnitCount, ...],
                power: str, enemy: str, place: str, attacker_ool: tuple[str, ...] | None = None,
-               defender_ool: tuple[str, ...] | None = None, retreat_below: int | None = None) -> Position:
+               defender_ool: tuple[str, ...] | None = None, retreat_below: int | None = None,
+               round_: int = 1) -> Position:
     """The battle of `attacker` (of `power`) against `defender` (of `enemy`) in `place` of the game's map, each
     at war with the other and nothing else there; `retreat_below`: the attacker retreats at the end of a round
-    with fewer units than that left (`retreat … if attackers < N`), to a neighbouring place of its own."""
+    with fewer units than that left (`retreat … if attackers < N`), to a neighbouring place of its own; `round_`:
+    the game round it is fought in."""
     check_battles(rules)
     if place not in rules.scenario.territories_by_name():
         raise AdjudicatorError(f"no place called {place!r} on this map")
     state = State.initial(rules.scenario)
+    state.round = round_
     if not rules.fights(state, power, enemy):
         state.set_relationship(power, enemy, _war(rules))
     sea = rules.is_water(place)

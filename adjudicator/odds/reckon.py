@@ -37,6 +37,7 @@ class Odds:
     runs: int = 0
     seed: int = 0
     states: int = 0                              # nodes the exact chain settled
+    round: int = 1                               # the game round it is fought in (rules of a round: CL-26)
 
     def error(self, p: float) -> float:
         """One standard error of a simulated share (0 for exact odds)."""
@@ -47,7 +48,7 @@ class Odds:
                "captures": self.captures, "retreats": self.retreats, "method": self.method, "place": self.place,
                "attacker": self.attacker, "defenders": self.defender, "attacking": self.attacking,
                "defending": self.defending, "expected_survivors": self.survivors, "ipc_swing": self.ipc_swing,
-               "outcomes": self.outcomes}
+               "outcomes": self.outcomes, "round": self.round}
         if self.method == "exact":
             out["states"] = self.states
         else:
@@ -62,7 +63,7 @@ def reckon(position: Position, runs: int | None = None, seed: int = 1, simulate_
     battle = position.battle()
     rules = position.rules
     odds = Odds(position.power, sorted({u.owner for u in battle.dfn}), position.place, _count(battle.att),
-                _count(battle.dfn), "exact")
+                _count(battle.dfn), "exact", round=position.state.round)
     try:
         if simulate_only:
             raise NotExact(simulate_only)
@@ -120,6 +121,8 @@ def _sum_up(odds: Odds, ends: list, rules) -> None:
         lost_dfn = start_dfn - sum(price[t] * n for t, n in dfn)
         swing += p * (lost_dfn - lost_att)
         grouped[(result, att, dfn)] = grouped.get((result, att, dfn), 0.0) + p
+    for key in ("attacker_wins", "defender_wins", "draw", "captures", "retreats"):    # sums of floats: 1.0000000000000002
+        setattr(odds, key, min(1.0, max(0.0, getattr(odds, key))))
     odds.ipc_swing = swing
     odds.survivors = {side: dict(sorted(found.items())) for side, found in survivors.items()}
     top = sorted(grouped.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP]
