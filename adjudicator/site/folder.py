@@ -96,7 +96,13 @@ class SiteFolder:
         return path
 
     def finish(self) -> None:
-        """The manifest last: a build cut short leaves the earlier manifest, and the next build rewrites what it missed."""
+        """The manifest last: a build cut short leaves the earlier manifest, and the next build rewrites what it missed.
+        A file an earlier build wrote and this one did not (the position's picture once a turn shows it) goes."""
+        for name in sorted(set(self.old.get("files", {})) - set(self.files)):
+            path = self._target(name)
+            if path.is_file():
+                path.unlink()
+                self.written.append(name)
         self._manifest()
 
     def _manifest(self) -> None:

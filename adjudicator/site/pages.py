@@ -20,7 +20,7 @@ from ..report import context, render_context
 from ..store import db
 from .folder import SiteFolder
 
-MAP_WIDTH = 1200        # pixels: sharp on a phone (zoomed), a quarter of a forum picture's bytes
+MAP_WIDTH = None         # the picture `map` draws for a forum post (2000 px whole): legible when zoomed on a phone
 STATIC = ("site.css", "dice.js")
 _MARKS = re.compile(r"`([^`]*)`|\*\*([^*]+)\*\*")
 
@@ -38,7 +38,10 @@ def build(engine, out: str, templates_dir: Path | None = None) -> dict:
                   "anchor": game.anchor, "test_seed": game.test_seed}
         for name in STATIC:
             site.write(name, _template_text(name))
-        _picture(site, "maps/now.png", now["state_hash"], lambda: draw(s, game, None, "all", MAP_WIDTH))
+        # the position now is the last turn's picture, unless a turn is under way (its first part adjudicated)
+        current = f"maps/after-{turns[-1]['index']}.png" if turns and turns[-1]["state_hash"] == now["state_hash"] else "maps/now.png"
+        if current == "maps/now.png":
+            _picture(site, current, now["state_hash"], lambda: draw(s, game, None, "all", MAP_WIDTH))
         for k, turn in enumerate(turns):
             _picture(site, f"maps/after-{turn['index']}.png", turn["state_hash"],
                      lambda t=turn["index"]: draw(s, game, t, "all", MAP_WIDTH))
@@ -54,7 +57,7 @@ def build(engine, out: str, templates_dir: Path | None = None) -> dict:
                            after=f"../maps/after-{turn['index']}.png", **ctx)
             site.write(name, page, key)
         site.write("index.html", _render("index.html.j2", root="", game=header, status=now, turns=turns,
-                                         map="maps/now.png"))
+                                         map=current, heading=people.heading))
         site.write("check.html", _render("check.html.j2", root="", game=header))
     site.finish()
     return {"folder": str(site.root), "game": now["game"], "turns": len(turns), "written": site.written,
@@ -92,8 +95,13 @@ def _environment():
     return env
 
 
-def _render(template: str, **values) -> str:
-    return _environment().get_template(template).render(**values)
+def _render(template: str, heading=None, **values) -> str:
+    """`heading`: the game's words for a power in a table's cell (people.People.heading), for the `heading` filter."""
+    env = _environment()
+    if heading is not None:
+        env = env.overlay()
+        env.filters["heading"] = heading
+    return env.get_template(template).render(**values)
 
 
 def _template_text(name: str) -> str:
