@@ -49,7 +49,7 @@ def site(tmp_path_factory, maps_dir) -> tuple[Path, Path]:
 
 def stand_in_picture(session, game, turn_index, region, width) -> bytes:
     out = io.BytesIO()
-    Image.new("RGB", (width, width // 2), "#cfe3f3").save(out, "PNG")
+    Image.new("RGB", (400, 200), "#cfe3f3").save(out, "PNG")
     return out.getvalue()
 
 
