@@ -160,3 +160,16 @@ def test_the_paste_page_checks_a_report_as_verify_does(site, page):
     page.click("button[type=submit]")
     assert page.get_attribute("body", "data-verify") == "fail"
     assert f"group {group.label} (d{group.sides}): expected {' '.join(map(str, group.expected))}" in page.text_content("#verdict")
+
+
+def test_the_paste_page_refuses_a_report_that_lost_a_dice_line(site, page):
+    db, folder = site
+    report = Cli()("report", db, "--turn", 1).stdout
+    line = next(l for l in report.splitlines() if l.startswith("battle:"))
+    cut = report.replace(line + "\n", "")
+    assert verify.summary(verify.check(cut))[0] == 1
+    page.goto((folder / "check.html").as_uri())
+    page.fill("#report", cut)
+    page.click("button[type=submit]")
+    assert page.get_attribute("body", "data-verify") == "fail"
+    assert "a dice line is missing or cut" in page.text_content("#verdict")

@@ -144,17 +144,21 @@
     for (let line of text.replace(/[^\S\n]/g, " ").split("\n")) {
       line = line.trim().replace(LEAD, "").replace(TRAIL, "");
       if (line.toLowerCase() === "adjudicator dice") {
-        blocks.push({game: "", turn: 0, anchor: "", seed: "", salts: [], groups: [], values: []});
+        blocks.push({game: "", turn: 0, anchor: "", seed: "", salts: [], groups: [], values: [], binds: null, orders: "",
+                     holds: ""});
         continue;
       }
       const block = blocks[blocks.length - 1];
       if (!block || !line) continue;
-      const head = /^(game|turn|anchor|seed|salts)\s*:\s*(.*)$/i.exec(line);
+      const head = /^(game|turn|anchor|seed|salts|binds|orders|holds)\s*:\s*(.*)$/i.exec(line);
       if (head && !block.groups.length) {
         const [name, value] = [head[1].toLowerCase(), head[2].trim()];
         if (name === "turn") block.turn = /^[0-9]{1,9}$/.test(value) ? Number(value) : 0;
         else if (name === "salts") block.salts = value.split("|").map((s) => s.trim());
-        else if (name === "seed") block.seed = value.toLowerCase();
+        else if (name === "seed") block.seed = /revealed/i.test(value) ? null : value.toLowerCase();
+        else if (name === "binds") block.binds = value.split("|").map((s) => s.trim().toLowerCase());
+        else if (name === "orders") block.orders = value.toLowerCase();
+        else if (name === "holds") block.holds = value;
         else if (name === "anchor") block.anchor = value.toLowerCase();
         else block.game = value;
         continue;
@@ -187,8 +191,12 @@
     let failed = false;
     for (const block of blocks) {
       const where = `game ${block.game || "?"}, turn ${block.turn || "?"}`;
-      const bad = block.groups.filter((g) => g.sides < 2 || g.sides > 256);
-      const result = bad.length ? {problem: `${bad[0].label} has ${bad[0].sides} sides`} : check(block);
+      if (block.seed === null) {
+        say(`${where}: the seed of this turn is not revealed yet, so its ${block.groups.length} dice group(s) cannot be checked yet; check the report that ends the turn`);
+        continue;
+      }
+      const result = {problem: problemOf(block)};
+      if (!result.problem) Object.assign(result, check(block));
       if (result.problem) {
         failed = true;
         say(`${where}: DOES NOT CHECK OUT: ${result.problem}`, true);
@@ -205,7 +213,27 @@
         say(`  group ${g.label} (d${g.sides}): expected ${result.groups[k].join(" ")}, found ${block.values[k].join(" ")}`, true);
       }
     }
-    document.body.dataset.verify = failed ? "fail" : "ok";
+    const checked = blocks.some((b) => b.seed !== null);
+    document.body.dataset.verify = failed ? "fail" : checked ? "ok" : "unrevealed";
+  }
+
+  /* What `verify` refuses in a block before any die: a line lost (`holds:`), salts given for other orders, sides
+     no byte rule serves. */
+  function problemOf(block) {
+    const bad = block.groups.find((g) => g.sides < 2 || g.sides > 256);
+    if (bad) return `${bad.label} has ${bad.sides} sides`;
+    const dice = block.values.reduce((n, v) => n + v.length, 0);
+    const holds = /^([0-9]{1,9}) groups?, ([0-9]{1,9}) dice$/i.exec(block.holds || "");
+    if (block.holds && (!holds || Number(holds[1]) !== block.groups.length || Number(holds[2]) !== dice)) {
+      return `the block says it holds ${block.holds}, but ${block.groups.length} groups and ${dice} dice were read: a dice line is missing or cut`;
+    }
+    if (block.binds || (block.orders && block.salts.length)) {
+      const binds = block.binds || [];
+      if (binds.length !== block.salts.length || !block.orders) return "the salts and the orders they bind do not match in number: a line is missing or cut";
+      const k = binds.findIndex((b) => b !== block.orders);
+      if (k >= 0) return `salt ${k + 1} was given for the orders with sha256 ${binds[k]}, not for those salted, ${block.orders}: the orders were changed after the salts`;
+    }
+    return "";
   }
 
   function zoomable(img) {     // a click or Enter toggles the map between the page's width and its own size
