@@ -42,22 +42,25 @@ def build(engine, out: str, templates_dir: Path | None = None) -> dict:
         current = f"maps/after-{turns[-1]['index']}.png" if turns and turns[-1]["state_hash"] == now["state_hash"] else "maps/now.png"
         if current == "maps/now.png":
             _picture(site, current, now["state_hash"], lambda: draw(s, game, None, "all", MAP_WIDTH))
+        sizes: dict[str, tuple[int, int]] = {}     # each picture's width and height: the page keeps its room while it loads
         for k, turn in enumerate(turns):
             _picture(site, f"maps/after-{turn['index']}.png", turn["state_hash"],
                      lambda t=turn["index"]: draw(s, game, t, "all", MAP_WIDTH))
+            sizes[f"../maps/after-{turn['index']}.png"] = _png_size(site.root / f"maps/after-{turn['index']}.png")
             prev = turns[k - 1]["index"] if k else None
             after = turns[k + 1]["index"] if k + 1 < len(turns) else None
             name = f"turns/{turn['index']}.html"
-            key = f"{turn['state_hash']}|{prev}|{after}|{_templates_key()}"
+            pictures = [sizes.get(f"../maps/after-{prev}.png"), sizes[f"../maps/after-{turn['index']}.png"]]
+            key = f"{turn['state_hash']}|{prev}|{after}|{pictures}|{_templates_key()}"
             if site.unchanged(name, key):
                 continue
             ctx = context(s, turn["index"], game)
             page = _render("turn.html.j2", root="../", prev=prev, next=after, posted=render_context(ctx, "markdown", templates_dir),
                            before=f"../maps/after-{prev}.png" if prev else None,
-                           after=f"../maps/after-{turn['index']}.png", **ctx)
+                           after=f"../maps/after-{turn['index']}.png", sizes=sizes, **ctx)
             site.write(name, page, key)
         site.write("index.html", _render("index.html.j2", root="", game=header, status=now, turns=turns,
-                                         map=current, heading=people.heading))
+                                         map=current, size=_png_size(site.root / current), heading=people.heading))
         site.write("check.html", _render("check.html.j2", root="", game=header))
     site.finish()
     return {"folder": str(site.root), "game": now["game"], "turns": len(turns), "written": site.written,
@@ -76,8 +79,18 @@ def _turns(s, game_id: str, people) -> list[dict]:
 
 
 def _picture(site: SiteFolder, name: str, key: str, drawn) -> None:
+    """A picture is made of its position and of how pictures are drawn (the adjudicator's version, the width)."""
+    from importlib.metadata import version
+    key = f"{key}|{version('adjudicator')}|{MAP_WIDTH}"
     if not site.unchanged(name, key):
         site.write(name, drawn(), key)
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    """A PNG's width and height, from its header (IHDR, bytes 16 to 24)."""
+    with path.open("rb") as f:
+        head = f.read(24)
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
 
 
 def marked(text: str) -> Markup:
