@@ -2,22 +2,16 @@
 Alt-Universe game (tests/test_au_games.py's script) whose every turn page recomputes its dice in the browser, to the
 same values `verify` computes, and says `data-verify="ok"`; a page with one die edited says `fail` and names the die;
 the index reaches every turn; the "paste a report" page checks a report as `verify` does. One browser for the
-module, one built site.
-
-The map pictures here are a small stand-in PNG: drawing the G40 map costs about 2 s a picture (its callouts'
-layout), 40 s for this game's 19, and the pictures are `adjudicator map`'s, drawn for real in tests/test_site.py
-and tests/test_picture.py. What this module checks, the dice, the pages and their links, does not depend on them."""
+module, one built site (its 18 map pictures drawn for real: some 4 s)."""
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
-from adjudicator import picture, verify
+from adjudicator import verify
 from conftest import TEST_SEED, Cli, own_folder
 from test_au_games import GAME_ID, ORDER, SCRIPT, Game, germans_2_landing
 
@@ -31,7 +25,6 @@ def site(tmp_path_factory, maps_dir) -> tuple[Path, Path]:
     cli, db = Cli(), folder / "au.db"
     with own_folder(folder), pytest.MonkeyPatch.context() as env:
         env.setenv("ADJUDICATOR_MAPS_PATH", str(maps_dir))
-        env.setattr(picture, "draw", stand_in_picture)
         cli("new", db, "--game", "g40-alt-universe", "--seed", TEST_SEED, "--id", GAME_ID)
         game = Game(cli, db)
         for rnd, turns in SCRIPT.items():
@@ -45,12 +38,6 @@ def site(tmp_path_factory, maps_dir) -> tuple[Path, Path]:
                 game.adjudicate(power, rnd)
         cli("site", db, "-o", folder / "site")
     return db, folder / "site"
-
-
-def stand_in_picture(session, game, turn_index, region, width) -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (400, 200), "#cfe3f3").save(out, "PNG")
-    return out.getvalue()
 
 
 @pytest.fixture(scope="module")
