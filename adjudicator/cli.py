@@ -897,6 +897,7 @@ def settings_(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> 
 
 from . import cli_inbox  # noqa: E402,F401  (registers `inbox`, which needs the helpers above)
 from . import cli_watch  # noqa: E402,F401  (registers `watch`)
+from . import cli_site  # noqa: E402,F401  (registers `site`)
 
 explain(app)
 

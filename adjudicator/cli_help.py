@@ -28,6 +28,7 @@ EXAMPLES = {
     "verify": "adjudicator verify post.txt --anchor 1f0c…(the anchor posted at the start)",
     "post": "adjudicator post game.db --topic https://www.axisandallies.org/forums/topic/41234/kursk",
     "mail": "adjudicator mail game.db --turn 3",
+    "site": "adjudicator site game.db -o site   (then open site/index.html, or put the folder on the web)",
     "odds": "adjudicator odds --game g40 --attacker '3 inf, 1 art, 2 ftr' --defender '3 inf, 1 aa gun'",
     "maps": "adjudicator maps",
     "games": "adjudicator games postgresql://host@db.example.org/league",

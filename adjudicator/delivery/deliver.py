@@ -36,6 +36,7 @@ from sqlmodel import Session, select
 
 from .. import report
 from ..report_parts import render_parts
+from ..site.link import with_site_link
 from ..config import FORUM, check_destination
 from ..contacts import ADDRESS
 from ..errors import AdjudicatorError, ConfigError, DeliveryError, StoreError
@@ -143,9 +144,10 @@ def _post(engine, url: str, token: str, tid: int, turn_index: int | None, pictur
     password = os.environ.get(PASSWORD_VAR) or None
     with NodeBB(url, token, user, password) as forum:
         room = len(_mark(gid, turn, step, 999, 999, state_hash)) + 2
-        limit = forum.max_post_length() - POST_MARGIN - room
+        limit = forum.max_post_length() - POST_MARGIN - room - len(with_site_link("", turn))
         with db.transaction(engine) as s:
             parts = [unmention(p) for p in render_parts(s, turn, "markdown", limit)]
+        parts[-1] = with_site_link(parts[-1], turn)
         if rows and rows[0].parts != len(parts):
             raise DeliveryError(f"this report was begun as {rows[0].parts} parts ({len(done)} of them posted), but "
                                 f"the forum's limit now splits it into {len(parts)}: post the rest by hand from "
@@ -222,7 +224,7 @@ def _mail(engine, smtp, addresses: list[str], turn_index: int | None, picture: b
         if not groups:
             return {"turn": turn, "to": [], "already": sorted(sent), "message_id": None}
         ctx = report.context(s, turn)
-        text = report.render_context(ctx, "text")
+        text = with_site_link(report.render_context(ctx, "text"), turn)
         when = "bid before round 1" if ctx["turn"]["bid"] else f"round {ctx['turn']['round']}"
         subject = f"[{game.id}] {when}, {ctx['turn']['name']}"
         png = _picture(s, game, turn) if picture else None
