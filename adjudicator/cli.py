@@ -399,8 +399,9 @@ def _delivered(step: str, out: dict) -> str:
         if not out["posted"]:
             return f"turn {out['turn']} was already posted to topic {out['topic']} (post ids {', '.join(out['already'])}): nothing posted again"
         picture = f"; map picture {out['picture']}" if out.get("picture") else ""
+        warning = f"\nwarning: {out['warning']}" if out.get("warning") else ""
         return (f"posted turn {out['turn']} to topic {out['topic']} in {len(out['posted'])} part(s): post id(s) "
-                f"{', '.join(map(str, out['posted']))}{picture}")
+                f"{', '.join(map(str, out['posted']))}{picture}{warning}")
     if not out["to"]:
         return f"turn {out['turn']} was already mailed to {', '.join(out['already'])}: nothing sent again"
     return f"mailed turn {out['turn']} to {', '.join(out['to'])} ({out['subject']}; {out['message_id']})"

@@ -56,6 +56,10 @@ def pinned(players: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 if uid is None:
                     raise ConfigError(f"--player {power}={contact}: the forum has no account with the username "
                                       f"{found[0]!r} (the name the player logs in with, not the display name)")
+                if uid == forum.own_uid():
+                    raise ConfigError(f"--player {power}={contact}: that is the account the adjudicator posts as "
+                                      "(ADJUDICATOR_NODEBB_TOKEN's): its posts are the reports and answers, never "
+                                      "read as orders. Give the player an account of their own")
                 contact = f"{PREFIX}{found[0]}#{uid}"
             out.append((power, contact))
     return out

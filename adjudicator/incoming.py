@@ -193,11 +193,11 @@ def _number(value) -> int | None:
 
 def from_text(text: str, sender: str, data: bytes) -> Incoming:
     """Orders saved as plain text, whose sender the host vouches for (`inbox --from`): a mail address or
-    forum-uid:<uid>. `data` is the file as read, whose hash is the message's identity and its only version (a
-    file changed is another message)."""
+    forum-uid:<uid>. The file as read (`data`) and its sender are the message's identity and its only version: a
+    file changed, or given with another sender (a typo of the host's mended), is another message."""
     channel = FORUM if sender.startswith(FORUM_UID) else MAIL
     own, notes = _orders(text)
-    digest = hashlib.sha256(data).hexdigest()
+    digest = hashlib.sha256(sender.encode("utf-8") + b"\n" + data).hexdigest()
     return Incoming(channel, f"sha256:{digest}", sender, "", "", own, digest, {}, tuple(notes))
 
 

@@ -69,7 +69,8 @@ def take(engine, incoming: Incoming) -> Answer:
     try:
         submit(engine, power, incoming.text, record=record)
     except SubmissionRejected as exc:
-        return _refuse(engine, incoming, power, _rejected_text(incoming, power, exc))
+        return _refuse(engine, incoming, power, _earlier(engine, incoming, power) +
+                       _rejected_text(incoming, power, exc))
     except _Taken:
         with db.transaction(engine) as s:
             return _again(incoming, _rows(s, incoming, incoming.version)[-1])
@@ -146,9 +147,26 @@ def _power(engine, incoming: Incoming) -> tuple[str | None, str]:
                   if isinstance(contact, str) and ADDRESS.fullmatch(contact) and contact.lower() == incoming.sender]
     if not powers:
         return None, _notes(incoming, _stranger(incoming, game.id, players))
+    if (other := _other_power(engine, incoming, powers)) is not None:
+        return None, _notes(incoming, f"These orders were not taken, and nothing was changed: they are headed "
+                                      f"`power: {other}`, and you play {' and '.join(powers)} in game {game.id}. "
+                                      "Send the orders of your own power only.")
     if len(powers) == 1:
         return powers[0], ""
     return _named_power(engine, incoming, powers, game.id)
+
+
+def _other_power(engine, incoming: Incoming, powers: list[str]) -> str | None:
+    """The power a `power:` header names, when it is one the sender does not play (orders posted for another
+    player): refused in one line, rather than checked as the sender's own orders."""
+    from .game import setup_of
+    header = _POWER_LINE.search(incoming.text)
+    if header is None:
+        return None
+    with db.transaction(engine) as s:
+        lexicon = setup_of(s, db.the_game(s)).lexicon
+    named = lexicon.resolve("power", header.group(1))
+    return named[0] if len(named) == 1 and named[0] not in powers else None
 
 
 def _stranger(incoming: Incoming, game_id: str, players: list[tuple[str, object]]) -> str:
@@ -193,7 +211,8 @@ def _notes(incoming: Incoming, text: str) -> str:
 
 
 def _accepted_text(incoming: Incoming, out: dict) -> str:
-    lines = [f"Orders accepted for {out['name']} in game {out['game']} (submission {out['submission']}). "
+    lines = [f"Orders accepted for {out['name']} in game {out['game']} (submission {out['submission']}, sha256 "
+             f"{out['sha256']}: the turn's report prints the hash of the orders it played, to compare). "
              f"{len(out['orders'])} order(s), as understood:"]
     lines += [f"  {line}" for line in out["orders"]]
     if out["covers"]:
@@ -219,6 +238,26 @@ def _rejected_text(incoming: Incoming, power: str, exc: SubmissionRejected) -> s
         lines.append(f"… and {exc.more} more (the first {len(exc.errors)} are shown).")
     lines.append(_AGAIN)
     return _notes(incoming, "\n".join(lines))
+
+
+def _earlier(engine, incoming: Incoming, power: str) -> str:
+    """What a refused message must first say when the sender's turn was already taken from an earlier one of
+    theirs (a correction sent behind the first orders): the orders that count, and that these changed nothing."""
+    with db.transaction(engine) as s:
+        game = db.the_game(s)
+        found = db.rows(s, "SELECT i.ref, i.submission, b.round, b.status FROM intake i JOIN submission b ON "
+                           "b.game_id = i.game_id AND b.seq = i.submission WHERE i.game_id = :game AND i.power = :power "
+                           "AND i.accepted AND b.kind = 'turn' AND i.ref != :ref ORDER BY i.id DESC LIMIT 1",
+                        game=game.id, power=power, ref=incoming.ref)
+        state = db.load_state(s, game) if found else None
+    if not found:
+        return ""
+    row = found[0]
+    if row.status != "locked" and not (row.round == state.round and state.power != power):
+        return ""           # orders of an earlier round, or of a phase before this one of the turn going on
+    played = "are locked, to be played next" if row.status == "locked" else f"played its turn of round {row.round}"
+    return (f"Your orders of {row.ref} (submission {row.submission}) were taken before this message and {played}: "
+            "this message changed nothing. Orders once accepted stand; if they must change, ask the host.\n")
 
 
 def _edited(incoming: Incoming, accepted) -> str:

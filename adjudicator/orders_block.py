@@ -11,6 +11,7 @@ import re
 
 _HEADER = re.compile(r"\s*(power|game|round)\s*:", re.I)
 _END = re.compile(r"\s*end\s*\.?\s*", re.I)
+_POWER = re.compile(r"\s*power\s*:", re.I)
 
 
 def orders_block(text: str) -> tuple[str, list[str]]:
@@ -28,9 +29,14 @@ def orders_block(text: str) -> tuple[str, list[str]]:
     if not aside:
         return "\n".join(kept), []
     header = lines[start].split(":")[0].strip().lower()
-    return "\n".join(kept), [f"line{'s' if len(aside) > 1 else ''} {_spans(aside, lines)} of your message, before the "
-                             f"`{header}:` line or after `end`, {'were' if len(aside) > 1 else 'was'} read as words "
-                             "to the host, not as orders"]
+    notes = [f"line{'s' if len(aside) > 1 else ''} {_spans(aside, lines)} of your message, before the "
+             f"`{header}:` line or after `end`, {'were' if len(aside) > 1 else 'was'} read as words to the host, not "
+             "as orders"]
+    second = next((i for i in range(stop + 1, len(lines)) if _POWER.match(lines[i])), None)
+    if second is not None:          # a player of two powers who sent both powers' orders in one message
+        notes.append(f"line {second + 1} starts orders for another power (`{lines[second].strip()}`), which were not "
+                     "read: a message takes the orders of one power; send those again in a message of their own")
+    return "\n".join(kept), notes
 
 
 def _spans(numbers: list[int], lines: list[str]) -> str:

@@ -66,6 +66,21 @@ class Hosting:
 
 
 @dataclass
+class _Say:
+    """A game's log lines; a `later` one says what failed and waits for the next round, which the exit code of
+    `--once` tells a cron job (4)."""
+    done: Round
+    gid: str
+
+    def __call__(self, line: str) -> None:
+        self.done.log(f"{self.gid}: {line}")
+
+    def later(self, line: str) -> None:
+        self.done.failures += 1
+        self(line)
+
+
+@dataclass
 class Round:
     """What one round did, for the command's exit code."""
     log: Callable[[str], None]
@@ -254,7 +269,7 @@ def _game(engine, game: Game, hosting: Hosting, batch, parsed, forum, topics: di
     from .delivery.deliver import game_lock
     if _idle(game, batch, topics.get(game.id)):
         return
-    say = lambda line: done.log(f"{game.id}: {line}")                       # noqa: E731
+    say = _Say(done, game.id)
     with ExitStack() as alone:
         try:
             alone.enter_context(game_lock(engine, "watch.lock", WATCH_LOCKS, 0, "another watch is working on it"))
@@ -352,7 +367,7 @@ def _take(engine, game: Game, incoming, hosting: Hosting, forum, say) -> bool:
         answer = take(engine, incoming)
     except Exception as exc:                 # noqa: BLE001 - one bad message never stops the others
         said = exc.message if isinstance(exc, AdjudicatorError) else f"{type(exc).__name__}: {exc}"
-        say(f"{what}: not taken, tried again next round: {said}")
+        say.later(f"{what}: not taken, tried again next round: {said}")
         return False
     verdict = f"accepted for {answer.power}" if answer.accepted else "refused"
     say(f"{what}: {verdict}{' (taken before)' if answer.already else ''}")
@@ -368,7 +383,7 @@ def _answer(say, ref: str, send: Callable[[], str]) -> bool:
     try:
         say(f"answer to {ref}: {send()}")
     except AdjudicatorError as exc:
-        say(f"answer to {ref}: not sent, tried again next round: {exc.message}")
+        say.later(f"answer to {ref}: not sent, tried again next round: {exc.message}")
         return False
     return True
 
@@ -382,7 +397,7 @@ def _adjudicate(engine, game: Game, hosting: Hosting, say) -> None:
         except NothingToDo:
             return
         except AdjudicatorError as exc:
-            say(f"not adjudicated: {exc.message}")
+            say.later(f"not adjudicated: {exc.message}")
             return
         say(f"adjudicated round {out['round']}, {out['power']} (turn {out['turn_index']})")
         if game.topic is not None and hosting.forum is not None:
@@ -397,12 +412,14 @@ def _deliver(engine, channel: str, turn: int, say) -> None:
         if channel == "nodebb":
             out = deliver.post(engine, turn)
             said = (f"posted turn {turn} in {len(out['posted'])} part(s)" if out["posted"]
-                    else f"turn {turn} was posted before")
+                    else f"turn {turn} was posted before") + (f" ({out['warning']})" if out.get("warning") else "")
         else:
             out = deliver.mail(engine, turn)
             said = f"mailed turn {turn} to {', '.join(out['to'])}" if out["to"] else f"turn {turn} was mailed before"
     except AdjudicatorError as exc:
-        said = f"turn {turn} not {'posted' if channel == 'nodebb' else 'mailed'}, tried again next round: {exc.message}"
+        say.later(f"turn {turn} not {'posted' if channel == 'nodebb' else 'mailed'}, tried again next round: "
+                  f"{exc.message}")
+        return
     say(said)
 
 

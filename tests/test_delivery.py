@@ -145,13 +145,6 @@ def test_a_queued_post_is_not_taken_for_a_post(cli, game, forum):
         assert con.execute("select part, ref from delivery").fetchall() == [(1, "")]
 
 
-def test_without_a_forum_login_the_post_says_where_the_picture_is(cli, game, forum, monkeypatch):
-    monkeypatch.delenv("ADJUDICATOR_NODEBB_PASSWORD")
-    cli("submit", game, "--power", "Germans", "-", input=SCRIPT["Germans"])
-    cli("adjudicate", game, "--post")
-    assert "adjudicator map game.db --turn 1" in forum.posts[0]["raw"] and forum.uploads == []
-
-
 def test_post_and_mail_use_ADJUDICATOR_DB_when_no_database_is_named(cli, game, forum, smtp, monkeypatch):
     monkeypatch.setenv("ADJUDICATOR_DB", str(game))
     cli("submit", "--power", "Germans", input="end\n")
@@ -159,3 +152,15 @@ def test_post_and_mail_use_ADJUDICATOR_DB_when_no_database_is_named(cli, game, f
     assert "posted turn 1 to topic 7" in cli("post", "--no-picture").stdout
     assert "mailed turn 1 to hans@example.org, ivan@example.org" in cli("mail", "--no-picture").stdout
     assert len(forum.posts) == 1 and len(smtp.messages) == 1
+
+
+def test_without_the_upload_login_the_post_has_no_map_line_and_the_host_is_told(cli, game, forum, monkeypatch):
+    """The map cannot be uploaded without the forum login: the players' post says nothing of the host's settings
+    (it once said 'Map: not uploaded (… ADJUDICATOR_NODEBB_USER …)'); the host reads it in the command's warning."""
+    monkeypatch.delenv("ADJUDICATOR_NODEBB_PASSWORD")
+    cli("submit", game, "--power", "Germans", "-", input=SCRIPT["Germans"])
+    out = cli("adjudicate", game, "--post")
+    posts = [p for p in forum.posts if p["tid"] == TOPIC]
+    assert posts and not any("ADJUDICATOR_" in p["raw"] or "Map:" in p["raw"] for p in posts)
+    assert "warning: no map picture: the forum login for uploads (ADJUDICATOR_NODEBB_USER and _PASSWORD)" in out.stderr
+    assert forum.uploads == []

@@ -218,7 +218,7 @@ def test_what_is_no_message_is_refused_with_what_to_give_and_plain_text_needs_it
 
 def test_a_forum_account_is_pinned_to_its_uid_when_given_if_a_forum_is_set(cli, tmp_path, monkeypatch):
     from nodebb_standin import NodeBBStandIn
-    with NodeBBStandIn(tokens={"tok": "host"}, users={"ivan": "pw", "marco": "pw"}) as forum:
+    with NodeBBStandIn(tokens={"tok": "host"}, users={"ivan": "pw", "marco": "pw", "otto": "pw"}) as forum:
         monkeypatch.setenv("ADJUDICATOR_NODEBB_URL", forum.url)
         monkeypatch.setenv("ADJUDICATOR_NODEBB_TOKEN", "tok")
         db = tmp_path / "g.db"
@@ -226,22 +226,60 @@ def test_a_forum_account_is_pinned_to_its_uid_when_given_if_a_forum_is_set(cli, 
         refused = cli("contact", db, "--player", "Italians=forum:Marco Rossi", "--player", "Germans=forum:marco",
                       code=2).output
         assert "the forum has no account with the username 'Marco Rossi'" in refused
-        assert [r["path"] for r in forum.requests] == ["/forums/api/user/username/ivan",
-                                                       "/forums/api/user/username/Marco%20Rossi"]
-        cli("contact", db, "--player", "Italians=forum:marco", "--player", "Germans=forum:host")
-        assert {p: c["contact"] for p, c in cli.json("status", db)["powers"].items()} == {
-            "Germans": "forum:host#3", "Russians": "forum:ivan#1", "Italians": "forum:marco#2"}
+        assert [r["path"] for r in forum.requests if "/user/" in r["path"]] == [
+            "/forums/api/user/username/ivan", "/forums/api/user/username/Marco%20Rossi"]
+        # the account the adjudicator posts as is no player's: its posts are the reports, never orders
+        own = cli("contact", db, "--player", "Germans=forum:host", code=2).output
+        assert "that is the account the adjudicator posts as" in own
+        cli("contact", db, "--player", "Italians=forum:marco", "--player", "Germans=forum:otto")
+        contacts = {p: c["contact"] for p, c in cli.json("status", db)["powers"].items()}
+        assert (contacts["Russians"], contacts["Italians"]) == ("forum:ivan#1", "forum:marco#2")
+        assert contacts["Germans"].startswith("forum:otto#")
 
         # the topic as the forum serves it: Markdown rendered, a quote of the post replied to, orders in a code block
         forum.open_topic(7, "host", "Game t1 starts: Germans to move.")
-        pid = forum.post_as(7, "host", "@ivan said in [Game 7](/post/1):\n> Germans to move.\n\nHere they are:\n\n"
+        pid = forum.post_as(7, "otto", "@ivan said in [Game 7](/post/1):\n> Germans to move.\n\nHere they are:\n\n"
                                        "```\n" + GERMANS + "```\n\ngood luck")
         page = httpx.get(f"{forum.url}/api/topic/7").json()
         (tmp_path / "topic.json").write_text(json.dumps(page))
         out = cli.json("inbox", db, "topic.json", code=1)
-        assert [(a["ref"], a["accepted"], a["power"]) for a in out] == [("post:1", False, "Germans"),
+        assert [(a["ref"], a["accepted"], a["power"]) for a in out] == [("post:1", False, None),
                                                                         (f"post:{pid}", True, "Germans")]
-        assert out[0]["answer"].startswith("No line of your message reads as an order")
+        assert "is not the player of any power" in out[0]["answer"]
         forum.edit(pid, "power: Germans\nbuy 9 inf\nend")
         (tmp_path / "topic.json").write_text(json.dumps(httpx.get(f"{forum.url}/api/topic/7").json()))
         assert "the edit changed nothing" in cli.json("inbox", db, "topic.json", code=1)[1]["answer"]
+
+
+def test_what_a_player_who_sent_the_wrong_thing_is_told(cli, game, tmp_path):
+    """From a host's trial of the answers: the acceptance gives the hash the report prints; a correction sent
+    behind accepted orders says those stand; orders headed with another player's power are refused in one line;
+    a second power's orders in the same mail are named as not read."""
+    (tmp_path / "o.eml").write_text(mail(GERMANS, "c1"))
+    accepted = cli.json("inbox", game, "o.eml")[0]
+    with sqlite3.connect(game) as con:        # the hash the report prints under "Orders as locked"
+        (digest,) = con.execute("SELECT sha256 FROM submission WHERE seq = 2").fetchone()
+    assert f"(submission 2, sha256 {digest}: the turn's report prints" in accepted["answer"], accepted["answer"]
+    (tmp_path / "fix.eml").write_text(mail(GERMANS.replace("2 inf,", "3 inf,"), "c2", subject="[t1] CORRECTION"))
+    fix = cli.json("inbox", game, "fix.eml", code=1)[0]["answer"]
+    assert fix.startswith("Your orders of <c1@example.org> (submission 2) were taken before this message and are "
+                          "locked, to be played next: this message changed nothing."), fix
+    (tmp_path / "other.eml").write_text(mail(SCRIPT["Russians"], "c3"))
+    other = cli.json("inbox", game, "other.eml", code=1)[0]["answer"]
+    assert other.startswith("These orders were not taken, and nothing was changed: they are headed `power: "
+                            "Russians`, and you play Germans and Italians in game t1."), other
+    assert "line" not in other.split("\n")[0].split("game t1.")[1]             # no cascade of the Russians' errors
+    both = SCRIPT["Italians"] + "\n" + SCRIPT["Germans"]
+    (tmp_path / "both.eml").write_text(mail(both, "c4"))
+    said = cli.json("inbox", game, "both.eml", code=1)[0]["answer"]
+    second = both.splitlines().index("power: Germans") + 1
+    assert f"line {second} starts orders for another power (`power: Germans`), which were not read" in said, said
+
+
+def test_plain_text_given_with_another_sender_is_another_message(cli, game, tmp_path):
+    """`inbox orders.txt --from`: the host's typo in the sender is refused, and the same file with the right
+    sender is taken, not answered 'taken before' (the file and its sender are the message)."""
+    (tmp_path / "g.txt").write_text(GERMANS)
+    assert "not the player of any power" in cli("inbox", game, "g.txt", "--from", "hans@example.com", code=1).output
+    out = cli("inbox", game, "g.txt", "--from", "hans@example.org").output
+    assert "accepted for Germans" in out and "taken before" not in out

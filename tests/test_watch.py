@@ -280,3 +280,17 @@ def test_mail_is_read_over_tls_with_the_certificate_checked(cli, hosted, smtp, m
         assert "certificate is not trusted" in cli("watch", hosted, "--once", code=4).stderr
         monkeypatch.setenv("SSL_CERT_FILE", str(trusted))
         assert "accepted for Germans" in cli("watch", hosted, "--once").stderr
+
+
+def test_a_round_that_could_not_answer_or_mail_ends_in_exit_4_for_cron(cli, hosted, imap, monkeypatch):
+    """The mail server down: the German player's orders are taken and his turn played, but neither his answer nor
+    the report can be mailed; `--once` says so with exit 4 (something waits for the next round), not 0."""
+    import socket
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    monkeypatch.setenv("ADJUDICATOR_SMTP_PORT", str(port))            # nothing listens there
+    imap.append(mail("01"))
+    out = cli("watch", hosted, "--once", code=4)
+    assert "accepted for Germans" in out.stderr and "not sent, tried again next round" in out.stderr, out.stderr
+    assert "not mailed, tried again next round" in out.stderr, out.stderr

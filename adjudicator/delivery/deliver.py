@@ -156,13 +156,17 @@ def _post(engine, url: str, token: str, tid: int, turn_index: int | None, pictur
         intended = [d.part for d in rows if not d.ref]
         done |= _found(engine, forum, tid, turn, step, {k: marks[k - 1] for k in intended})
         already = [done[k] for k in sorted(done)]
-        link = None
+        link = unlinked = None
         if 1 not in done:
             with db.transaction(engine) as s:
                 png = _picture(s, db.the_game(s), turn) if picture else None
             if png is not None:
                 link = forum.upload(f"{gid}-turn{turn}.png", png)
-                parts[0] = _with_picture(parts[0], link, turn)
+                if link:
+                    parts[0] = _with_picture(parts[0], link, turn)
+                else:           # the host's to mend, not the players' to read in the topic
+                    unlinked = ("no map picture: the forum login for uploads (ADJUDICATOR_NODEBB_USER and _PASSWORD) "
+                                f"is not set; `adjudicator map DB --turn {turn} -o map.png` draws it")
         posted = []
         for k, (text, mark) in enumerate(zip(parts, marks), 1):
             if k in done:
@@ -172,7 +176,8 @@ def _post(engine, url: str, token: str, tid: int, turn_index: int | None, pictur
             pid = forum.reply(tid, f"{text}\n\n{mark}", mark)
             _answered(engine, turn, step, "nodebb", k, [str(tid)], str(pid))
             posted.append(pid)
-    return {"turn": turn, "topic": tid, "posted": posted, "already": already, "picture": link}
+    return {"turn": turn, "topic": tid, "posted": posted, "already": already, "picture": link,
+            **({"warning": unlinked} if unlinked else {})}
 
 
 def _found(engine, forum, tid: int, turn: int, step: int, marks: dict[int, str]) -> dict[int, str]:
@@ -194,13 +199,10 @@ def _mark(game_id: str, turn: int, step: int, part: int, parts: int, state_hash:
             f"state {state_hash[:16]}.")
 
 
-def _with_picture(first: str, link: str | None, turn: int) -> str:
-    """The map under the report's first heading, or where to get it when it could not be uploaded."""
+def _with_picture(first: str, link: str, turn: int) -> str:
+    """The map under the report's first heading."""
     head, _, rest = first.partition("\n\n")
-    line = (f"![Map after turn {turn}]({link})" if link else
-            f"Map: not uploaded (the forum login for uploads, ADJUDICATOR_NODEBB_USER and _PASSWORD, is not set); "
-            f"draw it from the game database with `adjudicator map game.db --turn {turn} -o map.png`.")
-    return f"{head}\n\n{line}\n\n{rest}"
+    return f"{head}\n\n![Map after turn {turn}]({link})\n\n{rest}"
 
 
 def mail(engine, turn_index: int | None = None, picture: bool = True) -> dict:
