@@ -108,7 +108,7 @@ def test_a_page_with_one_die_edited_fails_and_names_the_die(site, page):
 def test_the_index_reaches_every_turn_and_each_turn_the_next(site, page):
     _, folder = site
     page.goto((folder / "index.html").as_uri())
-    assert "Awaiting orders from Germans" in page.text_content("main")
+    assert "Awaiting orders from Germany." in page.text_content("main")      # players' words, not the map's
     links = page.eval_on_selector_all("ol.turns a", "as => as.map(a => a.textContent)")
     assert len(links) == 18
     reached = set()

@@ -60,7 +60,7 @@ def build(engine, out: str, templates_dir: Path | None = None) -> dict:
                            after=f"../maps/after-{turn['index']}.png", sizes=sizes, **ctx)
             site.write(name, page, key)
         site.write("index.html", _render("index.html.j2", root="", game=header, status=now, turns=turns,
-                                         map=current, size=_png_size(site.root / current), heading=people.heading))
+                                         map=current, size=_png_size(site.root / current), people=people))
         site.write("check.html", _render("check.html.j2", root="", game=header))
     site.finish()
     return {"folder": str(site.root), "game": now["game"], "turns": len(turns), "written": site.written,
@@ -108,12 +108,14 @@ def _environment():
     return env
 
 
-def _render(template: str, heading=None, **values) -> str:
-    """`heading`: the game's words for a power in a table's cell (people.People.heading), for the `heading` filter."""
+def _render(template: str, people=None, **values) -> str:
+    """`people`: the game's words for powers (people.People), for the `heading` filter (a power in a table's
+    cell) and the `said` filter (the engine's words, as `awaiting`, in players' words)."""
     env = _environment()
-    if heading is not None:
+    if people is not None:
         env = env.overlay()
-        env.filters["heading"] = heading
+        env.filters["heading"] = people.heading
+        env.filters["said"] = people.told
     return env.get_template(template).render(**values)
 
 
