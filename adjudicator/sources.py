@@ -47,7 +47,7 @@ class Mark:
     last: float
 
     def text(self) -> str:
-        return f"{self.box} {self.epoch} {self.last:g}"
+        return f"{self.box} {self.epoch} {self.last!r}"      # exactly: `:g` keeps 6 digits of a time
 
     @classmethod
     def parse(cls, text: str | None) -> Mark | None:

@@ -294,3 +294,11 @@ def test_a_round_that_could_not_answer_or_mail_ends_in_exit_4_for_cron(cli, host
     out = cli("watch", hosted, "--once", code=4)
     assert "accepted for Germans" in out.stderr and "not sent, tried again next round" in out.stderr, out.stderr
     assert "not mailed, tried again next round" in out.stderr, out.stderr
+
+
+def test_a_games_place_in_the_mailbox_is_kept_exactly():
+    """A Maildir's place is a file time and an IMAP folder's a UID: kept with 6 digits (`1.79579e+09`), a time
+    moved half an hour on and the mail that came meanwhile was never read; a UID past 999,999 was lost too."""
+    from adjudicator.sources import Mark
+    for last in (1795788123.456789, 1234567.0):
+        assert Mark.parse(Mark("box", 3, last).text()) == Mark("box", 3, last)
