@@ -415,6 +415,17 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False, record=None
         return summary
 
 
+def awaits_turn(engine, power: str, text: str) -> bool:
+    """Whether `text` holds turn orders of `power` while another power is on the move (orders sent before the
+    report of the turn before them): `watch` keeps them until that power's turn rather than refusing them."""
+    with db.transaction(engine) as s:
+        g = open_game(s)
+        if (g.state.power == power or power not in g.scenario.turn_players()
+                or g.rules.victory_status(g.state)["winner"]):
+            return False
+        return bool(turn.turn_orders(g.setup.parse(text, power, None).submission.orders))
+
+
 # -- edit (host corrections) ----------------------------------------------------------------------
 
 HOST = "host"           # the journal's "power" of a correction

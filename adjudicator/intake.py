@@ -35,6 +35,15 @@ class Answer:
     already: bool = False
 
 
+class NotYet(Exception):
+    """The message's orders are for a power whose turn has not come (`take(…, wait_turn=True)`): not taken, and
+    not answered, until it has."""
+
+    def __init__(self, power: str):
+        super().__init__(power)
+        self.power = power
+
+
 class _Taken(Exception):
     """The message was taken by another command while this one checked it: its submission is undone."""
 
@@ -44,8 +53,10 @@ _AGAIN = ("Line numbers count the lines of your own message as you wrote it (quo
           "out). Fix what is listed and send your whole orders again.")
 
 
-def take(engine, incoming: Incoming) -> Answer:
-    """Take `incoming` into the game of `engine` (db.choose), and answer it."""
+def take(engine, incoming: Incoming, wait_turn: bool = False) -> Answer:
+    """Take `incoming` into the game of `engine` (db.choose), and answer it. `wait_turn`: orders of a power whose
+    turn has not come raise NotYet, taking nothing (`watch` takes them once it has; `inbox` refuses them, and the
+    host gives them again)."""
     with db.transaction(engine) as s:
         earlier = _rows(s, incoming)
     same = [r for r in earlier if r.version == incoming.version or incoming.channel != FORUM]
@@ -57,7 +68,9 @@ def take(engine, incoming: Incoming) -> Answer:
     power, why = _power(engine, incoming)
     if power is None:
         return _refuse(engine, incoming, None, why)
-    from .game import submit
+    from .game import awaits_turn, submit
+    if wait_turn and awaits_turn(engine, power, incoming.text):
+        raise NotYet(power)
     answer: list[str] = []
 
     def record(s, summary: dict) -> None:

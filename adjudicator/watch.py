@@ -33,6 +33,7 @@ from .store import db
 
 MAIL_MARK, FORUM_MARK = "watch_mail", "watch_forum"      # game settings: where the game last read each
 WATCH_LOCKS = 7318              # the key space of the advisory locks of watches (deliver's is 7317)
+TAKEN, AGAIN, WAITS = "taken", "again", "waits"      # where a message stands after _take
 TOPIC_READERS = 8               # topics read at once: a forum far away answers each in a tenth of a second or so
 
 
@@ -308,7 +309,8 @@ def _game_round(engine, game: Game, hosting: Hosting, batch, parsed, forum, topi
     for channel, turns in game.undelivered.items():
         for turn in turns:
             _deliver(engine, channel, turn, say)
-    failed = False
+    failed = {"mail": False, "forum": False}
+    waiting: list = []                              # (channel, message): orders for a turn yet to come
     answered = _answered(engine, game.id) if game.new_mail else set()
     for k in game.new_mail:
         incoming = parsed[k]
@@ -316,11 +318,32 @@ def _game_round(engine, game: Game, hosting: Hosting, batch, parsed, forum, topi
             done.claimed.add(k)                        # read again (moved in a Maildir, a folder renumbered)
         elif _for_game(engine, incoming):
             done.claimed.add(k)
-            failed |= not _take(engine, game, incoming, hosting, forum, say)
-    if not failed and batch is not None and (game.new_mail or not batch.knows(game.mail_mark)):
-        _remember(engine, MAIL_MARK, batch.mark().text())
+            _sort(_take(engine, game, incoming, hosting, forum, say), "mail", incoming, failed, waiting)
+    newest = None
     if game.id in topics:
-        _take_posts(engine, game, topics[game.id], hosting, forum, say)
+        newest = _take_posts(engine, game, topics[game.id], hosting, forum, say, failed, waiting)
+    while waiting:          # orders that waited for a turn the messages before them played: taken now
+        before, waiting = waiting, []
+        for channel, incoming in before:
+            _sort(_take(engine, game, incoming, hosting, forum, say), channel, incoming, failed, waiting)
+        if len(waiting) == len(before):
+            break
+    for channel, incoming in waiting:
+        say(f"{channel} {incoming.ref} from {incoming.sender}: orders for a turn that has not come: kept until it "
+            "has, then taken")
+    if not failed["mail"] and not any(c == "mail" for c, _ in waiting) and batch is not None and (
+            game.new_mail or not batch.knows(game.mail_mark)):
+        _remember(engine, MAIL_MARK, batch.mark().text())
+    if newest is not None and not failed["forum"] and not any(c == "forum" for c, _ in waiting) and \
+            newest != game.forum_mark:
+        _remember(engine, FORUM_MARK, str(newest))
+
+
+def _sort(outcome: str, channel: str, incoming, failed: dict, waiting: list) -> None:
+    """Where a message `_take` dealt with stands: taken, to try again next round, or waiting for its turn."""
+    if outcome == WAITS:
+        waiting.append((channel, incoming))
+    failed[channel] |= outcome == AGAIN
 
 
 def _answered(engine, gid: str) -> set[tuple[str, str]]:
@@ -337,15 +360,15 @@ def _for_game(engine, incoming) -> bool:
     return for_game(engine, incoming)
 
 
-def _take_posts(engine, game: Game, read, hosting: Hosting, forum, say) -> None:
-    """Take the posts `_read_topics` found new in the game's topic (or raise what reading it raised)."""
+def _take_posts(engine, game: Game, read, hosting: Hosting, forum, say, failed: dict, waiting: list) -> int:
+    """Take the posts `_read_topics` found new in the game's topic (or raise what reading it raised); the newest
+    post id read."""
     from .incoming import NotAMessage, from_post
     if isinstance(read, Exception):
         raise read
     posts, newest = read
     posts = _new_posts(game, posts)
     taken = _answered(engine, game.id) if posts else set()
-    failed = False
     for post in posts:
         try:
             incoming = from_post(post, game.topic)
@@ -354,27 +377,29 @@ def _take_posts(engine, game: Game, read, hosting: Hosting, forum, say) -> None:
             continue
         if (incoming.ref, incoming.version) in taken or not any(_HEADER.match(l) for l in incoming.text.splitlines()):
             continue
-        failed |= not _take(engine, game, incoming, hosting, forum, say)
-    if not failed and newest != game.forum_mark:
-        _remember(engine, FORUM_MARK, str(newest))
+        _sort(_take(engine, game, incoming, hosting, forum, say), "forum", incoming, failed, waiting)
+    return newest
 
 
-def _take(engine, game: Game, incoming, hosting: Hosting, forum, say) -> bool:
-    """Take one message, answer it, and play what it completes; False when it must be tried again next round."""
-    from .intake import take
+def _take(engine, game: Game, incoming, hosting: Hosting, forum, say) -> str:
+    """Take one message, answer it, and play what it completes: TAKEN; AGAIN when it must be tried again next
+    round; WAITS when its orders are for a power whose turn has not come (taken, and answered, once it has)."""
+    from .intake import NotYet, take
     what = f"{incoming.channel} {incoming.ref} from {incoming.sender or 'no sender'}"
     try:
-        answer = take(engine, incoming)
+        answer = take(engine, incoming, wait_turn=True)
+    except NotYet:
+        return WAITS
     except Exception as exc:                 # noqa: BLE001 - one bad message never stops the others
         said = exc.message if isinstance(exc, AdjudicatorError) else f"{type(exc).__name__}: {exc}"
         say.later(f"{what}: not taken, tried again next round: {said}")
-        return False
+        return AGAIN
     verdict = f"accepted for {answer.power}" if answer.accepted else "refused"
     say(f"{what}: {verdict}{' (taken before)' if answer.already else ''}")
     sent = _answer(say, incoming.ref, lambda: answers.send(engine, incoming, answer, hosting.smtp, forum))
     if answer.accepted:
         _adjudicate(engine, game, hosting, say)
-    return sent
+    return TAKEN if sent else AGAIN
 
 
 def _answer(say, ref: str, send: Callable[[], str]) -> bool:

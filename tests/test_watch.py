@@ -14,6 +14,7 @@ from conftest import TEST_SEED
 from mailroom import GAME_ID, IMAP_PASSWORD, PLAYERS, TOPIC, game_forum, imap, mail, maildir  # noqa: F401 (fixtures)
 from test_delivery import smtp  # noqa: F401 (the mail server, a fixture)
 
+ITALIAN_STANDING = "power: Italians\nool inf, art, arm\n"      # orders any time: answered at once
 REPORT_MARK = re.compile(r"Delivery mark: game \S+, turn (\d+), report \d+, part (\d+) of (\d+)")
 ANSWER_MARK = re.compile(r"Answer mark: game \S+, post (\d+), version")
 
@@ -122,7 +123,7 @@ def test_a_game_whose_topic_is_gone_and_a_damaged_game_are_skipped_while_the_oth
 def test_an_answer_refused_for_the_post_delay_goes_in_a_later_round_once(cli, hosted, game_forum):
     clock = game_forum.clock
     game_forum.clock = lambda: 0.0                 # the host's post delay never ends: a newcomer's long one, say
-    marco = game_forum.post_as(TOPIC, "marco", SCRIPT["Italians"])          # not the Italians' turn: refused
+    marco = game_forum.post_as(TOPIC, "marco", ITALIAN_STANDING)
     mallory = game_forum.post_as(TOPIC, "mallory", SCRIPT["Germans"])       # a stranger: refused
     first = cli("watch", hosted, "--once").stderr
     assert answered_posts(game_forum) == [marco], first
@@ -138,7 +139,7 @@ def test_an_answer_refused_for_the_post_delay_goes_in_a_later_round_once(cli, ho
 
 def test_an_answer_put_in_the_post_queue_is_never_posted_again_and_is_found_once_approved(cli, hosted, game_forum):
     game_forum.queued_users.add("host")
-    marco = game_forum.post_as(TOPIC, "marco", SCRIPT["Italians"])
+    marco = game_forum.post_as(TOPIC, "marco", ITALIAN_STANDING)
     assert f"answer to post:{marco}: in the forum's post queue" in cli("watch", hosted, "--once").stderr
     assert "in the forum's post queue" in cli("watch", hosted, "--once").stderr
     assert len(game_forum.queue) == 1 and not answered_posts(game_forum)
@@ -196,7 +197,7 @@ def test_a_mailbox_that_cannot_be_read_is_said_and_the_forum_still_read(cli, hos
                                                                         monkeypatch, setting, value, said):
     monkeypatch.setenv(f"ADJUDICATOR_IMAP_{setting}", value)
     imap.append(mail("01"))
-    marco = game_forum.post_as(TOPIC, "marco", SCRIPT["Italians"])
+    marco = game_forum.post_as(TOPIC, "marco", ITALIAN_STANDING)
     out = cli("watch", hosted, "--once", code=4).stderr
     assert said in out and "wrong" not in out.replace(said, ""), out
     assert answered_posts(game_forum) == [marco]
@@ -302,3 +303,21 @@ def test_a_games_place_in_the_mailbox_is_kept_exactly():
     from adjudicator.sources import Mark
     for last in (1795788123.456789, 1234567.0):
         assert Mark.parse(Mark("box", 3, last).text()) == Mark("box", 3, last)
+
+
+def test_orders_sent_before_their_turn_wait_for_it_and_are_taken_when_it_comes(cli, hosted, game_forum, imap, smtp):
+    """The Italians post, and the Russians mail, before the Germans' orders arrive: nothing is refused. A round
+    with no German orders keeps them (unanswered, logged); the round the Germans' mail comes plays all three turns
+    in turn order, whatever order the messages came in, and answers each once."""
+    italians = game_forum.post_as(TOPIC, "marco", SCRIPT["Italians"])
+    imap.append(mail("02"))                                                    # the Russians' orders
+    first = cli("watch", hosted, "--once").stderr
+    assert first.count("orders for a turn that has not come: kept until it has") == 2, first
+    assert not answered_posts(game_forum) and not replies_to(smtp, message_id(mail("02")))
+    assert cli.json("status", hosted)["power"] == "Germans"
+    imap.append(mail("01"))                                                    # the Germans' orders, last
+    second = cli("watch", hosted, "--once").stderr
+    status = cli.json("status", hosted)
+    assert (status["round"], status["power"]) == (2, "Germans"), second
+    assert answered_posts(game_forum) == [italians] and len(replies_to(smtp, message_id(mail("02")))) == 1
+    assert "kept until it has" not in second, second
