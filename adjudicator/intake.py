@@ -172,14 +172,18 @@ def _power(engine, incoming: Incoming) -> tuple[str | None, str]:
 def _other_power(engine, incoming: Incoming, powers: list[str]) -> str | None:
     """The power a `power:` header names, when it is one the sender does not play (orders posted for another
     player): refused in one line, rather than checked as the sender's own orders."""
-    from .game import setup_of
     header = _POWER_LINE.search(incoming.text)
     if header is None:
         return None
-    with db.transaction(engine) as s:
-        lexicon = setup_of(s, db.the_game(s)).lexicon
-    named = lexicon.resolve("power", header.group(1))
+    named = _lexicon(engine).resolve("power", header.group(1))
     return named[0] if len(named) == 1 and named[0] not in powers else None
+
+
+def _lexicon(engine):
+    """The game's names (of powers, as a `power:` header or a subject gives them)."""
+    from .game import setup_of
+    with db.transaction(engine) as s:
+        return setup_of(s, db.the_game(s)).lexicon
 
 
 def _stranger(incoming: Incoming, game_id: str, players: list[tuple[str, object]]) -> str:
@@ -203,9 +207,7 @@ def _stranger(incoming: Incoming, game_id: str, players: list[tuple[str, object]
 def _named_power(engine, incoming: Incoming, powers: list[str], game_id: str) -> tuple[str | None, str]:
     """Of the several powers a sender plays, the one the orders name: a `power:` header line, else the one power
     the subject names."""
-    from .game import setup_of
-    with db.transaction(engine) as s:
-        lexicon = setup_of(s, db.the_game(s)).lexicon
+    lexicon = _lexicon(engine)
     header = _POWER_LINE.search(incoming.text)
     words = [header.group(1)] if header else re.findall(r"[^\W_]+", incoming.subject)
     named = {p for w in words for p in lexicon.resolve("power", w) if p in powers}
