@@ -82,8 +82,9 @@ def take(engine, incoming: Incoming, wait_turn: bool = False) -> Answer:
     try:
         submit(engine, power, incoming.text, record=record)
     except SubmissionRejected as exc:
+        from .game import people_of
         return _refuse(engine, incoming, power, _earlier(engine, incoming, power) +
-                       _rejected_text(incoming, power, exc))
+                       _rejected_text(incoming, power, people_of(engine).power(power), exc))
     except _Taken:
         with db.transaction(engine) as s:
             return _again(incoming, _rows(s, incoming, incoming.version)[-1])
@@ -242,11 +243,12 @@ def _accepted_text(incoming: Incoming, out: dict) -> str:
     return _notes(incoming, "\n".join(lines))
 
 
-def _rejected_text(incoming: Incoming, power: str, exc: SubmissionRejected) -> str:
+def _rejected_text(incoming: Incoming, power: str, name: str, exc: SubmissionRejected) -> str:
+    """`power` as the notation names it (a `power:` line), `name` as players do."""
     n = len(exc.errors) + exc.more
-    lines = [f"Your orders for {power} were not accepted, and nothing was stored: {n} error{'s' if n != 1 else ''}."]
+    lines = [f"Your orders for {name} were not accepted, and nothing was stored: {n} error{'s' if n != 1 else ''}."]
     if all(e.kind == INVALID and (e.expected.startswith("an order") or not e.line) for e in exc.errors):
-        lines[0] = (f"No line of your message reads as an order, so nothing was stored for {power}. Write your "
+        lines[0] = (f"No line of your message reads as an order, so nothing was stored for {name}. Write your "
                     f"orders one a line, from a line `power: {power}` to a line `end` (docs/notation.md).")
     lines += [e.render() for e in exc.errors]
     if exc.more:

@@ -176,7 +176,7 @@ def test_a_round_of_real_clients_mails_is_taken_and_every_bad_one_refused_changi
         answer = take(stranger, 1)
         assert answer["power"] is None and "is not the player of any power in game kursk-1" in answer["answer"]
     away = take("11-no-orders-russians.eml", 1)["answer"]
-    assert away.startswith("No line of your message reads as an order, so nothing was stored for Russians")
+    assert away.startswith("No line of your message reads as an order, so nothing was stored for the Russians")
     attached = take("09-txt-attachment-russians.eml", 1)["answer"]
     assert "Note: the attachment 'russians-round1.txt' was not read" in attached
     assert journal(db) == [] and cli.json("status", db)["power"] == "Germans"

@@ -227,7 +227,7 @@ def test_bad_mail_is_answered_and_the_mail_after_it_still_taken(cli, hosted, ima
     (bad,) = replies_to(smtp, message_id(mail("12")))
     assert "line 4, column 1" in bad.get_content() and "line 6, column 33" in bad.get_content()
     (away,) = replies_to(smtp, message_id(mail("11")))
-    assert "No line of your message reads as an order, so nothing was stored for Russians" in away.get_content()
+    assert "No line of your message reads as an order, so nothing was stored for the Russians" in away.get_content()
     (good,) = replies_to(smtp, message_id(mail("01")))
     assert "Orders accepted for the Germans" in good.get_content()
 
