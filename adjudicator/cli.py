@@ -7,6 +7,7 @@ printed and the exit code is non-zero, never a traceback.
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import os
@@ -903,12 +904,20 @@ from . import cli_site  # noqa: E402,F401  (registers `site`)
 explain(app)
 
 
+@functools.cache
+def command() -> typer.core.TyperGroup:
+    """The click command typer builds from `app`, once per process: typer reads every command's signature and
+    evaluates its annotations to build it (some 17 ms), and a process that runs several commands (the test suite,
+    a forked command) needs it built only once. `app` is complete once this module is imported."""
+    return typer.main.get_command(app)
+
+
 def main() -> None:
     # A command is one short process whose objects (a map's scenario, a state of some 800 units, the imported
     # libraries) mostly live to its end: the collector's default thresholds would sweep them again and again.
     gc.set_threshold(50_000, 20, 20)
     try:
-        app()
+        command()()
     except AdjudicatorError as exc:      # raised outside a command's own handling
         typer.echo(f"error: {exc.message}", err=True)
         sys.exit(exc.exit_code)

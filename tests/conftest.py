@@ -12,10 +12,16 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import typer.main
+import typer.testing
 from typer.testing import CliRunner
 
 from adjudicator import config
-from adjudicator.cli import app
+from adjudicator.cli import app, command
+
+# typer's CliRunner builds the click command from `app` again at every invoke, half of a quick command's time in
+# process; the tests invoke the one the program builds once, as `adjudicator` itself does.
+typer.testing._get_command = lambda typer_app: command() if typer_app is app else typer.main.get_command(typer_app)
 
 G40AU_208 = "g40_alt_universe/map/games/G40_Alt_Universe_v2.0.8_beta-1.3.xml"
 TEST_SEED = "00" * 31 + "01"

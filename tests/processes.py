@@ -38,6 +38,7 @@ import sqlalchemy.dialects.sqlite.pysqlite, sqlalchemy.dialects.postgresql.psyco
 import importlib, pkgutil, adjudicator.games
 for game in pkgutil.iter_modules(adjudicator.games.__path__):
     importlib.import_module(f"adjudicator.games.{game.name}")
+adjudicator.cli.command()
 
 def run(job):
     for fd, name, mode in ((0, job["stdin"] or os.devnull, os.O_RDONLY),
