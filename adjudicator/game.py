@@ -11,6 +11,7 @@ import json
 import re
 import secrets
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
@@ -130,6 +131,14 @@ class Loaded:
 _SETUPS: "WeakKeyDictionary[object, dict[str, tuple[tuple, Setup]]]" = WeakKeyDictionary()
 
 
+@lru_cache(maxsize=4)
+def _scenario(text: str) -> Scenario:
+    """A stored scenario, parsed once per process whatever database holds it: a process that opens games of one
+    map in several databases (`watch` over a league's games, the tests) parsed the same text again for each.
+    Nothing changes a Scenario once read (it keeps only memos of its own)."""
+    return Scenario.from_json(text)
+
+
 def setup_of(session: Session, game: GameRow) -> Setup:
     """The game's scenario, rules and names, parsed once per engine."""
     known = _SETUPS.setdefault(session.get_bind(), {})
@@ -139,7 +148,7 @@ def setup_of(session: Session, game: GameRow) -> Setup:
     if found is None or found[0] != fingerprint:
         db.read_setup(session, game)
         try:
-            scenario = Scenario.from_json(game.scenario)
+            scenario = _scenario(game.scenario)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise StoreError(f"the game's stored scenario is damaged ({type(exc).__name__}: {exc}); "
                              "restore the database from a copy") from None

@@ -324,14 +324,27 @@ class Scenario:
     def holders(self, unit: str) -> set[str]:
         """The powers the map gives `unit`: those it is placed for at the start, and those whose production
         frontier buys it (the first, or one a trigger of theirs switches to)."""
-        frontiers = {p: {f} for p, f in self.player_production.items()}
-        for trigger in self.attachments_of("trigger"):
-            frontiers.setdefault(trigger.attach_to, set()).update(trigger.values("frontier"))
-        found = {p.owner for p in self.placements if p.unit_type == unit}
-        for power, names in frontiers.items():
-            if any(unit in rule.results for name in names for rule in self.frontier_of(power, name)):
-                found.add(power)
-        return found
+        return set(self._holdings().get(unit, ()))
+
+    def _holdings(self) -> dict[str, set[str]]:
+        """unit type -> holders(), for every type at once: every command's lexicon asks it of every type for every
+        power, and reading the frontiers once per question was half of a quick command's time on a big map."""
+        key = (len(self.unit_types), len(self.placements), len(self.attachments), len(self.production_rules))
+        memo = self.__dict__.get("_held")
+        if memo is None or memo[0] != key:
+            frontiers = {p: {f} for p, f in self.player_production.items()}
+            for trigger in self.attachments_of("trigger"):
+                frontiers.setdefault(trigger.attach_to, set()).update(trigger.values("frontier"))
+            found: dict[str, set[str]] = {}
+            for p in self.placements:
+                found.setdefault(p.unit_type, set()).add(p.owner)
+            for power, names in frontiers.items():
+                for name in names:
+                    for rule in self.frontier_of(power, name):
+                        for unit in rule.results:
+                            found.setdefault(unit, set()).add(power)
+            memo = self.__dict__["_held"] = (key, found)
+        return memo[1]
 
     def variants_of(self, power: str) -> dict[str, list[str]]:
         """common type -> `power`'s own variants of it (Alt-Universe China's `infantryC`): a type named as a common
@@ -341,7 +354,8 @@ class Scenario:
         memo = self.__dict__.setdefault("_variants", {})
         key = (power, len(self.unit_types), len(self.placements), len(self.attachments))
         if key not in memo:
-            held = {u.name: self.holders(u.name) for u in self.unit_types if not u.has("marker")}
+            holdings = self._holdings()
+            held = {u.name: holdings.get(u.name, set()) for u in self.unit_types if not u.has("marker")}
             found: dict[str, list[str]] = {}
             for v in self.unit_types:
                 if held.get(v.name) != {power}:
