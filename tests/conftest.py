@@ -60,6 +60,13 @@ def pytest_xdist_auto_num_workers(config):
     return (os.cpu_count() or 1) + 1
 
 
+def pytest_collection_modifyitems(config, items):
+    """The modules marked `slow` run first. xdist gives each worker a whole module at a time (--dist loadfile,
+    in collection order: --no-loadscope-reorder); a long module started last would leave the other workers idle
+    while it ends, so the long ones start first and the many short ones fill the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)     # stable: a module's tests keep their order
+
+
 def pytest_generate_tests(metafunc):
     if "race_run" in metafunc.fixturenames:
         metafunc.parametrize("race_run", range(metafunc.config.getoption("race_runs")))

@@ -34,6 +34,8 @@ import pytest
 from conftest import TEST_SEED
 from report_checks import check
 
+pytestmark = pytest.mark.slow
+
 GAME_ID = "au2r"
 LAND = ("infantry", "artillery", "mech_infantry", "armour")
 AIR = ("fighter", "tactical_bomber", "bomber")

@@ -18,6 +18,8 @@ from played_game import GAME_ID, LAST_TURN, play
 from adjudicator import dice
 from adjudicator.demo import DEMO_SEED
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory) -> Path:

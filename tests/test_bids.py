@@ -13,6 +13,8 @@ import pytest
 
 from conftest import TEST_SEED
 
+pytestmark = pytest.mark.slow
+
 G40_MAP = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
 AU_MAP = "g40_alt_universe/map/games/G40_Alt_Universe_v2.0.8_beta-1.3.xml"
 

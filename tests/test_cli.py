@@ -16,6 +16,8 @@ from adjudicator.store.schema import SCHEMA_VERSION
 from conftest import G40AU_208, TEST_SEED
 from older_schema import as_schema, columns
 
+pytestmark = pytest.mark.slow
+
 GERMAN_TURN = """\
 buy 2 inf, 1 arm
 cm 3 inf, 1 art, 1 arm Poland > Belarus

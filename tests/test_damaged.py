@@ -17,6 +17,8 @@ from adjudicator.delivery import nodebb
 from adjudicator.demo import SCRIPT
 from adjudicator.store.db import url_of
 
+pytestmark = pytest.mark.slow
+
 # `post` and `mail` go to a forum and a mail server on loopback where nothing listens (they fail on delivery,
 # exit 4, but must not crash)
 COMMANDS = (["status"], ["status", "--json"], ["games"], ["report"], ["rolls"], ["audit"],

@@ -20,6 +20,8 @@ from processes import killed, race, run
 from test_delivery import TOPIC, USER, forum, smtp  # noqa: F401 (the stand-in forum and mail server, as fixtures)
 from test_kills import moments, timed
 
+pytestmark = pytest.mark.slow
+
 HELD = 10            # kills while the forum or the server holds the request, per backend (a league: a third)
 ADDRESSES = ["hans@example.org", "ivan@example.org"]
 _PART = re.compile(r"\(part (\d+) of (\d+)\)$", re.M)          # the report's heading of a part

@@ -12,6 +12,8 @@ import pytest
 
 from conftest import TEST_SEED, Cli, every_report_verifies_and_audit_passes, own_folder, play_turns
 
+pytestmark = pytest.mark.slow
+
 G40_2ND = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
 
 NATIONS = ["United States", "Russia", "Germany", "Great Britain", "China", "France", "Japan", "Indonesia",

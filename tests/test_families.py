@@ -16,6 +16,8 @@ from adjudicator.triplea.importer import read_settings
 from adjudicator.triplea.units import READ_OPTIONS
 from conftest import TEST_SEED
 
+pytestmark = pytest.mark.slow
+
 G40 = FAMILIES["g40"]
 CLASSIC = FAMILIES["classic"]
 G40_2E = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"

@@ -16,6 +16,8 @@ from adjudicator.notation.text import MAX_BYTES, MAX_LINES, MAX_UNITS, MAX_UNITS
 from adjudicator.state import State
 from adjudicator.verify import MAX_BYTES as VERIFY_BYTES, MAX_GROUPS
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def report(cli, demo_db, tmp_path) -> str:

@@ -8,6 +8,8 @@ import pytest
 
 from conftest import TEST_SEED
 
+pytestmark = pytest.mark.slow
+
 G40_2E = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
 FORMATS = ("markdown", "bbcode", "text")
 

@@ -18,6 +18,8 @@ from adjudicator.demo import SCRIPT
 from backends import BACKENDS, NEIGHBOUR, Target, new_args, target
 from processes import killed, run
 
+pytestmark = pytest.mark.slow
+
 TEST_SEED = "00" * 31 + "01"
 def timed(*args) -> float:
     start = time.monotonic()

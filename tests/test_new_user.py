@@ -19,6 +19,8 @@ from adjudicator import cli as cli_module
 from adjudicator.cli import app
 from conftest import TEST_SEED
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 
 GERMAN_TURN = """\
@@ -207,7 +209,7 @@ def test_without_the_shared_folder_the_tests_say_which_setting_to_use(tmp_path):
     needing = [f"{tests / 'test_cli.py'}::test_new_g40_alt_universe_from_the_208_xml",          # the maps_dir fixture
                f"{tests / 'test_cases.py'}::test_every_base_rule_has_a_case_and_the_readme_prints_the_coverage",
                f"{tests / 'test_notation_names.py'}"]                                          # g40_names, collecting
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header", "-rfE",
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "--no-header", "-rfE",
                         "--continue-on-collection-errors", *needing],
                        capture_output=True, text=True, cwd=tmp_path, env=env)
     assert r.returncode in (1, 2), r.stdout[-3000:]

@@ -13,6 +13,8 @@ from adjudicator.delivery.nodebb import PASSWORD_VAR, TOKEN_VAR, URL_VAR, USER_V
 from adjudicator.errors import ConfigError, DeliveryError
 from nodebb_standin import NodeBBStandIn
 
+pytestmark = pytest.mark.slow
+
 TOKEN, PASSWORD = "tok-s3cret", "pa55-s3cret"
 REPORT = "Turn 3, Germany\nAttack on Karelia: 12 infantry@2\n"
 

@@ -20,6 +20,8 @@ from adjudicator.games import game_module
 from adjudicator.odds import read_units, reckon, standalone
 from adjudicator.odds.simulate import simulate
 
+pytestmark = pytest.mark.slow
+
 DEMO = game_module("demo")
 RULES = DEMO.RULES(DEMO.scenario(), "")
 # The demo's G40 values: attack, defence; the default order of loss takes the lowest value first, then the cheapest

@@ -23,6 +23,8 @@ from adjudicator.store.db import choose, open_existing, the_game, transaction
 from adjudicator.triplea.art import read_art
 from conftest import G40AU_208, TEST_SEED
 
+pytestmark = pytest.mark.slow
+
 GERMANS_TAKE_F5 = """\
 war French
 cm 6 inf G8 > F5

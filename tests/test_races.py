@@ -18,6 +18,8 @@ from adjudicator.demo import SCRIPT
 from backends import BACKENDS, NEIGHBOUR, new_args, target
 from processes import paused, race, run
 
+pytestmark = pytest.mark.slow
+
 TEST_SEED = "00" * 31 + "01"
 BUSY = "another command is working on this game"
 STANDING = ["ool inf, art, mech, arm", "ool art, inf, arm", "ool arm, inf"]

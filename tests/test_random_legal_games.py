@@ -17,6 +17,8 @@ import legal_turns
 from adjudicator.config import load_settings
 from adjudicator.errors import OrderError, SubmissionRejected
 
+pytestmark = pytest.mark.slow
+
 ROUNDS = 2
 SEEDS = {"g40": 26, "g40-alt-universe": 27, "classic-europe": 28, "classic-pacific": 29,      # legal_turns.MAPS
          "expanded-global": 30, "apone-europe": 31}

@@ -15,6 +15,8 @@ from adjudicator import verify
 from conftest import TEST_SEED, Cli, own_folder
 from test_au_games import GAME_ID, ORDER, SCRIPT, Game, germans_2_landing
 
+pytestmark = pytest.mark.slow
+
 CHROMIUM = "/usr/bin/chromium"
 
 

@@ -14,6 +14,8 @@ from conftest import TEST_SEED
 from mailroom import GAME_ID, IMAP_PASSWORD, PLAYERS, TOPIC, game_forum, imap, mail, maildir  # noqa: F401 (fixtures)
 from test_delivery import smtp  # noqa: F401 (the mail server, a fixture)
 
+pytestmark = pytest.mark.slow
+
 ITALIAN_STANDING = "power: Italians\nool inf, art, arm\n"      # orders any time: answered at once
 REPORT_MARK = re.compile(r"Delivery mark: game \S+, turn (\d+), report \d+, part (\d+) of (\d+)")
 ANSWER_MARK = re.compile(r"Answer mark: game \S+, post (\d+), version")

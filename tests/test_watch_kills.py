@@ -15,6 +15,8 @@ from processes import dying, race, run
 from test_delivery import smtp  # noqa: F401 (the mail server, a fixture)
 from test_watch import answered_posts, hosted, message_id, replies_to, report_parts  # noqa: F401 (hosted: fixture)
 
+pytestmark = pytest.mark.slow
+
 # where a round is cut: after a message is taken, before its answer is recorded as sent, after a turn is played,
 # before a report part is recorded as posted or mailed, before the game's place in the mailbox is kept
 MOMENTS = [("adjudicator.intake:take", "after"), ("adjudicator.answers:_record", "before"),
