@@ -39,9 +39,25 @@ def read_art(xml: Path) -> dict[str, bytes]:
         return {}
     from PIL import Image
     try:
-        return _read(folder)
+        key = _stamp(folder)
+        if key not in _READ:
+            _READ.clear()                   # one map's art at a time: a process makes games of one map mostly
+            _READ[key] = _read(folder)
+        return _READ[key]
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
         return {}
+
+
+# The art last read, by its folder and files (path, size, time): stitching the tiles and simplifying the outlines
+# takes half a second, which a process making several games of one map (a league's season, the tests) paid for
+# each. Changed files make another key.
+_READ: dict[tuple, dict[str, bytes]] = {}
+
+
+def _stamp(folder: Path) -> tuple:
+    files = [folder / "map.properties", folder / "polygons.txt", folder / "centers.txt",
+             *sorted((folder / "baseTiles").glob("*.png"))]
+    return tuple((str(f), s.st_size, s.st_mtime_ns) for f in files if f.exists() and (s := f.stat()))
 
 
 def _read(folder: Path) -> dict[str, bytes]:
