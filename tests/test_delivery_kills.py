@@ -100,7 +100,7 @@ def test_two_posts_at_once_post_each_part_once(cli, game, slow_forum, tmp_path, 
     """`post` and `post` of one game at once (a cron job and the host by hand): each took the other's intents for
     a killed run's and posted them again. One waits for the other's delivery lock, then finds it all posted; given
     no time to wait (ADJUDICATOR_BUSY_TIMEOUT=0), it stops with exit 4 and sends nothing."""
-    slow_forum.answer_time = 1.0                 # the forum answers slowly: the two runs overlap for seconds
+    slow_forum.answer_time = 0.5                 # the forum answers slowly: the two runs overlap for a second or more
     copy = game.clone("impatient")
     outs = race([["post", *game.args, "--no-picture"]] * 2, tmp_path / "race")
     assert [o.code for o in outs] == [0, 0], [o.err for o in outs]
