@@ -36,7 +36,8 @@ from .picture_plan import (GAP, MARKS, PAD, Callout, Name, Plan, anchor_of, arra
 from .scenario import PHASES, Scenario
 from .store import db
 from .store.game_row import GameRow
-from .store.journal import MapArt, Snapshot, Step
+from .store.journal import MapArt, Report, Snapshot, Step
+from .turn_summary import SUMMARY_KEPT_FROM
 
 REGIONS = ("all", "battles")
 MIN_WIDTH, MAX_WIDTH = 400, 8000
@@ -570,21 +571,27 @@ def _abbreviation(unit: str) -> str:
 
 
 def _damage(session: Session, game: GameRow, turn_index: int | None, scenario: Scenario) -> dict | None:
-    """place -> [(facility, damage)] of the damaged facilities, read from the game's state: when the picture is of
-    the position now, or of a turn after which nothing has been played (the state is still that position). None
-    for an older turn: its kept position does not hold damage."""
+    """place -> [(facility, damage)] of the damaged facilities: read from the game's state for the position now
+    (or a turn after which nothing has been played), else from the damaged units the turn's snapshot keeps. None
+    for a turn kept before snapshots held its damage (its report's templates older than SUMMARY_KEPT_FROM)."""
     state = db.load_state(session, game, scenario)
+    damaged = [(u.place, u.type, u.damage) for u in state.units if u.damage]
     if turn_index is not None:
         last = session.exec(select(Step.turn_index, Step.state_hash).where(Step.game_id == game.id)
                             .order_by(Step.seq.desc())).first()
         if last is None or last[0] != turn_index or last[1] != state.hash():
-            return None
+            version = session.exec(select(Report.template_version).where(
+                Report.game_id == game.id, Report.turn_index == turn_index).order_by(Report.id.desc())).first()
+            if version is None or version < SUMMARY_KEPT_FROM:
+                return None
+            snapshot = db.load_snapshot(session, game, turn_index) or {}
+            damaged = [(place, kind, n) for place, _, kind, n in snapshot.get("damaged", [])]
     kinds = {u.name: u for u in scenario.unit_types}
     out: dict[str, list[tuple[str, int]]] = {}
-    for u in state.units:
-        unit = kinds.get(u.type)
-        if u.damage and unit is not None and unit.has("infrastructure"):
-            out.setdefault(u.place, []).append(("factory" if unit.has("factory") else _abbreviation(u.type), u.damage))
+    for place, kind, n in damaged:
+        unit = kinds.get(kind)
+        if unit is not None and unit.has("infrastructure"):
+            out.setdefault(place, []).append(("factory" if unit.has("factory") else _abbreviation(kind), n))
     return out
 
 
@@ -697,7 +704,7 @@ def _legend(scenario: Scenario, people: People, seen: set[str], colours: dict, w
     note = ("Each territory where units stand is named, with its units by power and type, abbreviated as in orders "
             "(inf, art, arm, ftr, ...); a line ties a name moved off a small territory to a dot inside it.")
     if not plan.damage_known and "factory" in shown:
-        note += " Damage to facilities is kept for the latest turn only: not shown here."
+        note += " This turn was played before the game kept the damage of past turns: damage to facilities is not shown."
     lines = _wrap(note, small, width - 24)
     strip = Image.new("RGB", (width, y + line + round(12 * scale) + round(18 * scale) * len(lines)), (246, 246, 243))
     pen = ImageDraw.Draw(strip)

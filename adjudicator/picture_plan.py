@@ -61,7 +61,7 @@ class Plan:
     callouts: list[Callout] = field(default_factory=list)
     names: list[Name] = field(default_factory=list)
     outlines: dict[str, str] = field(default_factory=dict)        # place -> "battle", "raid" or "battle and raid"
-    damage_known: bool = True           # False for a past turn the game has moved on from: its damage is not kept
+    damage_known: bool = True           # False for a turn kept before snapshots held the damage (picture._damage)
 
     def callout(self, place: str) -> Callout:
         return next(c for c in self.callouts if c.place == place)

@@ -127,6 +127,8 @@ DAMAGE.update({
     "a step numbered with text": ("update step set seq = 'x' where seq = (select max(seq) from step)",
                                     "numbered up to 'x'"),
     "a kept position that is a number": ("update snapshot set data = 7", "position kept after turn 1"),
+    "kept damage that is not a list of units": ("update snapshot set data = json_set(data, '$.damaged', 'x')",
+                                                "position kept after turn 1"),
     "a unit id of 2^63-1": ("update unit set id = 9223372036854775807 where id = 7", "unit 9223372036854775807 must"),
     "a blob as a post id": ("update delivery set ref = x'00ff'", "delivery record of turn 1"),
     "a part count that is text": ("update delivery set parts = 'two'", "delivery record of turn 1"),

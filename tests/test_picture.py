@@ -279,17 +279,23 @@ def test_a_bombed_factory_shows_its_damage_and_a_raid_is_outlined_unlike_a_battl
     assert layout(au["db"], turn=1).callout("F3").damage == f3.damage     # nothing played since turn 1
 
 
-def test_a_past_turn_the_game_moved_on_from_does_not_show_damage_it_cannot_know(cli, au, tmp_path):
-    """The kept position of a past turn holds no damage: once the Russians have played, turn 1's picture marks
-    F3's factory without a damage figure and says so, while the position now still shows the damage."""
+def test_a_past_turn_shows_the_damage_it_left_and_a_turn_kept_before_damage_was_says_so(cli, au, tmp_path):
+    """Once the Russians have played (and repaired nothing), turn 1's picture shows F3's factory damage as its
+    snapshot kept it, as the position now does. A turn whose report was written before snapshots kept the damage
+    (templates older than version 3) marks the factory without a figure, and the legend says why."""
     db = tmp_path / "later.db"
     shutil.copy(au["db"], db)
     shutil.copytree(au["db"].parent / "keys", tmp_path / "keys")          # the game's dice chain
     cli("submit", db, "--power", "Russians", "-", input="end\n")
     cli("adjudicate", db)
     past, now = layout(db, turn=1), layout(db)
-    assert not past.damage_known and past.callout("F3").damage == [] and "factory" in past.callout("F3").marks
-    assert now.damage_known and now.callout("F3").damage == layout(au["db"]).callout("F3").damage != []
+    assert past.damage_known and past.callout("F3").damage == layout(au["db"]).callout("F3").damage != []
+    assert now.damage_known and now.callout("F3").damage == past.callout("F3").damage
+    with sqlite3.connect(db) as con:
+        con.execute("update report set template_version = 2 where turn_index = 1")
+    older = layout(db, turn=1)
+    assert not older.damage_known and older.callout("F3").damage == [] and "factory" in older.callout("F3").marks
+    assert layout(db).callout("F3").damage == now.callout("F3").damage
 
 
 def test_every_territory_with_units_is_named_and_tied_to_its_callout(cli, au):

@@ -151,8 +151,8 @@ def snapshot(turn_index: int, data) -> None:
           and isinstance(data.get("power"), str) and isinstance(data.get("phase"), str)
           and _map_of(data.get("treasury"), values=whole)
           and _map_of(data.get("owners"), values=lambda o: isinstance(o, str))
-          and _list_of(data.get("units"), unit) and _map_of(data.get("income", {}))
-          and isinstance(data.get("victory", {}), dict))
+          and _list_of(data.get("units"), unit) and _list_of(data.get("damaged", []), unit)
+          and _map_of(data.get("income", {})) and isinstance(data.get("victory", {}), dict))
     if not ok:
         raise Damaged(f"the position kept after turn {turn_index} is not one the adjudicator writes: {str(data)[:60]}")
 
