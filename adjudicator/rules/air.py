@@ -60,10 +60,13 @@ def carrier_room(rules: MapFacts, state: State, power: str, place: str) -> int:
 
 
 def held_land(rules: MapFacts, state: State, power: str, place: str) -> bool:
-    """BG-06: friendly land held since the start of the turn, with no enemy in it."""
-    return (not rules.is_water(place) and (rules.is_friendly_land(state, power, place)
-                                            or rules.neutral_passage(state, power, place, "Landing"))
-            and place not in state.conquered and not rules.hostile_units(state, power, place))
+    """BG-06: friendly land held since the start of the turn, with no enemy in it, that the map lets aircraft land
+    in (not a neutral siding with the power: MapFacts.closed_to_aircraft)."""
+    if rules.is_water(place) or place in state.conquered or rules.hostile_units(state, power, place):
+        return False
+    if rules.is_friendly_land(state, power, place):
+        return not rules.closed_to_aircraft(state, power, place, "canLandAirUnitsOnOwnedLand")
+    return rules.neutral_passage(state, power, place, "Landing")
 
 
 def can_land(rules: MapFacts, state: State, power: str, place: str, extra: int = 0) -> bool:

@@ -431,6 +431,15 @@ class MapFacts(RulesCore):
         option = "canLandAirUnitsOnOwnedLand" if kind == "Landing" else f"canMove{kind}UnitsOverOwnedLand"
         return self.relation_option(state, power, owner, option).lower() == "true"
 
+    def closed_to_aircraft(self, state: State, power: str, place: str, option: str) -> bool:
+        """Land of a friendly power that the map's relationship still closes to `power`'s aircraft (an allied type
+        whose canMoveAirUnitsOverOwnedLand or canLandAirUnitsOnOwnedLand is false, as TripleA reads it): a
+        neutral that sides with it (Friendly_Neutral) is neither flown over nor landed in until its land units
+        take it (BG-41, AU-122)."""
+        owner = self.owner(state, place)
+        return (owner is not None and owner != power and not self.is_water(place) and self.friendly(state, power, owner)
+                and self.relation_option(state, power, owner, option).lower() == "false")
+
     def is_passable_land(self, state: State, power: str, place: str) -> bool:
         """Land a power's land units may move through or into without a battle."""
         return self.is_friendly_land(state, power, place) or self.neutral_passage(state, power, place, "Land")
@@ -487,7 +496,7 @@ class MapFacts(RulesCore):
     def air_passable(self, state: State, power: str, place: str) -> bool:
         """BG-41: aircraft may not fly over a neutral's land (a game that allows it overrides this), nor over a
         neutral country the map closes (CL-10)."""
-        if self.neutral_closed(state, place):
+        if self.neutral_closed(state, place) or self.closed_to_aircraft(state, power, place, "canMoveAirUnitsOverOwnedLand"):
             return False
         return (self.is_water(place) or not self.is_neutral_land(state, power, place)
                 or self.neutral_passage(state, power, place, "Air"))
