@@ -32,7 +32,7 @@ from .game import setup_of
 from .notation.lexicon import UNIT_ALIASES
 from .people import People
 from .picture_plan import (GAP, MARKS, PAD, Callout, Name, Plan, anchor_of, arrange, font, head_width,
-                           name_height, overlap, row_height, wrap_units)
+                           inside, name_height, overlap, row_height, wrap_units)
 from .scenario import PHASES, Scenario
 from .store import db
 from .store.game_row import GameRow
@@ -110,7 +110,8 @@ def _picture(session: Session, game: GameRow, turn_index: int | None, region: st
         raise AdjudicatorError(f"--width takes {MIN_WIDTH} to {MAX_WIDTH} pixels, not {width}")
     setup = setup_of(session, game)
     scenario = setup.scenario
-    position, caption = _position(session, game, turn_index)
+    people = People(scenario, setup.rules.people_names)
+    position, caption = _position(session, game, turn_index, people)
     fights: dict[str, str] = {}
     if region == "battles":
         fights, fought = _battles(session, game, turn_index)
@@ -141,10 +142,12 @@ def _picture(session: Session, game: GameRow, turn_index: int | None, region: st
     layout.outlines, layout.size, layout.damage_known = fights, size, damage is not None
     _draw_plan(picture, layout, colours, water)
     seen = {power for c in layout.callouts for power, _ in c.rows} | {
-        owners[p] for p, b in geometry.bounds.items() if p in owners and overlap(b, box)}
+        owners[p] for p, b in geometry.bounds.items() if p in owners and overlap(b, box)
+        and (p not in polygons or _shows(polygons[p], box))}
     zoom = layout.text / TEXT
     title = _title(game, caption, width, zoom)
-    legend = _legend(scenario, People(scenario, setup.rules.people_names), seen, colours, width, layout, zoom)
+    layout.caption = caption
+    legend = _legend(scenario, people, seen, colours, width, layout, zoom)
     out = Image.new("RGB", (width, title.height + size[1] + legend.height), "white")
     out.paste(title, (0, 0))
     out.paste(picture, (0, title.height))
@@ -154,8 +157,9 @@ def _picture(session: Session, game: GameRow, turn_index: int | None, region: st
 
 # -- what is drawn: the position, its caption, the turn's battles --------------------------------
 
-def _position(session: Session, game: GameRow, turn_index: int | None) -> tuple[dict, str]:
-    """The public position (db.position) to draw and the caption of the title strip."""
+def _position(session: Session, game: GameRow, turn_index: int | None, people: People) -> tuple[dict, str]:
+    """The public position (db.position) to draw and the caption of the title strip (the power as players name
+    it, as the legend does)."""
     if turn_index is None:
         state = db.load_state(session, game, setup_of(session, game).scenario)
         phase = state.phase.replace("_", " ")
@@ -163,13 +167,14 @@ def _position(session: Session, game: GameRow, turn_index: int | None) -> tuple[
         units = setup_of(session, game).rules.public_units(state)
         if units is not None:
             position["units"] = units
-        return position, f"Round {state.round} · {state.power} · {phase} · turn {state.turn_index} · the position now"
+        return position, (f"Round {state.round} · {people.heading(state.power)} · {phase} · turn {state.turn_index} · "
+                          "the position now")
     snapshot = db.load_snapshot(session, game, turn_index) if turn_index >= 1 else None
     if snapshot is None:
         raise AdjudicatorError(_no_snapshot(session, game, turn_index))
     played = session.exec(select(Step.round, Step.power).where(Step.game_id == game.id, Step.turn_index == turn_index)).first()
     round_, power = played or (snapshot["round"], snapshot["power"])
-    return snapshot, f"Round {round_} · {power} · the position after turn {turn_index}"
+    return snapshot, f"Round {round_} · {people.heading(power)} · the position after turn {turn_index}"
 
 
 def _no_snapshot(session: Session, game: GameRow, turn_index: int) -> str:
@@ -254,6 +259,16 @@ def _region(geometry: Geometry, places: list[str]) -> tuple[float, float, float,
     grow_x, grow_y = max(0.0, 4 * t - (x1 - x0)) / 2, max(0.0, 2.5 * t - (y1 - y0)) / 2
     (x0, x1), (y0, y1) = _clamp(x0 - grow_x, x1 + grow_x, width), _clamp(y0 - grow_y, y1 + grow_y, height)
     return x0, y0, x1, y1
+
+
+def _shows(rings: list[list[float]], box: tuple[float, float, float, float]) -> bool:
+    """Whether any of a territory's outline lies in the view: a point of it inside the box, or a corner of the box
+    inside it (a territory larger than the view). Its bounds alone also take in a neighbour whose corner only
+    touches the view, and the legend named a power whose colour showed nowhere."""
+    x0, y0, x1, y1 = box
+    if any(x0 <= ring[i] <= x1 and y0 <= ring[i + 1] <= y1 for ring in rings for i in range(0, len(ring) - 1, 2)):
+        return True
+    return any(inside(rings, x, y) for x in (x0, x1) for y in (y0, y1))
 
 
 def _clamp(a: float, b: float, limit: float) -> tuple[float, float]:
@@ -688,6 +703,7 @@ def _legend(scenario: Scenario, people: People, seen: set[str], colours: dict, w
     swatch, line = round(17 * scale), round(24 * scale)
     items: list[tuple[str, object]] = [(people.heading(p.name), _colour(colours, p.name)) for p in scenario.players
                                        if p.name in seen]
+    plan.legend = [text for text, _ in items]
     kinds = set(" and ".join(plan.outlines.values()).split(" and ")) - {""}
     items += [(text, kind) for kind, text in (("battle", "battle"), ("raid", "bombing raid")) if kind in kinds]
     shown = {m for c in plan.callouts for m in c.marks}

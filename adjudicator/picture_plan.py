@@ -55,13 +55,16 @@ class Name:
 
 @dataclass
 class Plan:
-    """Everything written on the map area: text size, callouts, names, and the outlines of the turn's fights."""
+    """Everything written on the picture: on the map area its text size, callouts, names, and the outlines of the
+    turn's fights; above it the caption, below it the powers the legend names."""
     text: int
     size: tuple[int, int] = (0, 0)                                # the map area's, in pixels
     callouts: list[Callout] = field(default_factory=list)
     names: list[Name] = field(default_factory=list)
     outlines: dict[str, str] = field(default_factory=dict)        # place -> "battle", "raid" or "battle and raid"
     damage_known: bool = True           # False for a turn kept before snapshots held the damage (picture._damage)
+    caption: str = ""
+    legend: list[str] = field(default_factory=list)               # the powers, as players name them
 
     def callout(self, place: str) -> Callout:
         return next(c for c in self.callouts if c.place == place)

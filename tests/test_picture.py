@@ -245,6 +245,10 @@ def test_the_battles_of_the_alt_universe_turn_are_cropped_on_the_art(cli, au, tm
     assert pixels(crop, rgb(BATTLE)) > 300
     american = tint(rgb(json.loads(au["art"]["map.json"])["colours"]["Americans"]))
     assert pixels(au["start"], american) > 10_000 and pixels(crop, american) == 0
+    drawn = layout(au["db"], region="battles", width=1200)
+    assert {"Germany", "France"} <= set(drawn.legend) and "United States" not in drawn.legend, drawn.legend
+    assert drawn.caption.startswith("Round 1 · Soviet Union · purchase · turn 2"), drawn.caption    # as players name them
+    assert layout(au["db"], turn=1).caption == "Round 1 · Germany · the position after turn 1"
 
 
 def test_a_stack_is_broken_down_by_power_and_type_under_its_territorys_name(cli, au):
