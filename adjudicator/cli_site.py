@@ -15,7 +15,7 @@ from .errors import AdjudicatorError
 
 @app.command()
 def site(db: Optional[str] = typer.Argument(None, help=DB_HELP),
-         out: str = typer.Option(..., "-o", "--output", help="The folder to write the site into: a new or empty one, or the folder of this game's site."),
+         out: str = typer.Option(..., "-o", "--output", metavar="FOLDER", help="The folder to write the site into: a new or empty one, or the folder of this game's site."),
          game_id: Optional[str] = typer.Option(None, "--id", help=ID_HELP),
          as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
     """Write the game's web site: the map, whose turn it is, every turn's report with its dice checked in the

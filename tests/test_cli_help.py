@@ -33,6 +33,8 @@ def test_every_commands_help_has_an_example_and_names_its_values_in_words(cli, m
     assert f"Example: adjudicator {command}" in text
     assert not re.search(r"<[a-z]+>", text), text
     assert "<=x<=" not in text, text             # the bounds of a number, not the word for it
+    for word in re.findall(r"(\S+) The (?:folder|directory)\b", text):    # a folder is not named a file
+        assert "FOLDER" in word, (word, text)
 
 
 def test_the_top_level_help_lists_every_command(cli, monkeypatch):
