@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .errors import ConfigError
 from .notation.lexicon import PLACE, Lexicon
-from .people import unit
+from .people import heading, unit
 from .people import units as units_phrase
 
 
@@ -43,16 +43,16 @@ def filtered(territories: dict, power: str | None, places: list[str]) -> dict:
 
 
 def territory_lines(territories: dict, every: bool) -> list[str]:
-    """One line a territory: its owner, each power's units, those aboard and the damage. `every`: also the
-    territories where no unit stands (those the player named)."""
+    """One line a territory: its owner, each power's units, those aboard and the damage, as players name them
+    (people.speaking). `every`: also the territories where no unit stands (those the player named)."""
     lines = []
     for name, t in territories.items():
         if not t["units"] and not every:
             continue
-        owner = f" ({t['owner']})" if t["owner"] else ""
-        units = "; ".join(f"{p} {units_phrase(u)}" for p, u in t["units"].items()) or "no units"
-        aboard = "; ".join(f"{p} {units_phrase(u)}" for p, u in t.get("aboard", {}).items())
-        damage = ", ".join(f"{d['owner']} {unit(d['unit'])} {d['damage']}" for d in t.get("damage", []))
+        owner = f" ({heading(t['owner'])})" if t["owner"] else ""
+        units = "; ".join(f"{heading(p)} {units_phrase(u)}" for p, u in t["units"].items()) or "no units"
+        aboard = "; ".join(f"{heading(p)} {units_phrase(u)}" for p, u in t.get("aboard", {}).items())
+        damage = ", ".join(f"{heading(d['owner'])} {unit(d['unit'])} {d['damage']}" for d in t.get("damage", []))
         lines.append(f"  {name}{owner}: {units}" + (f" (aboard: {aboard})" if aboard else "")
                      + (f" (damage: {damage})" if damage else ""))
     return lines

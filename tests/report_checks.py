@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from markdown_it import MarkdownIt
 
 BBCODE_TAGS = ("b", "i", "u", "s", "size", "font", "color", "list", "code", "quote", "url", "img")
-_IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z]*\b")
+IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z]*\b")
 _BB_TAG = re.compile(r"\[(/?)(\*|[a-z]+)(?:=[^\]\n]*)?\]")
 ORDERS_TITLE = "Orders as understood"
 # A power's name of the map's (`Japanese`) is its people's name where it stands for the power (before these words,
@@ -37,7 +37,7 @@ def problems(text: str, fmt: str, internal: Iterable[str] = ()) -> list[str]:
     found = {"markdown": _markdown_problems, "bbcode": _bbcode_problems, "text": _text_problems}[fmt](text)
     words = {"markdown": _markdown_words, "bbcode": _bbcode_words, "text": _text_words}[fmt](text)
     for line in words:
-        for name in _IDENTIFIER.findall(line):
+        for name in IDENTIFIER.findall(line):
             found.append(f"the game's identifier {name!r} in: {line.strip()[:160]}")
         for name in internal:
             if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])(?!\s+[A-Z])(?!\s+(?!{NOUN_AFTER})[a-z])", line):

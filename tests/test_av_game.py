@@ -174,11 +174,13 @@ def test_the_map_picture_badges_the_tokens_and_defend_armies(cli):
     cli(*NEW, "--player", "UK=a", "--player", "Germany=b")
     cli("submit", "av.db", "--power", "UK", "-", input="spin\nend\n")
     cli("adjudicate", "av.db")
+    from adjudicator.game import people_of
     engine = db.open_existing("av.db")
+    people = people_of(engine)
     with db.transaction(engine) as s:
         game = db.the_game(s)
-        now, _ = picture._position(s, game, None)
-        past, _ = picture._position(s, game, 1)
+        now, _ = picture._position(s, game, None, people)
+        past, _ = picture._position(s, game, 1, people)
     engine.dispose()
     status = cli.json("status", "av.db")
     tokens = {(t["name"], power) for power, t in status["board"]["tokens"].items()}

@@ -59,7 +59,7 @@ def test_a_bid_for_two_axis_powers_on_the_2nd_edition_map(cli, tmp_path, maps_di
     assert (start["round"], start["power"], start["phase"], start["turn_index"]) == (0, "Germans", "purchase", 1)
     assert start["bids"] == {"Germans": 5, "Italians": 12}
     assert start["awaiting"] == "the bid of Germans (5 PUs to buy and place)"
-    assert "bid before round 1, Germans, purchase (turn 1); awaiting the bid of Germans" in cli("status", db).output
+    assert "bid before round 1, Germany, purchase (turn 1); awaiting the bid of Germany" in cli("status", db).output
     treasury = {p: v["treasury"] for p, v in start["powers"].items()}
 
     # the Germans' bid: refused where they hold nothing, beyond the bid, and a rule of round 1 in the bid
@@ -106,7 +106,7 @@ def test_a_bid_for_two_axis_powers_on_the_2nd_edition_map(cli, tmp_path, maps_di
     assert now["powers"]["Italians"]["treasury"] == treasury["Italians"] + 3
     assert now["powers"]["Germans"]["treasury"] == treasury["Germans"] + 1
     assert units_in(now, "96 Sea Zone", "Italians")["submarine"] == units_in(start, "96 Sea Zone", "Italians").get("submarine", 0) + 1
-    assert "round 1, Germans, purchase (turn 3); awaiting orders from Germans" in cli("status", db).output
+    assert "round 1, Germany, purchase (turn 3); awaiting orders from Germany" in cli("status", db).output
 
     # round 1: the Germans attack with the artillery of their bid; a late bid order is refused
     out = cli("submit", db, "--power", "Germans", "-", input="round: 1\nbuy 1 inf\nplace 1 inf Romania\nend\n", code=1).output

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from adjudicator.demo import SCRIPT
 from adjudicator.people import counted
+from conftest import G40AU_208, TEST_SEED
+from report_checks import IDENTIFIER
 
 
 def play_germans(cli, db, tmp_path) -> None:
@@ -51,3 +53,18 @@ def test_status_json_takes_the_same_filters_and_a_wrong_name_is_refused(cli, dem
     wrong = cli("status", demo_db, "--place", "Atlantis", code=2)
     assert "--place Atlantis: not a territory or sea zone of this game" in wrong.output
     assert "--power Martians: not a power of this game" in cli("status", demo_db, "--power", "Martians", code=2).output
+
+
+def test_status_as_text_names_powers_and_neutrals_as_players_do(cli, maps_dir, tmp_path):
+    """The Alt-Universe map's powers are `Germans`, `UK_Pacific`-like identifiers and its neutrals `Pro_Axis`:
+    status as text says Germany and the pro-Axis neutrals, as the reports do; `--power` takes either name."""
+    db = tmp_path / "au.db"
+    cli("new", db, "--map", maps_dir / G40AU_208, "--game", "g40-alt-universe", "--seed", TEST_SEED)
+    text = cli("status", db).output
+    assert not IDENTIFIER.findall(text.split("\n", 1)[1]), IDENTIFIER.findall(text)     # the title line names the rules
+    table = {line.split("  ")[0] for line in text.splitlines()[4:13]}
+    assert {"Germany", "Soviet Union", "United States", "United Kingdom"} <= table, table
+    assert "  PX3 (Pro-Axis neutrals): Pro-Axis neutrals 3 infantry" in text.splitlines()
+    germany = cli("status", db, "--power", "Germany").output
+    assert germany == cli("status", db, "--power", "Germans").output
+    assert unit_lines(germany) and all(": Germany " in line for line in unit_lines(germany))

@@ -55,7 +55,7 @@ def test_a_kamikaze_attack_plays_through_submit_adjudicate_report_verify_and_aud
     cli("edit", g40_db, tmp_path / "fix.txt", "--reason", "a Pacific war in round 1, to test kamikaze")
     before = cli.json("status", g40_db)
     assert before["power"] == "Americans"
-    assert "kamikaze tokens of Japanese: 6 left (strikes at 2 in 6 Sea Zone, 17 Sea Zone" in cli("status", g40_db).stdout
+    assert "kamikaze tokens of Japan: 6 left (strikes at 2 in 6 Sea Zone, 17 Sea Zone" in cli("status", g40_db).stdout
 
     cli("submit", g40_db, "--power", "Americans", "-",
         input="cm 1 battleship, 1 carrier, 1 cruiser, 1 destroyer 35 Sea Zone > 20 Sea Zone\nend\n")
@@ -70,7 +70,7 @@ def test_a_kamikaze_attack_plays_through_submit_adjudicate_report_verify_and_aud
             f"battleship {bb}, carrier {cv}; 4 tokens left [kamikaze].") in text
     after = cli.json("status", g40_db)
     assert after["kamikaze"]["Japanese"]["tokens"] == 4
-    assert "kamikaze tokens of Japanese: 4 left" in cli("status", g40_db).stdout
+    assert "kamikaze tokens of Japan: 4 left" in cli("status", g40_db).stdout
     verified_and_audited(cli, g40_db, tmp_path, before["turn_index"])
 
 
