@@ -86,6 +86,26 @@ class MapFacts(RulesCore):
         return (owner is not None and owner != power and not self.is_water(place)
                 and self.relation_option(state, power, owner, "canTakeOverOwnedTerritory").lower() == "true")
 
+    # The ledger row a refusal of check_takeover_path names: a game that restates BG-41 in its own rules sets its own.
+    takeover_rule = "BG-41"
+
+    def check_takeover_path(self, state: State, power: str, path: list[str], phase: str) -> None:
+        """BG-41 (RULINGS.md "pro-side-neutral-entry"): land units enter a neutral that sides with `power` only to
+        take it in the non-combat move, ending their move there. A path through it would leave it neither taken
+        nor crossed by the rules (the map's "They can not be moved through"), and the side it favours never
+        attacks it, so both are refused rather than played some other way."""
+        for place in path[1:]:
+            if not self.takes_over_on_entering(state, power, place):
+                continue
+            sides = f"{place} is a neutral siding with the {power}"
+            if place != path[-1]:
+                raise RuleViolation(f"land units may not move through {place}: {sides}, which their land units take "
+                                    "by moving in during the non-combat move and ending their move there",
+                                    self.takeover_rule)
+            if phase == "combat_move":
+                raise RuleViolation(f"{sides}: it is not attacked; take it by moving land units in during the "
+                                    "non-combat move (ncm)", self.takeover_rule)
+
     def joins_with_army(self, state: State, power: str, owner: str) -> bool:
         """BG-41: the neutral's army becomes `power`'s (the owner's captureUnitOnEnteringBy lists it)."""
         try:

@@ -34,6 +34,7 @@ class AltUniverseRules(G40Rules):
     no_income = "no city held: no income (AU-129)"
     placed_per_territory = None         # AU-35: China places with no limit per territory
     people_names = NAMES
+    takeover_rule = "AU-125"            # the document's row for pro-side neutrals "as in the base game" (BG-41)
 
     def __init__(self, scenario, rules_version: str = ""):
         super().__init__(scenario, rules_version)
