@@ -16,6 +16,7 @@ from typing import Iterator
 
 from .config import load_settings
 from .errors import ConfigError
+from .markup import bbcode, plain
 from .report import FORMATS
 from .game import adjudicate, new_game, status, submit
 from .store.db import for_game, open_existing, shown
@@ -70,25 +71,59 @@ def run_demo(db_path: str | None, fmt: str, seed: str | None) -> Iterator[str]:
         db = db_path or str(work / "demo.db")
         settings = replace(settings, keys_dir=work / "keys") if db_path is None else settings
         created = new_game(db, "demo", settings, seed_hex=seed or DEMO_SEED, game_id="demo")
-        yield (f"# adjudicator demo — {created['title']}\n\n"
-               f"Created game `{created['game']}` in {'a temporary file' if db_path is None else shown(db)}; "
-               f"powers {', '.join(created['powers'])}; dice anchor `{created['anchor']}` (test dice).\n")
+        say = _Writer(fmt)
+        yield (say.heading(1, f"adjudicator demo — {created['title']}")
+               + say.span(f"Created game `{created['game']}` in {'a temporary file' if db_path is None else shown(db)}; "
+                          f"powers {', '.join(created['powers'])}; dice anchor `{created['anchor']}` (test dice).") + "\n")
         engine = for_game(open_existing(db), created["game"])         # a league may hold other games
         for power in created["powers"]:
             accepted = submit(engine, power, SCRIPT[power])
-            yield f"## {power} submit\n\n```\n{SCRIPT[power]}```\nAccepted as:\n\n```\n" + "\n".join(accepted["orders"]) + "\n```\n"
+            yield (say.heading(2, f"{power} submit") + say.block(SCRIPT[power]) + "Accepted as:\n\n"
+                   + say.block("\n".join(accepted["orders"]) + "\n"))
             yield adjudicate(engine, settings, fmt=fmt)["report"]
         st = status(engine)
-        yield _standings(st)
+        yield _standings(st, say)
         engine.dispose()
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _standings(st: dict) -> str:
-    lines = [f"## After round {st['round'] - 1}", "", "| power | PUs | income |", "|---|---:|---:|"]
-    for name, p in st["powers"].items():
-        lines.append(f"| {name} | {p['treasury']} | {p['income']} |")
-    lines += ["", f"Next: round {st['round']}, {st['power']}. State hash `{st['state_hash']}`.",
-              "Try it yourself: `adjudicator new game.db --game demo`, then `adjudicator submit game.db --power Germans orders.txt`."]
-    return "\n".join(lines) + "\n"
+def _standings(st: dict, say: "_Writer") -> str:
+    rows = [(name, str(p["treasury"]), str(p["income"])) for name, p in st["powers"].items()]
+    return (say.heading(2, f"After round {st['round'] - 1}") + say.table(("power", "PUs", "income"), rows)
+            + say.span(f"Next: round {st['round']}, {st['power']}. State hash `{st['state_hash']}`.") + "\n"
+            + say.span("Try it yourself: `adjudicator new game.db --game demo`, then "
+                       "`adjudicator submit game.db --power Germans orders.txt`.") + "\n")
+
+
+class _Writer:
+    """The demo's own lines around the reports, in the reports' format: Markdown's headings, fences and code
+    spans; BBCode's [b] and [code] (markup.bbcode for a span); plain text with indented orders and quotations."""
+
+    def __init__(self, fmt: str):
+        self.fmt = fmt
+
+    def heading(self, level: int, text: str) -> str:
+        if self.fmt == "markdown":
+            return f"{'#' * level} {text}\n\n"
+        if self.fmt == "bbcode":
+            return f"[size={'150' if level == 1 else '120'}][b]{text}[/b][/size]\n\n"
+        return f"{text}\n{('=' if level == 1 else '-') * len(text)}\n\n"
+
+    def span(self, text: str) -> str:
+        return {"markdown": text, "bbcode": bbcode(text)}.get(self.fmt) or plain(text)
+
+    def block(self, text: str) -> str:
+        if self.fmt == "markdown":
+            return f"```\n{text}```\n"
+        if self.fmt == "bbcode":
+            return f"[code]{text}[/code]\n"
+        return "".join(f"    {line}\n" for line in text.splitlines()) + "\n"
+
+    def table(self, head: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+        if self.fmt == "markdown":
+            lines = ["| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
+            return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows]) + "\n\n"
+        width = max(len(r[0]) for r in [head, *rows]) + 2
+        lines = [f"{r[0]:<{width}}" + "".join(f"{v:>8}" for v in r[1:]) for r in [head, *rows]]
+        return self.block("\n".join(lines) + "\n")

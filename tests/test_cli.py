@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -266,6 +267,17 @@ def test_demo_plays_a_round_with_battles(cli):
     for power in ("Germans", "Russians", "Italians"):
         assert f"## {power} submit" in out
     assert out.count("battle:") >= 3 and "After round 1" in out
+
+
+@pytest.mark.parametrize("fmt", ["bbcode", "text"])
+def test_the_demo_in_bbcode_or_text_holds_no_markdown(cli, fmt):
+    """The demo's own lines around its reports (headings, the orders filed, the standings) are written in the
+    format asked for, as the reports are: a forum of BBCode shows no `#`, fence or backtick."""
+    out = cli("demo", "--format", fmt).output
+    assert "Germans submit" in out and "After round 1" in out and "buy 2 infantry, 1 armour" in out
+    assert not re.search(r"^#|```|`|^\|", out, re.M), [line for line in out.splitlines() if re.search(r"^#|`|^\|", line)]
+    if fmt == "bbcode":
+        assert "[code]power: Germans" in out and "[b]After round 1[/b]" in out
 
 
 def test_python_dash_m_runs_the_cli(tmp_path):
