@@ -49,7 +49,7 @@ SANDBOXED_CACHE = "__adjudicator_bounded_%s.cache"
 # The version of the built-in templates, kept with every stored report (schema 5): `audit` compares a report of this
 # version whole, and one of an earlier version (0: written before schema 5 kept it) by its dice block and hashes,
 # as it cannot render the templates of then. Raise it with any change of the built-in templates' text.
-TEMPLATE_VERSION = 3
+TEMPLATE_VERSION = 4
 
 
 # Bounds on a host's templates (ADJUDICATOR_TEMPLATES), which may come from a game folder someone mailed: a template
@@ -242,6 +242,32 @@ def _bytecode_cache():
         return None
 
 
+def pus(n: int) -> str:
+    return f"{n} PU" if n == 1 else f"{n} PUs"
+
+
+_CORRECTIONS = (
+    (re.compile(r"(add|remove) (\S+) (\d+ [^\s,]+(?:, \d+ [^\s,]+)*) (.+)"),
+     lambda m: f"{units_phrase({u: int(n) for n, u in (x.split(' ') for x in m[3].split(', '))})} of "
+               f"{power(m[2])} {'added in' if m[1] == 'add' else 'removed from'} {m[4]}"),
+    (re.compile(r"owner (.+) (\S+)"), lambda m: f"{m[1]} is now held by {power(m[2])}"),
+    (re.compile(r"pus (\S+) (-?\d+)"), lambda m: f"{whose(m[1])} treasury is set to {pus(int(m[2]))}"),
+    (re.compile(r"damage (.+) (\S+) (\d+)"), lambda m: f"the {unit(m[2])} in {m[1]} is set to {m[3]} damage"),
+    (re.compile(r"(war|peace) (\S+) (\S+)"),
+     lambda m: f"{power(m[2])} and {power(m[3])} are now {'at war' if m[1] == 'war' else 'at peace'}"),
+)
+
+
+def correction_phrase(change: str) -> str:
+    """A host's correction, kept in the journal as its canonical order (`add Russians 2 aaGun Eastern Poland`), as a
+    sentence in players' words: "2 AA guns of the Soviet Union added in Eastern Poland"."""
+    for pattern, phrase in _CORRECTIONS:
+        m = pattern.fullmatch(change)
+        if m:
+            return phrase(m)
+    return prose(change)
+
+
 def objective_phrase(line: dict, power: str = "") -> str:
     """`power`: whose objective, named at the start of the map's names of objectives (`Germans 1 Trade with Russia`),
     where a report heading the power's income says it already."""
@@ -360,7 +386,7 @@ def describe(event: dict) -> list[str]:
     if kind == "convoy":
         return [f"Convoy disruption in {event['zone']} against {power(event['power'])}: "
                 f"{' '.join(map(str, event['values']))} — dice of 1-3 sum {event['rolled']}, at most {event['cap']}: "
-                f"{power(event['power'])} {verb(event['power'], 'lose')} {event['loss']} PUs."]
+                f"{power(event['power'])} {verb(event['power'], 'lose')} {pus(event['loss'])}."]
     if kind == "raid":
         return raid_phrases(event)
     if kind == "income":
@@ -387,7 +413,7 @@ def describe(event: dict) -> list[str]:
     if kind == "next":
         return [f"Next: round {event['round']}, {power(event['power'])}, {PHASE_TITLES[event['phase']].lower()}."]
     if kind == "edit":
-        return [f"The host corrected the game ({event['reason']}): {prose(change)}." for change in event["changes"]]
+        return [f"The host corrected the game ({event['reason']}): {correction_phrase(change)}." for change in event["changes"]]
     if kind == "standing":
         orders = "; ".join(f"`{o}`" for o in event["orders"])
         return [f"{capitalised(whose(event['power']))} standing orders: {orders}"]
@@ -504,7 +530,7 @@ def raid_phrases(event: dict) -> list[str]:
                   f"({dmg['vps_total']} left)" if dmg.get("vps_lost") else "")
         points += f"; {dmg['vps_why']}" if dmg.get("vps_why") else ""        # a game's own count (its words)
         lines.append(f"Bombing: {' '.join(map(str, dmg['values']))} → {dmg['rolled']}; {power(dmg['power'])} "
-                     f"{verb(dmg['power'], 'lose')} {dmg['treasury_lost']} PUs{points}.")
+                     f"{verb(dmg['power'], 'lose')} {pus(dmg['treasury_lost'])}{points}.")
     elif dmg:
         state = "" if dmg["operative"] else "; it is out of operation"
         lines.append(f"Bombing: {' '.join(map(str, dmg['values']))} → {dmg['rolled']} damage, {dmg['dealt']} taken "
@@ -537,11 +563,11 @@ def capture_phrase(event: dict) -> str:
         line += (f" and liberated for {power(event['owner'])}" if event["owner"] != event["by"]
                  else f" by {power(event['by'])}")
     if event.get("treasury_taken"):
-        line += f"; {power(event['by'])} {verb(event['by'], 'take')} {event['treasury_taken']} PUs from the capital"
+        line += f"; {power(event['by'])} {verb(event['by'], 'take')} {pus(event['treasury_taken'])} from the capital"
     if "bonus" in event:
         paid = ", ".join(f"{prose(b['item'])} {b['amount']}" for b in event["bonus"])
         source = "the bank" if event.get("bonus_from") is None else power(event["bonus_from"])
-        line += f"; capture bonus to {power(event['by'])}: {paid} — {event['bonus_paid']} PUs from {source}"
+        line += f"; capture bonus to {power(event['by'])}: {paid} — {pus(event['bonus_paid'])} from {source}"
         if event.get("bonus_short"):
             line += f" ({event['bonus_short']} short: {source} had no more)"
     for c in event.get("changed", []):      # a marker's change (a city captured) is the map's bookkeeping, not news

@@ -28,7 +28,10 @@ def test_corrections_change_the_game_and_are_reported_and_audited(cli, demo_db, 
     cli("submit", demo_db, "--power", "Germans", tmp_path / "g.txt")
     report = cli("adjudicate", demo_db).output
     assert "### Host corrections" in report
-    assert "The host corrected the game (forgot the Polish reinforcements): pus Italians 40." in report
+    reason = "The host corrected the game (forgot the Polish reinforcements): "
+    for sentence in ("2 infantry, 1 armour of the Germans added in Poland", "the Italians' treasury is set to 40 PUs",
+                     "1 infantry of the Russians removed from Ukraine"):     # the demo names its powers so
+        assert f"{reason}{sentence}." in report, report
     assert "Orders adjudicated: Germans, submission 2" in report
     cli("audit", demo_db)
 
@@ -40,7 +43,10 @@ def test_a_game_corrected_mid_way_still_audits_and_a_tampered_correction_does_no
     cli("adjudicate", demo_db)
     edit(cli, demo_db, "owner Romania Germans\ndamage Germany factory_major 3\nwar Italians Russians\n")
     cli("submit", demo_db, "--power", "Russians", tmp_path / "Russians.txt")
-    cli("adjudicate", demo_db)
+    said = cli("adjudicate", demo_db).output
+    for sentence in ("Romania is now held by the Germans", "the major factory in Germany is set to 3 damage",
+                     "the Italians and the Russians are now at war"):
+        assert sentence in said, said
     assert cli.json("audit", demo_db)["ok"]
     with sqlite3.connect(demo_db) as con:
         con.execute("update submission set text = replace(text, 'damage Germany factory_major 3', "
