@@ -49,7 +49,7 @@ SANDBOXED_CACHE = "__adjudicator_bounded_%s.cache"
 # The version of the built-in templates, kept with every stored report (schema 5): `audit` compares a report of this
 # version whole, and one of an earlier version (0: written before schema 5 kept it) by its dice block and hashes,
 # as it cannot render the templates of then. Raise it with any change of the built-in templates' text.
-TEMPLATE_VERSION = 3
+TEMPLATE_VERSION = 4
 
 
 # Bounds on a host's templates (ADJUDICATOR_TEMPLATES), which may come from a game folder someone mailed: a template
