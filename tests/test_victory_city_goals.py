@@ -62,3 +62,12 @@ def test_a_classic_map_counts_each_sides_cities_against_its_honorable_surrender_
     need = rules.scenario.properties["Axis Honorable Victory VCs"]
     assert rules.victory_city_goals({cities[0]: axis})[0] == (
         f"the Axis hold 1 of the {need} needed as a round ends [CL-17]")
+
+
+def test_the_alt_universe_map_played_as_g40_counts_its_own_triggers(maps_dir):
+    """Its triggers count all 23 cities, and two need the Neutral League to keep NL11: said so, not as the Allies'."""
+    rules = G40(load_scenario(maps_dir / G40AU_208), "")
+    goals = rules.victory_city_goals(rules.scenario.owners)
+    assert goals[0] == "the Axis hold 6 of the 14 needed among all 23 victory cities, for a whole round"
+    assert goals[2] == ("the Allies hold 16 (15 needed) among all 23 victory cities, and with Neutral League holding "
+                        "1 (1 needed) among NL11, and round 8 or later, for a whole round")

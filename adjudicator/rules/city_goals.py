@@ -4,12 +4,14 @@ says nothing against a map that wants 8 of one group or 6 of another, so each ow
 conditions is counted on its own cities.
 
 A group of cities is named by a theatre only where the game's table names that very group (Rules.city_groups:
-the rulebook's words, as the map's data has none); a short group is named by its cities, and a longer one is
-counted "among these N cities", listed, so that a map with other conditions still says what it counts.
+the rulebook's words, as the map's data has none); the map's every victory city is "all N victory cities", a
+short group is named by its cities, and a longer one is counted "among these N cities", listed, so that a map
+with other conditions still says what it counts.
 """
 
 from __future__ import annotations
 
+from ..people import powers
 from .facts import MapFacts
 from .politics import goal_words, victory_triggers, trigger_side
 
@@ -29,6 +31,8 @@ def _where(rules: MapFacts, places: list[str]) -> str:
     named = {frozenset(cities): theatre for theatre, cities in rules.city_groups.items()}.get(frozenset(places))
     if named:
         return f"in {named}"
+    if set(places) == {t.name for t in rules.scenario.territories if t.victory_city}:
+        return f"among all {len(places)} victory cities"
     if len(places) <= LISTED:
         return f"among {', '.join(places)}"
     return f"among these {len(places)} cities ({', '.join(places)})"
@@ -36,13 +40,15 @@ def _where(rules: MapFacts, places: list[str]) -> str:
 
 def held_against(rules: MapFacts, owners: dict[str, str], name: str, side: str) -> str:
     """A condition in the words of politics.goal_words, its ownership tests as the cities the side holds against
-    those needed: a direct ownership test counts the condition's own powers, an allied one the side's."""
+    those needed: an allied ownership test counts the side's powers, a direct one the condition's own, named
+    where they are not the side's (Alt-Universe's Allies win only while the Neutral League keeps NL11)."""
     members = side_members(rules, side)
 
     def counted(cond, option: str, places: list[str], needed: int) -> str:
         own = members if option.startswith("allied") else set(cond.names("players") or [cond.attach_to])
         held = sum(owners.get(p) in own for p in places)
-        return f"{against(held, min(needed, len(places)))} {_where(rules, places)}"
+        words = f"{against(held, min(needed, len(places)))} {_where(rules, places)}"
+        return words if own & members else f"with {powers(sorted(own))} holding {words}"
     return goal_words(rules, name, 0, counted)
 
 
