@@ -38,19 +38,21 @@ def _changed_lines(snapshot: dict) -> list[str]:
 
 
 def _victory_cities(scenario, rules, owners: dict[str, str]) -> list[str]:
-    """Each side's count (a territory's victoryCity counts that many), and what the game says each side needs."""
+    """What each side holds against every goal of the game (rules.victory_city_goals); a map with victory cities
+    and no goal counted in them, each side's count (a territory's victoryCity counts that many)."""
     cities = [t for t in scenario.territories if t.victory_city and not t.hidden]
     if not cities:
         return []
+    goals = rules.victory_city_goals(owners)
+    if goals:
+        return [f"Victory cities: {'; '.join(goals)}."]
     playing = set(scenario.turn_players())         # a map's neutrals share alliances of their own: not sides
     sides = list(dict.fromkeys(a for p in scenario.players if p.name in playing for a in p.alliances))
     side_of = {p.name: [a for a in p.alliances if a in sides] for p in scenario.players}
     counts = {side: sum(t.victory_city for t in cities if side in side_of.get(owners.get(t.name), []))
               for side in sides}
-    total = sum(t.victory_city for t in cities)
     held = ", ".join(f"the {readable(side)} {n}" for side, n in counts.items())
-    goals = rules.victory_city_goals()
-    return [f"Victory cities held: {held}, of {total}" + (f"; to win, {'; '.join(goals)}." if goals else ".")]
+    return [f"Victory cities held: {held}, of {sum(t.victory_city for t in cities)}."]
 
 
 def damaged_units(state) -> list[list]:

@@ -15,8 +15,8 @@ PACKAGE = "adjudicator.rules"
 # map's rule switches (properties): read by everything above, importing nothing above.
 FACTS = {"facts", "core", "properties"}
 # Each takes facts and a state and knows no edition; they may import each other, without a circle.
-MECHANISMS = {"air", "bombing", "combat", "conditions", "convoy", "economy", "movement", "politics", "scramble",
-              "transport", "victory"}
+MECHANISMS = {"air", "bombing", "city_goals", "combat", "conditions", "convoy", "economy", "movement", "politics",
+              "scramble", "transport", "victory"}
 # The map driver: walks a power's phases and plays their orders through the mechanisms.
 DRIVER = {"turn"}
 # The families: what they share (family.MapFamily) and each family's turn and ways to win. Only they import the

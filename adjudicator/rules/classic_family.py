@@ -12,7 +12,7 @@ is a row of games/classic/RULES.md (CL-…) with its ruling in games/classic/RUL
 from __future__ import annotations
 
 from ..state import State
-from . import air, convoy, politics, turn, victory
+from . import air, city_goals, convoy, politics, turn, victory
 from .economy import collect_income, grant_per_valued_territory, lose_unplaced
 from .facts import RuleViolation
 from .family import MapFamily
@@ -104,9 +104,9 @@ class ClassicRules(MapFamily):
         won = victory.status(state)
         return {"winner": won, "holds": []} if won else politics.victory_status(self, state)
 
-    def victory_city_goals(self) -> list[str]:
+    def victory_city_goals(self, owners: dict[str, str]) -> list[str]:
         """The map's victory triggers, and the count of cities of "Honorable Surrender" (CL-17)."""
-        return politics.victory_goals(self) + victory.city_goals(self)
+        return city_goals.trigger_goals(self, owners) + victory.city_goals(self, owners)
 
     def status_fields(self, state: State) -> dict:
         """`status --json`: kamikaze tokens (MapFacts), and the victory points of the powers that collect them."""

@@ -22,6 +22,9 @@ class RulesCore:
     # (a format of {power}, the attacker's possessive) and the words of each result (battle_account.own_words)
     battle_words: dict[str, dict[str, str]] = {}
     people_names: dict = {}                # the words players use for its powers, units… (adjudicator/people.py)
+    # The rulebook's names of groups of victory cities ({"Europe": [cities]}), which the map's data lacks: the
+    # report names a group a victory condition counts by its theatre where it is one of these (rules/city_goals.py)
+    city_groups: dict[str, list[str]] = {}
     takes_corrections = True               # whether `edit` (the host's corrections of units and owners) applies
     takes_bids = False                     # whether a game may start with bids (`new --bid`), played in round 0
 
@@ -80,10 +83,10 @@ class RulesCore:
         carries "text" is printed as it is."""
         return {"winner": None, "holds": []}
 
-    def victory_city_goals(self) -> list[str]:
-        """What each side needs in victory cities to win, as phrases the report's summary prints beside the
-        count of cities each side holds ("the Axis: 14 or more for a whole round [AU-02]"); none where the game's
-        victory is not counted in cities."""
+    def victory_city_goals(self, owners: dict[str, str]) -> list[str]:
+        """What each side holds in victory cities, given the territories' owners, against what it needs to win,
+        as phrases of the report's summary ("the Axis hold 10 of the 14 needed, for a whole round [AU-02]"); none
+        where the game's victory is not counted in cities."""
         return []
 
     def status_fields(self, state: State) -> dict:

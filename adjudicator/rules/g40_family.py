@@ -8,7 +8,7 @@ Games (games/g40, games/g40_alt_universe, games/demo) subclass `G40Rules`; nothi
 from __future__ import annotations
 
 from ..state import State
-from . import air, convoy, politics, turn
+from . import air, city_goals, convoy, politics, turn
 from .economy import collect_income
 from .family import MapFamily
 
@@ -50,5 +50,5 @@ class G40Rules(MapFamily):
         or None, "holds": events of the conditions under way}."""
         return politics.victory_status(self, state)
 
-    def victory_city_goals(self) -> list[str]:
-        return politics.victory_goals(self)
+    def victory_city_goals(self, owners: dict[str, str]) -> list[str]:
+        return city_goals.trigger_goals(self, owners)

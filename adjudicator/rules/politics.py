@@ -354,7 +354,7 @@ def victory_triggers(rules: MapFacts) -> list[Attachment]:
     return [t for t in rules.scenario.attachments_of("trigger") if t.value("victory")]
 
 
-def _side(rules: MapFacts, trigger: Attachment) -> str:
+def trigger_side(rules: MapFacts, trigger: Attachment) -> str:
     """The alliance most of the powers a victory trigger crowns belong to (its `players`: the Allies' list names
     the Dutch, an alliance of their own); its message where they share none."""
     counts = Counter(a for p in trigger.names("players") or [trigger.attach_to] for a in rules.scenario.player(p).alliances)
@@ -362,8 +362,10 @@ def _side(rules: MapFacts, trigger: Attachment) -> str:
     return best[0][0] if best else _words(trigger.value("victory"))
 
 
-def goal_words(rules: MapFacts, name: str, depth: int = 0) -> str:
-    """A victory condition in words: ownership tests as "8 of A, B, …" (or "all of …"), the rest as `describe`."""
+def goal_words(rules: MapFacts, name: str, depth: int = 0, counted=None) -> str:
+    """A victory condition in words: ownership tests as "8 of A, B, …" (or "all of …"), the rest as `describe`.
+    `counted(condition, option, places, needed)` words an ownership test instead, as the report's summary counts
+    what a side holds against it (rules/city_goals.py)."""
     cond = rules.scenario.condition(name)
     if cond is None:
         return name
@@ -371,13 +373,14 @@ def goal_words(rules: MapFacts, name: str, depth: int = 0) -> str:
     subs = cond.names("conditions")
     if subs and depth < 3:
         joiner = " or " if cond.value("conditionType", "AND").upper() == "OR" else " and "
-        inner = joiner.join(goal_words(rules, n, depth + 1) for n in subs)
+        inner = joiner.join(goal_words(rules, n, depth + 1, counted) for n in subs)
         parts.append(f"({inner})" if len(subs) > 1 and depth else inner)
     for n, value, count in cond.options:
         if n.endswith("OwnershipTerritories"):
             places = [p for p in value.split(":") if p]
             needed = int(count) if count.isdigit() else len(places)
-            parts.append(f"{'all' if needed >= len(places) else needed} of {', '.join(places)}")
+            parts.append(counted(cond, n, places, needed) if counted
+                         else f"{'all' if needed >= len(places) else needed} of {', '.join(places)}")
     if not parts:
         return describe(rules, name, depth)
     return " and ".join(parts)
@@ -395,7 +398,7 @@ def victory_holds(rules: MapFacts, state: State):
         except Unsupported:
             return False
 
-    holds = [Hold(t.name, _side(rules, t), VICTORY, (lambda _round, t=t: met(t))) for t in triggers.values()]
+    holds = [Hold(t.name, trigger_side(rules, t), VICTORY, (lambda _round, t=t: met(t))) for t in triggers.values()]
 
     def event(kind: str, hold: Hold, power: str, round_: int, **more) -> dict:
         trigger = triggers[hold.key]
@@ -409,12 +412,6 @@ def victory_check(rules: MapFacts, state: State, power: str) -> list[dict]:
     """At the end of every power's turn: a victory trigger met starts a hold, kept a whole round it wins."""
     holds, event = victory_holds(rules, state)
     return check_holds(state, power, rules.scenario.turn_players(), holds, event) if holds else []
-
-
-def victory_goals(rules: MapFacts) -> list[str]:
-    """The map's victory triggers as the summary's goals: the side and what it must hold a whole round."""
-    return [f"the {_side(rules, t)}: {' and '.join(goal_words(rules, n, 1) for n in t.names('conditions', 'trigger'))}"
-            f" for a whole round [{VICTORY}]" for t in victory_triggers(rules)]
 
 
 def victory_status(rules: MapFacts, state: State) -> dict:

@@ -13,6 +13,7 @@ from a capital this turn "vps-captured:POWER".
 from __future__ import annotations
 
 from ..state import State
+from .city_goals import against, side_members
 from .conditions import WON
 from .facts import MapFacts
 
@@ -29,28 +30,24 @@ def _sides(rules: MapFacts) -> list[str]:
     return list(dict.fromkeys(a for p in rules.scenario.players for a in p.alliances))
 
 
-def _members(rules: MapFacts, side: str) -> set[str]:
-    return {p.name for p in rules.scenario.players if side in p.alliances}
-
-
-def victory_cities(rules: MapFacts, state: State, side: str) -> list[str]:
+def victory_cities(rules: MapFacts, owners: dict[str, str], side: str) -> list[str]:
     """The victory cities the side's powers hold (a territory's victoryCity counts that many)."""
-    members = _members(rules, side)
+    members = side_members(rules, side)
     return [t.name for t in rules.scenario.territories for _ in range(t.victory_city or 0)
-            if state.owners.get(t.name) in members]
+            if owners.get(t.name) in members]
 
 
-def city_goals(rules: MapFacts) -> list[str]:
-    """CL-17 as the summary's goals: each side's count of victory cities, held as a round ends."""
+def city_goals(rules: MapFacts, owners: dict[str, str]) -> list[str]:
+    """CL-17 as the summary's goals: the victory cities each side holds against its count, held as a round ends."""
     if not rules.prop("Honorable Surrender"):
         return []
-    return [f"the {side}: {_figure(rules, f'{side} Honorable Victory VCs', 15)} as a round ends [CL-17]"
-            for side in _sides(rules)]
+    return [f"the {side} hold {against(len(victory_cities(rules, owners, side)), need)} as a round ends [CL-17]"
+            for side in _sides(rules) for need in [_figure(rules, f"{side} Honorable Victory VCs", 15)]]
 
 
 def side_income(rules: MapFacts, state: State, side: str) -> int:
     """The production of every territory the side's powers own (TripleA's EndRoundDelegate.getProduction)."""
-    members = _members(rules, side)
+    members = side_members(rules, side)
     territories = rules.scenario.territories_by_name()
     return sum(territories[t].production for t, o in state.owners.items() if o in members)
 
@@ -107,7 +104,8 @@ def check(rules: MapFacts, state: State, power: str) -> list[dict]:
     if power == rules.scenario.turn_players()[-1]:
         for side in _sides(rules):
             if rules.prop("Honorable Surrender"):
-                cities, need = victory_cities(rules, state, side), _figure(rules, f"{side} Honorable Victory VCs", 15)
+                cities = victory_cities(rules, state.owners, side)
+                need = _figure(rules, f"{side} Honorable Victory VCs", 15)
                 if len(cities) >= need:
                     wins.append((f"cities:{side}", side, "CL-17", f"they hold {len(cities)} victory cities "
                                  f"({', '.join(cities)}) as round {state.round} ends, {need} needed"))

@@ -83,7 +83,7 @@ class AponeRules(ClassicRules):
     def victory_status(self, state):
         return vp.status(self, state)
 
-    def victory_city_goals(self) -> list[str]:
+    def victory_city_goals(self, owners: dict[str, str]) -> list[str]:
         """Its victory is its own (victory_status), not the map's triggers nor a count of cities."""
         return []
 

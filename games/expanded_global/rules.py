@@ -224,7 +224,7 @@ class ExpandedGlobalRules(G40Rules):
     def victory_status(self, state: State) -> dict:
         return victory.status(self, state)
 
-    def victory_city_goals(self) -> list[str]:
+    def victory_city_goals(self, owners: dict[str, str]) -> list[str]:
         """Its victory is its own (victory_status), not the map's triggers nor a count of cities."""
         return []
 

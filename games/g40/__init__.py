@@ -5,12 +5,14 @@ A map whose properties the family does not play (adjudicator/families.py) is ref
 from adjudicator.rules.g40_family import G40Rules
 
 from .names import NAMES
+from .theatres import CITY_GROUPS
 
 
 class G40MapRules(G40Rules):
     """The family's base rules, reported in the words Global 1940 players use (names.py); the family's class knows
     no game's words, as adjudicator/ knows no game."""
     people_names = NAMES
+    city_groups = CITY_GROUPS
 
 
 RULES = G40MapRules

@@ -110,8 +110,8 @@ class AltUniverseRules(G40Rules):
     def victory_status(self, state: State) -> dict:
         return victory.status(self, state)
 
-    def victory_city_goals(self) -> list[str]:
-        return victory.goals()
+    def victory_city_goals(self, owners: dict[str, str]) -> list[str]:
+        return victory.goals(self, owners)
 
     # -- movement ------------------------------------------------------------------------------------
 

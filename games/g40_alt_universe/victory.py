@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.rules.city_goals import against
 from adjudicator.rules.conditions import Hold, check_holds, hold_status
 from adjudicator.state import State
 
@@ -39,21 +40,31 @@ BROKEN_RULE = "AU-06"
 ROUND_START_RULE = "AU-05"     # below 8 as round 8 begins: the hold starts with the first power's turn
 
 
-def goals() -> list[str]:
-    """The conditions as the report's summary words them: every one counts the Axis cities."""
-    return [f"the {c.side}: the {COUNTED} holding {c.words}{f' from round {c.from_round}' if c.from_round > 1 else ''}"
-            f" for a whole round [{c.rule}]" for c in CONDITIONS]
+def goals(rules, owners: dict[str, str]) -> list[str]:
+    """The conditions as the report's summary words them, each side's with the cities it counts: every one
+    counts the Axis cities, against the threshold of each of the side's conditions."""
+    held = axis_cities(rules, owners)
+
+    def wanted(c: Condition) -> str:
+        when = f" from round {c.from_round}" if c.from_round > 1 else ""
+        return f"{against(held, c.threshold) if c.side == COUNTED else c.words}{when} [{c.rule}]"
+    phrases = []
+    for side in dict.fromkeys(c.side for c in CONDITIONS):
+        who = "hold" if side == COUNTED else f"need the {COUNTED} to hold"
+        phrases.append(f"the {side} {who} {' or '.join(wanted(c) for c in CONDITIONS if c.side == side)}, "
+                       "for a whole round")
+    return phrases
 
 
-def axis_cities(rules, state: State) -> int:
+def axis_cities(rules, owners: dict[str, str]) -> int:
     """Cities owned by a power of the Axis alliance; a neutral's city counts for nobody (RULINGS.md "neutral-cities")."""
     axis = {p.name for p in rules.scenario.players if COUNTED in p.alliances}
-    return sum(state.owners.get(city) in axis for city in rules.cities())
+    return sum(owners.get(city) in axis for city in rules.cities())
 
 
 def _holds(rules, state: State):
     """The conditions as holds of the core, on the cities counted now, and the report's words for their events."""
-    cities = axis_cities(rules, state)
+    cities = axis_cities(rules, state.owners)
     by_key = {c.key: c for c in CONDITIONS}
     holds = [Hold(c.key, c.side, c.rule, (lambda round_, c=c: c.met(cities, round_)), BROKEN_RULE, ROUND_START_RULE)
              for c in CONDITIONS]
