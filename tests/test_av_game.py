@@ -177,8 +177,10 @@ def test_the_map_picture_badges_the_tokens_and_defend_armies(cli):
     engine = db.open_existing("av.db")
     with db.transaction(engine) as s:
         game = db.the_game(s)
-        now, _ = picture._position(s, game, None)
-        past, _ = picture._position(s, game, 1)
+        setup = picture.setup_of(s, game)
+        people = picture.People(setup.scenario, setup.rules.people_names)
+        now, _ = picture._position(s, game, None, people)
+        past, _ = picture._position(s, game, 1, people)
     engine.dispose()
     status = cli.json("status", "av.db")
     tokens = {(t["name"], power) for power, t in status["board"]["tokens"].items()}
