@@ -45,6 +45,7 @@ def refusals(rules, state: State, orders: list) -> list:
     ceiling = _Ceiling(cash + best.pop("money"), {
         u: state.board["pools"][power].get(u, 0) + income[u] + best[u] + sum(
             n.count for o in orders if o.action == "recruit" for n in o.units if n.unit == u) for u in army.UNITS})
+    anywhere = [(n, s) for n in SPINS for s in rules.spaces]
     actions = [o for o in orders if o.phase == "actions"]
     for i, o in enumerate(actions):
         where = [(n, s) for n, s in landings if meets(o.condition, n, s, kinds[s])]
@@ -53,8 +54,23 @@ def refusals(rules, state: State, orders: list) -> list:
         try:
             _action(rules, state, o, actions[:i], where, kinds, ceiling)
         except RuleViolation as exc:
-            errors.append(order_error(o, exc.message, exc.rule))
+            why = exc if not o.condition else _wrong_wherever(rules, state, o, actions[:i], anywhere, kinds, ceiling)
+            if why:
+                errors.append(order_error(o, why.message, why.rule))
     return errors
+
+
+def _wrong_wherever(rules, state: State, o, before: list, anywhere: list, kinds: dict[str, str],
+                    ceiling: _Ceiling) -> RuleViolation | None:
+    """Why a conditional order that no landing of this turn lets play is wrong on every space its condition could
+    ever name, or None when only this turn's reach stops it: a standing order for other turns, reported as not
+    played when its condition holds where it cannot be carried out (RULINGS.md "refused-at-submit")."""
+    where = [(n, s) for n, s in anywhere if meets(o.condition, n, s, kinds[s])]
+    try:
+        _action(rules, state, o, before, where, kinds, ceiling)
+    except RuleViolation as exc:
+        return exc
+    return None
 
 
 class _Ceiling:

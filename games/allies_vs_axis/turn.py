@@ -235,7 +235,9 @@ def _actions(rules, state: State, orders: list, errors: list | None) -> list[dic
         try:
             events.append(_act(rules, state, state.power, o))
         except RuleViolation as exc:
-            if errors is None:
+            if errors is None and o.condition:
+                events.append(_not_played(o, landed, exc))
+            elif errors is None:
                 events.append(_void(o, exc.message, exc.rule))
             else:
                 errors.append(order_error(o, exc.message, exc.rule))
@@ -414,10 +416,14 @@ def landing(rules, state: State) -> tuple:
     return state.board.get("spun"), here, rules.land_kind(state, state.power, here), state.owners.get(here)
 
 
-def _not_played(o, landed: tuple) -> dict:
+def _not_played(o, landed: tuple, why: RuleViolation | None = None) -> dict:
+    """A conditional order whose condition does not hold, or holds where the order cannot be carried out (`why`):
+    submit accepted it as a standing order for landings where it can (RULINGS.md "refused-at-submit")."""
     spun, here, kind, owner = landed
-    fact = (f"the spin was {spun}" if o.condition[0] == "spin" else
-            f"the token landed on {here}, {_kind_words(here, kind, owner)}")
+    where = f"the token landed on {here}, {_kind_words(here, kind, owner)}"
+    fact = where if o.condition[0] == "land" else f"the spin was {spun}" + (f" and {where}" if why else "")
+    if why:
+        fact += f"; {why.message} [{why.rule}]"
     return {"type": "rule", "what": "skipped", "text": f"Not played: `{o.canonical()}` ({fact})."}
 
 
