@@ -60,7 +60,7 @@ def bombarded_in_round_one(event: dict) -> Counter:
 def attackers_left(event: dict) -> str:
     """The attackers alive at the end: those still in the battle, those out of it (submerged, or gone as the game
     says), and those that retreated, with where they went. Aircraft leave with a land retreat and land in the
-    non-combat move."""
+    non-combat move. After a retreat of them all, only where they went: never "nothing" for units alive."""
     survivors = event["survivors"]
     alive = Counter(event["attacking"])
     alive.subtract(attacker_losses(event))
@@ -77,6 +77,8 @@ def attackers_left(event: dict) -> str:
         parts.append(f"{units(dict(sorted(flew.items())))} left the battle with them, to land in the non-combat move")
     if left:
         parts.append(f"{units(dict(sorted(left.items())))} out of the battle")
+    if not here and parts:          # all gone: where they went is what is left of them, not "nothing"
+        return "; ".join(parts)
     return f"{units(dict(sorted(here.items())))} in {event['place']}" + (f" ({'; '.join(parts)})" if parts else "")
 
 

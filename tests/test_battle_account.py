@@ -33,8 +33,8 @@ def test_after_a_retreat_the_attackers_left_are_those_that_went_and_the_aircraft
                      "Belarus": {"owner": "Russians", "units": {"Russians": {"infantry": 2}}}},
         "dice": {"battle:Belarus:r1:attacker": [6, 6, 6], "battle:Belarus:r1:defender": [1, 6]}})
     assert battle["result"] == "the attacker retreats to Poland"
-    assert battle["survivors"] == ("nothing in Belarus (1 infantry retreated to Poland; 1 fighter left the battle "
-                                   "with them, to land in the non-combat move)")
+    assert battle["survivors"] == ("1 infantry retreated to Poland; 1 fighter left the battle with them, to land in "
+                                   "the non-combat move")            # not "nothing", as they all live
     assert battle["lost"] == "Units lost by value (TUV): attackers 3 PUs, defenders 0 PUs"
 
 
