@@ -22,7 +22,7 @@ from .config import Settings
 from .errors import ILLEGAL, AdjudicatorError, ConfigError, NothingToDo, OrderError, StoreError, SubmissionRejected
 from .inputs import whole_number
 from .keys import KeyStore, check_game_id
-from .people import People
+from .people import People, speaking
 from .notation import Lexicon, parse_submission
 from .notation.orders import STANDING, GameVerb, Intercept, Kamikaze, OrderOfLoss, Salt, Scramble, Submerge
 from . import salts as salts_mod
@@ -394,16 +394,17 @@ def submit(engine, power_arg: str, text: str, dry_run: bool = False, record=None
             errors += g.rules.check(g.state, turn_orders, sub.ended)
         if not sub.orders and not errors:
             errors.append(OrderError("invalid", "the submission holds no orders"))
+        people = People(g.setup.scenario, g.setup.rules.people_names)
         if errors:
-            people = People(g.setup.scenario, g.setup.rules.people_names)
             raise SubmissionRejected(sorted((replace(e, message=people.told(e.message)) for e in errors),
                                             key=lambda e: (e.line, e.column)))
         covers = g.rules.covered_phases(g.state, turn_orders, sub.ended) if turn_orders else []
         summary = {"game": g.game.id, "power": power,
-                   "name": People(g.setup.scenario, g.setup.rules.people_names).power(power), "orders": [o.canonical() for o in sub.orders], "covers": covers,
+                   "name": people.power(power), "orders": [o.canonical() for o in sub.orders], "covers": covers,
                    "whole_turn": bool(covers) and covers[-1] == g.scenario.phases_of(power)[-1],
                    "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "dry_run": dry_run}
-        summary["warnings"] = unplaced.warning(unplaced.unplaced(g.state, power, turn_orders, covers))
+        with speaking(people):
+            summary["warnings"] = unplaced.warning(unplaced.unplaced(g.state, power, turn_orders, covers))
         if salts and salts_mod.binds(g):
             summary["binds"] = {"power": g.state.power, "sha256": locked.sha256}
         if dry_run:

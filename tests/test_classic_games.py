@@ -115,3 +115,14 @@ def test_a_power_that_buys_in_another_turn_is_told_where(cli, tmp_path, maps_dir
     out = cli("submit", db, "--power", "Australians", tmp_path / "o.txt", code=1).output
     assert ("this turn has no purchase phase: Australians buy in the British turn: the British submission writes "
             "`buy Australians UNITS`") in out
+
+
+def test_the_aa_gun_is_named_as_the_rulebook_prints_it(cli, tmp_path, maps_dir):
+    """The maps' `aaGun` read "aa Gun" in the warning of submit, the report and status; players write AA gun."""
+    db = tmp_path / "p.db"
+    cli("new", db, "--game", "classic", "--map", maps_dir / PACIFIC, "--seed", TEST_SEED)
+    filed = cli("submit", db, "--power", "Japanese", "-", input="buy 1 aa\nend\n").output
+    assert "1 AA gun" in filed and "aa Gun" not in filed, filed
+    report = cli("adjudicate", db).output
+    assert "buy 1 AA gun" in report and "aa Gun" not in report, report
+    assert "aa Gun" not in cli("status", db, "--power", "Japanese").output

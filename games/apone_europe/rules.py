@@ -4,6 +4,7 @@ naval bases and CAP are A&A Pacific's). Each of his rules lives in a module of i
 from __future__ import annotations
 
 from adjudicator.rules.classic_family import ClassicRules
+from adjudicator.games.classic.names import NAMES
 from adjudicator.state import State
 
 from . import bases, cap, egypt, units, vp
@@ -11,6 +12,8 @@ from . import bases, cap, egypt, units, vp
 
 class AponeRules(ClassicRules):
     """The classic family with Sgt. Apone's rules."""
+
+    people_names = NAMES
 
     name = "apone-europe"
     title = "Sgt. Apone's rules v1.2 for A&A Europe (1999)"

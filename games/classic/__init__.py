@@ -6,7 +6,16 @@ A map whose properties the family does not play (adjudicator/families.py) is ref
 
 from adjudicator.rules.classic_family import ClassicRules
 
-RULES = ClassicRules
+from .names import NAMES
+
+
+class ClassicGame(ClassicRules):
+    """The family as this game plays it, in the words of its players."""
+
+    people_names = NAMES
+
+
+RULES = ClassicGame
 NEEDS_MAP = True
 FAMILY = "classic"      # adjudicator/families.py: the map properties it plays
 DEFAULT_MAP = None
