@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import TEST_SEED, Cli, play_turns
+from narrative_dice import change_die, each_changed_die_is_named, verify
 from played_game import play
 from test_verify import VARIANTS
 from sqlmodel import Session
@@ -30,28 +32,17 @@ def report(game, turn: int, fmt: str) -> str:
         return render(s, turn, fmt)
 
 
-def verify(cli, tmp_path, text: str, code: int = 0) -> str:
-    path = tmp_path / "post.txt"
-    path.write_text(text, encoding="utf-8")
-    return cli("verify", path, code=code).output
-
-
 def change_narrative_die(text: str) -> tuple[str, int]:
     """The text with the first die of the first attacker's roll the narrative prints changed (the dice block
     untouched), and the 1-based number of that line."""
-    lines = text.split("\n")
-    k = next(i for i, line in enumerate(lines) if ROUND.search(line))
-    found = ROUND.search(lines[k])
-    die = found.group(1)
-    lines[k] = lines[k][:found.start(1)] + str(int(die) % 6 + 1) + lines[k][found.end(1):]
-    return "\n".join(lines), k + 1
+    return change_die(text, ROUND.pattern)
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "bbcode", "text"])
 def test_a_die_changed_in_the_narrative_is_caught_with_its_line(cli, tmp_path, game, fmt):
     text = report(game, 1, fmt)
     honest = verify(cli, tmp_path, text)
-    assert "battle roll(s) agree with it" in honest and "Checked: the dice printed in the battle narrative" in honest
+    assert "battle roll(s) agree with it" in honest and "Checked: the dice printed in the narrative (battle rounds" in honest
     changed, line = change_narrative_die(text)
     out = verify(cli, tmp_path, changed, code=1)
     assert "DOES NOT CHECK OUT" in out
@@ -118,3 +109,44 @@ def test_the_narrative_is_read_back_however_the_forum_gave_the_post_back(cli, tm
     assert f"the narrative's {2 * rolls} battle roll(s) agree with it" in verify(cli, tmp_path, variant(text))
     assert "the narrative prints the dice of Round" in verify(cli, tmp_path, variant(change_narrative_die(text)[0]),
                                                               code=1)
+
+
+G40_2E = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
+RAID_AND_CONVOY = """\
+power: Germans
+round: 1
+bomb 2 bmb Germany > Western Germany > 112 Sea Zone > 110 Sea Zone > United Kingdom
+ncm 2 bmb United Kingdom > 110 Sea Zone > Holland Belgium
+end
+"""
+
+
+@pytest.fixture(scope="module")
+def raid_and_convoy(tmp_path_factory, maps_dir):
+    """G40, round 1: Germany raids the United Kingdom's major factory (intercepted, its AA firing) and British
+    submarines a host put in 125 Sea Zone disrupt Germany's convoy: the report of that turn in each format."""
+    cli, folder = Cli(), tmp_path_factory.mktemp("raid")
+    db = folder / "g40.db"
+    with pytest.MonkeyPatch.context() as env:              # as conftest.private_env, for the module
+        env.setenv("ADJUDICATOR_KEYS_DIR", str(folder / "keys"))
+        env.setenv("HOME", str(folder / "home"))
+        cli("new", db, "--game", "g40", "--map", maps_dir / G40_2E, "--seed", TEST_SEED, "--id", "g2v")
+        (folder / "fix.txt").write_text("add British 2 submarine 125 Sea Zone\n")
+        cli("edit", db, folder / "fix.txt", "--reason", "a convoy to disrupt")
+        play_turns(cli, db, [("Germans", RAID_AND_CONVOY)])
+        return {fmt: cli("report", db, "--turn", 1, "--format", fmt).output for fmt in ("markdown", "bbcode", "text")}
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "bbcode", "text"])
+def test_every_die_of_a_raid_and_a_convoy_in_the_narrative_is_held_to_the_block(cli, tmp_path, raid_and_convoy, fmt):
+    """The reviewer's cases: the raid's air battle (each side), its AA, its damage roll and convoy disruption."""
+    text = raid_and_convoy[fmt]
+    on = "the raid on the major factory in United Kingdom"
+    each_changed_die_is_named(cli, tmp_path, text, {
+        r"raiders 2 bombers@1: (\d)": f"the raiders in the air battle of {on}",
+        r"interceptors 3 fighters@1: (\d)": f"the interceptors in the air battle of {on}",
+        r"AA fires: \d shots? @1: (\d)": f"the AA fire at {on}",
+        r"Bombing: (\d)": f"the damage of {on}",
+        r"Convoy disruption in 125 Sea Zone against Germany: (\d)": "the convoy disruption in 125 Sea Zone against "
+                                                                     "Germany"})
+    assert "the narrative's 5 battle roll(s) agree with it" in verify(cli, tmp_path, text)     # 4 of the raid, 1 convoy

@@ -1,0 +1,157 @@
+"""The narrative's rolls outside a battle's rounds, read back for verify_narrative: a bombing raid (its air battle,
+its AA and its damage), convoy disruption and kamikaze strikes.
+
+They are the engine's own sentences (report.raid_phrases, report.describe, report.kamikaze_phrase,
+battle_account.raid_shots), so each is read on its fixed words, wherever in the post it stands. A raid's and a
+convoy's dice groups are named by map keys the text words otherwise (`sbr:X:factory_major` is "the major factory
+in X", `convoy:Z:Germans` is "in Z against Germany"), so such a roll is tied to its group by the place it names:
+where the block holds several groups of that place, by the facility's words, else in the order they were rolled
+(the order the narrative tells them in).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_RAID = re.compile(r" raids? the ")
+_RAID_AA = re.compile(r"(?:.+'s AA fires|AA fires \(.+?\) at every raiding aircraft): "
+                      r"(?:[0-9]{1,9} shots? @[0-9]{1,9}: )?([0-9 ]+) → .*")
+_BOMBING = re.compile(r"Bombing: ([0-9 ]+) → .*")
+_CONVOY = re.compile(r"Convoy disruption in (.{1,400}?): ([0-9 ]+) — dice of .*")
+_KAMIKAZE = re.compile(r"Kamikaze in (.{1,200}?): .+? hitting on [0-9]{1,9} or less: (.*)")
+_STRIKE = re.compile(r"\b([0-9]{1,9}) (?:missed|damaged|sunk)\b")
+_GROUPED = re.compile(r"@[0-9]{1,9}(?: best of [0-9]{1,9})?: ([0-9() ]+)")
+_PLAIN = re.compile(r"([0-9 ]+) \([0-9]{1,9} hits?\)")
+_SBR_PARTS = (":air:attacker", ":air:defender", ":aa")
+
+
+@dataclass
+class Tie:
+    """How a roll finds its dice group in the block: the kind of group, the place the narrative names with the
+    words around it, the part of the raid, and which raid or convoy line of that place it is."""
+
+    kind: str               # "sbr" or "convoy"
+    subject: str            # "major factory in United Kingdom", "40 Sea Zone against Germany"
+    part: str               # the label's tail: ":air:attacker", ":aa", "" (the damage)
+    event: int              # the line of the raid's first sentence or of the convoy line
+
+
+class Reader:
+    """Reads the narrative line by line; a raid's sentences follow its first one (`… raids the … with …`)."""
+
+    def __init__(self) -> None:
+        self.raid: tuple[str, int] | None = None        # the raid being told: its subject and first line
+
+    def rolls(self, line: str, number: int) -> list[tuple[str | None, Tie | None, str, list[int]]]:
+        """The rolls `line` prints: (label or None, how to tie it, how a reader finds it, its dice)."""
+        if found := _KAMIKAZE.fullmatch(line):
+            values = [int(v) for v in _STRIKE.findall(found.group(2))]
+            return [(f"kamikaze:{found.group(1)}", None, f"the kamikaze strikes in {found.group(1)}", values)]
+        if found := _CONVOY.fullmatch(line):
+            tie = Tie("convoy", found.group(1), "", number)
+            return [(None, tie, f"the convoy disruption in {found.group(1)}", _numbers(found.group(2)))]
+        if subject := _raided(line):
+            self.raid = (subject, number)
+            return []
+        if self.raid is None:
+            return []
+        subject, first = self.raid
+        on = f"the raid on the {subject}"
+        if sides := _air_battle(line):
+            return [(None, Tie("sbr", subject, f":air:{side}", first), f"the {who} in the air battle of {on}", values)
+                    for side, who, told in zip(("attacker", "defender"), ("raiders", "interceptors"), sides)
+                    if (values := _side_values(told))]
+        if found := _RAID_AA.fullmatch(line):
+            return [(None, Tie("sbr", subject, ":aa", first), f"the AA fire at {on}", _numbers(found.group(1)))]
+        if found := _BOMBING.fullmatch(line):
+            return [(None, Tie("sbr", subject, "", first), f"the damage of {on}", _numbers(found.group(1)))]
+        return []
+
+    def battle_opens(self) -> None:
+        self.raid = None
+
+
+def _raided(line: str) -> str | None:
+    """What `… raids the major factory in X with 2 bombers.` raids: "major factory in X"."""
+    found = _RAID.search(line)
+    if not found or found.start() == 0:
+        return None
+    end = line.find(" with ", found.end(), found.end() + 400)
+    return line[found.end():end] if end > found.end() else None
+
+
+def _air_battle(line: str) -> tuple[str, str] | None:
+    """The raiders' and the interceptors' dice of `Air battle with …: raiders …, interceptors …; raiders lose …`,
+    found by plain search: a pasted line may be megabytes, which a pattern of three open parts would take
+    minutes to try."""
+    if not line.startswith("Air battle with "):
+        return None
+    a = line.find(": raiders ")
+    b = line.find(", interceptors ", a)
+    c = line.find("; raiders lose ", b)
+    if min(a, b, c) < 0:
+        return None
+    return line[a + len(": raiders "):b], line[b + len(", interceptors "):c]
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(v) for v in re.findall(r"[0-9]{1,9}", text)]
+
+
+def _side_values(told: str) -> list[int]:
+    """One side of an air battle as report.dice_phrase prints it: by unit (`2 bombers@1: 3 3 → 0 hits`), the dice
+    alone (`3 3 (0 hits)`), or `no dice`."""
+    if found := _PLAIN.fullmatch(told):
+        return _numbers(found.group(1))
+    return [v for found in _GROUPED.findall(told) for v in _numbers(found)]
+
+
+def tie(t: Tie, labels: list[str], seen: dict) -> str | None:
+    """The label of the block's group `t` prints, among `labels` (the game's and turn's, in the order rolled);
+    `seen` remembers, per block and place, the raids and convoy lines met so far."""
+    places = _raid_places(labels, t.subject) if t.kind == "sbr" else _convoy_places(labels, t.subject)
+    if not places:
+        return None
+    met = seen.setdefault((t.kind, places[0][0]), [])
+    if t.event not in met:
+        met.append(t.event)
+    chosen = places[0] if len(places) == 1 else None
+    if chosen is None and t.kind == "sbr":
+        head = set(t.subject[:-len(" in " + places[0][0])].lower().split())
+        named = [p for p in places if set(p[1].lower().replace("_", " ").split()) == head]
+        chosen = named[0] if len(named) == 1 else None
+    if chosen is None:
+        nth = met.index(t.event)
+        chosen = places[nth] if nth < len(places) else None
+    if chosen is None:
+        return None
+    return f"{t.kind}:{chosen[0]}:{chosen[1]}{t.part}"
+
+
+def _raid_places(labels: list[str], subject: str) -> list[tuple[str, str]]:
+    """(place, facility) of each raid the block rolled for whose place `subject` ends with, in the order rolled."""
+    found: dict[tuple[str, str], None] = {}
+    for label in labels:
+        if not label.startswith("sbr:"):
+            continue
+        base = label[4:]
+        for part in _SBR_PARTS:
+            if base.endswith(part):
+                base = base[:-len(part)]
+                break
+        place, _, facility = base.rpartition(":")
+        if place and subject.endswith(" in " + place):
+            found[(place, facility)] = None
+    return list(found)
+
+
+def _convoy_places(labels: list[str], subject: str) -> list[tuple[str, str]]:
+    """(zone, power) of each convoy group whose zone `subject` begins with (`Z against …`), in the order rolled."""
+    found: dict[tuple[str, str], None] = {}
+    for label in labels:
+        if label.startswith("convoy:"):
+            zone, _, power = label[7:].rpartition(":")
+            if zone and subject.startswith(zone + " against "):
+                found[(zone, power)] = None
+    return list(found)
