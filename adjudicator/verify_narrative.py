@@ -14,9 +14,10 @@ comparing.
 
 The narrative's other rolls are the engine's own fixed sentences too, wherever they stand (verify_other_rolls):
 a bombing raid (`… raids the major factory in X with …`, then its air battle, its AA and its `Bombing:` damage),
-convoy disruption and kamikaze strikes. Which dice are read back is said plainly (CHECKED): the dice a game
-prints in its own words (its research, its own strikes) follow no sentence the engine knows, so they are checked
-in the dice block only. A narrative of an earlier template that prints no `@N:` lists is not read back; nothing
+convoy disruption and kamikaze strikes; and a game's own sentence that prints a roll right after its group's
+label (`research (research:Germans): 6, 2, 3`). Which dice are read back is said plainly (CHECKED): the other
+rolls a game tells in its own words follow no sentence the engine knows, so their groups are named as checked in
+the dice block only. A narrative of an earlier template that prints no `@N:` lists is not read back; nothing
 in it is taken for a die.
 """
 
@@ -29,8 +30,9 @@ from dataclasses import dataclass
 from . import verify_other_rolls as other
 
 CHECKED = ("the dice printed in the narrative (battle rounds, AA fire, shore bombardment, bombing raids with their "
-           "air battles and AA, convoy disruption, kamikaze) are compared with the dice block; dice a game prints in "
-           "its own words (research, a game's own strikes or spins) are checked in the dice block only")
+           "air battles and AA, convoy disruption, kamikaze, and any roll printed right after its group's label, as "
+           "research is) are compared with the dice block; a game's rolls told in its own words without their "
+           "label (spins, card draws, strikes) are checked in the dice block only, and named so above")
 
 MAX_PLACE = 200         # characters of a place's name: a real map's are far shorter; a pasted line may be megabytes
 _BULLET = re.compile(r"^(?:[-*•]\s+|\[\*\]\s*)")
@@ -142,17 +144,26 @@ def cross_check(blocks: list, lines: list[str]) -> None:
             owner.narrative_elsewhere += 1
             continue
         read.add(id(group))
-        expected = ordered.get(id(group))
-        if expected is None:
-            expected = ordered[id(group)] = in_narrative_order(group.values, group.units)
-        if expected != t.values:
-            owner.problems.append(f"line {t.line}: the narrative prints the dice of {t.what} as "
-                                  f"{_dice(t.values)}, but the dice block's group {group.label} (line "
-                                  f"{group.line}) holds {_dice(expected)} for them")
-        else:
-            owner.narrative_checked += 1
+        _hold(owner, group, t, ordered)
+    unread = [(b, g) for b in blocks for g in b.groups if id(g) not in read]
+    for b, g, line, values in other.named_rolls(lines, blocks, unread):
+        read.add(id(g))
+        _hold(b, g, Told(line, g.label, g.label, values), ordered)
     for b in blocks:
         b.block_only = [g for g in b.groups if id(g) not in read]
+
+
+def _hold(owner, group, t: Told, ordered: dict[int, list[int]]) -> None:
+    """Compare one roll the narrative prints with its group, a problem of the block naming the line if they differ."""
+    expected = ordered.get(id(group))
+    if expected is None:
+        expected = ordered[id(group)] = in_narrative_order(group.values, group.units)
+    if expected != t.values:
+        owner.problems.append(f"line {t.line}: the narrative prints the dice of {t.what} as "
+                              f"{_dice(t.values)}, but the dice block's group {group.label} (line "
+                              f"{group.line}) holds {_dice(expected)} for them")
+    else:
+        owner.narrative_checked += 1
 
 
 def aliases(label: str) -> list[str]:

@@ -1,5 +1,6 @@
 """The narrative's rolls outside a battle's rounds, read back for verify_narrative: a bombing raid (its air battle,
-its AA and its damage), convoy disruption and kamikaze strikes.
+its AA and its damage), convoy disruption, kamikaze strikes, and a game's own roll printed right after the label
+of its group (named_rolls).
 
 They are the engine's own sentences (report.raid_phrases, report.describe, report.kamikaze_phrase,
 battle_account.raid_shots), so each is read on its fixed words, wherever in the post it stands. A raid's and a
@@ -11,6 +12,7 @@ where the block holds several groups of that place, by the facility's words, els
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -24,6 +26,9 @@ _STRIKE = re.compile(r"\b([0-9]{1,9}) (?:missed|damaged|sunk)\b")
 _GROUPED = re.compile(r"@[0-9]{1,9}(?: best of [0-9]{1,9})?: ([0-9() ]+)")
 _PLAIN = re.compile(r"([0-9 ]+) \([0-9]{1,9} hits?\)")
 _SBR_PARTS = (":air:attacker", ":air:defender", ":aa")
+_AFTER_LABEL = re.compile(r"(?:\): | )([0-9]{1,9}(?:(?:, |\+)[0-9]{1,9}){0,9999})(?![0-9])")
+MAX_NAMED = 1_000       # groups looked for by name in one paste: a turn's own rolls are a few, and each search is a
+                        # pass over its narrative (a paste may hold 20,000 groups and megabytes of text)
 
 
 @dataclass
@@ -155,3 +160,30 @@ def _convoy_places(labels: list[str], subject: str) -> list[tuple[str, str]]:
             if zone and subject.startswith(zone + " against "):
                 found[(zone, power)] = None
     return list(found)
+
+
+def named_rolls(lines: list[str], blocks: list, unread: list) -> list[tuple]:
+    """The rolls a game's own sentence prints right after naming its group (`research (research:Germans): 6, 2,
+    3 — …`, `chart1:Germans:1 3+4 = 7: …`): each (block, group) of `unread` is looked for in the narrative before
+    its block (after the block before it). Returns (block, group, line, dice) for each roll found."""
+    at = {id(b): k for k, b in enumerate(blocks)}
+    texts: dict[int, tuple[str, list[int], int]] = {}
+    found = []
+    for b, g in unread[:MAX_NAMED]:
+        k = at[id(b)]
+        if k not in texts:
+            first = blocks[k - 1].line if k else 0          # 0-based: the line after the block before it
+            region = lines[first:max(b.line - 1, first)]
+            starts = [0]
+            for line in region:
+                starts.append(starts[-1] + len(line) + 1)
+            texts[k] = ("\n".join(region), starts, first)
+        text, starts, first = texts[k]
+        pos, looked = text.find(g.label), 0
+        while pos >= 0 and looked < MAX_NAMED:         # a pasted text may name a short label a million times
+            looked += 1
+            dice = _AFTER_LABEL.match(text, pos + len(g.label))
+            if dice and (pos == 0 or not text[pos - 1].isalnum()):
+                found.append((b, g, first + bisect.bisect_right(starts, pos), _numbers(dice.group(1))))
+            pos = text.find(g.label, pos + 1)
+    return found

@@ -150,3 +150,19 @@ def test_every_die_of_a_raid_and_a_convoy_in_the_narrative_is_held_to_the_block(
         r"Convoy disruption in 125 Sea Zone against Germany: (\d)": "the convoy disruption in 125 Sea Zone against "
                                                                      "Germany"})
     assert "the narrative's 5 battle roll(s) agree with it" in verify(cli, tmp_path, text)     # 4 of the raid, 1 convoy
+
+
+def test_a_roll_the_narrative_does_not_read_back_is_named_as_checked_in_the_block_only(cli, tmp_path, game):
+    """A roll told in a game's own words, or not at all (here: a round's line cut from the post), is not taken for
+    wrong: the group is named, with its line in the block, as checked in the dice block only."""
+    text = report(game, 1, "text")
+    assert "group(s) checked in the dice block only" not in verify(cli, tmp_path, text)
+    lines = text.split("\n")
+    k = next(i for i, line in enumerate(lines) if ROUND.search(line))
+    cut = "\n".join(lines[:k] + lines[k + 1:])
+    block = cut.split("\n")
+    label = next(m for m in (re.match(r"(battle:[^|]+:r1:attacker) \|", x) for x in block) if m).group(1)
+    at = next(i for i, x in enumerate(block) if x.startswith(label + " |")) + 1
+    out = verify(cli, tmp_path, cut)
+    assert f"1 group(s) checked in the dice block only (the narrative tells them in a game's own words, which " \
+           f"verify does not read back, or not at all): {label} (line {at})" in out, out
