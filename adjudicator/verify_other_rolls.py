@@ -27,7 +27,7 @@ _GROUPED = re.compile(r"@[0-9]{1,9}(?: best of [0-9]{1,9})?: ([0-9() ]+)")
 _PLAIN = re.compile(r"([0-9 ]+) \([0-9]{1,9} hits?\)")
 _SBR_PARTS = (":air:attacker", ":air:defender", ":aa")
 _AFTER_LABEL = re.compile(r"(?:\): | )([0-9]{1,9}(?:(?:, |\+)[0-9]{1,9}){0,9999})(?![0-9])")
-MAX_NAMED = 1_000       # groups looked for by name in one paste: a turn's own rolls are a few, and each search is a
+MAX_NAMED = 300         # groups looked for by name in one paste: a turn's own rolls are a few, and each search is a
                         # pass over its narrative (a paste may hold 20,000 groups and megabytes of text)
 
 
