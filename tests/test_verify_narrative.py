@@ -166,3 +166,4 @@ def test_a_roll_the_narrative_does_not_read_back_is_named_as_checked_in_the_bloc
     out = verify(cli, tmp_path, cut)
     assert f"1 group(s) checked in the dice block only (the narrative tells them in a game's own words, which " \
            f"verify does not read back, or not at all): {label} (line {at})" in out, out
+    assert cli.json("verify", tmp_path / "post.txt")["blocks"][0]["narrative"]["block_only"] == [label]
