@@ -127,6 +127,7 @@ def cross_check(blocks: list, lines: list[str]) -> None:
     labels: dict[tuple, list[str]] = {}            # each game's and turn's labels, in the order rolled
     for b in blocks:
         labels.setdefault((b.game, b.turn), []).extend(g.label for g in b.groups)
+    places = {key: other.Places(found) for key, found in labels.items()}
     seen: dict[int, dict] = {}                  # per block: the raids and convoys of each place met
     told = told_rolls(lines)
     starts = [b.line for b in blocks]
@@ -137,7 +138,7 @@ def cross_check(blocks: list, lines: list[str]) -> None:
         owner = blocks[min(at, len(blocks) - 1)] if blocks else None
         if owner is None:
             continue
-        label = t.label if t.tie is None else other.tie(t.tie, labels[(owner.game, owner.turn)],
+        label = t.label if t.tie is None else other.tie(t.tie, places[(owner.game, owner.turn)],
                                                         seen.setdefault(id(owner), {}))
         group = groups.get((owner.game, owner.turn, label)) if label else None
         if group is None:

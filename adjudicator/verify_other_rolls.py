@@ -112,54 +112,61 @@ def _side_values(told: str) -> list[int]:
     return [v for found in _GROUPED.findall(told) for v in _numbers(found)]
 
 
-def tie(t: Tie, labels: list[str], seen: dict) -> str | None:
-    """The label of the block's group `t` prints, among `labels` (the game's and turn's, in the order rolled);
-    `seen` remembers, per block and place, the raids and convoy lines met so far."""
-    places = _raid_places(labels, t.subject) if t.kind == "sbr" else _convoy_places(labels, t.subject)
-    if not places:
+class Places:
+    """The raids' and convoys' places of one game's turn, from its groups' labels, each with what was rolled
+    there in the order rolled: (place, facility) by place, (zone, power) by zone. Built once, so tying a roll
+    costs the length of its sentence, never a pass over the groups (a paste may hold 20,000 of them)."""
+
+    def __init__(self, labels: list[str]) -> None:
+        self.raids: dict[str, dict[tuple[str, str], None]] = {}
+        self.convoys: dict[str, dict[tuple[str, str], None]] = {}
+        for label in labels:
+            if label.startswith("sbr:"):
+                base = label[4:]
+                for part in _SBR_PARTS:
+                    if base.endswith(part):
+                        base = base[:-len(part)]
+                        break
+                place, _, facility = base.rpartition(":")
+                if place:
+                    self.raids.setdefault(place, {})[(place, facility)] = None
+            elif label.startswith("convoy:"):
+                zone, _, power = label[7:].rpartition(":")
+                if zone:
+                    self.convoys.setdefault(zone, {})[(zone, power)] = None
+
+    def of(self, t: Tie) -> list[tuple[str, str]]:
+        """What was rolled at the place `t` names: a raid's subject ends with ` in PLACE`, a convoy's begins with
+        `ZONE against `; the longest place that fits is taken."""
+        words, sep = (self.raids, " in ") if t.kind == "sbr" else (self.convoys, " against ")
+        cuts = [m.start() for m in re.finditer(re.escape(sep), t.subject)]
+        for cut in (cuts if t.kind == "sbr" else reversed(cuts)):
+            place = t.subject[cut + len(sep):] if t.kind == "sbr" else t.subject[:cut]
+            if place in words:
+                return list(words[place])
+        return []
+
+
+def tie(t: Tie, places: Places, seen: dict) -> str | None:
+    """The label of the block's group `t` prints, among the `places` of the game's turn; `seen` remembers, per
+    block and place, the raids and convoy lines met so far."""
+    found = places.of(t)
+    if not found:
         return None
-    met = seen.setdefault((t.kind, places[0][0]), [])
+    met = seen.setdefault((t.kind, found[0][0]), [])
     if t.event not in met:
         met.append(t.event)
-    chosen = places[0] if len(places) == 1 else None
+    chosen = found[0] if len(found) == 1 else None
     if chosen is None and t.kind == "sbr":
-        head = set(t.subject[:-len(" in " + places[0][0])].lower().split())
-        named = [p for p in places if set(p[1].lower().replace("_", " ").split()) == head]
+        head = set(t.subject[:-len(" in " + found[0][0])].lower().split())
+        named = [p for p in found if set(p[1].lower().replace("_", " ").split()) == head]
         chosen = named[0] if len(named) == 1 else None
     if chosen is None:
         nth = met.index(t.event)
-        chosen = places[nth] if nth < len(places) else None
+        chosen = found[nth] if nth < len(found) else None
     if chosen is None:
         return None
     return f"{t.kind}:{chosen[0]}:{chosen[1]}{t.part}"
-
-
-def _raid_places(labels: list[str], subject: str) -> list[tuple[str, str]]:
-    """(place, facility) of each raid the block rolled for whose place `subject` ends with, in the order rolled."""
-    found: dict[tuple[str, str], None] = {}
-    for label in labels:
-        if not label.startswith("sbr:"):
-            continue
-        base = label[4:]
-        for part in _SBR_PARTS:
-            if base.endswith(part):
-                base = base[:-len(part)]
-                break
-        place, _, facility = base.rpartition(":")
-        if place and subject.endswith(" in " + place):
-            found[(place, facility)] = None
-    return list(found)
-
-
-def _convoy_places(labels: list[str], subject: str) -> list[tuple[str, str]]:
-    """(zone, power) of each convoy group whose zone `subject` begins with (`Z against …`), in the order rolled."""
-    found: dict[tuple[str, str], None] = {}
-    for label in labels:
-        if label.startswith("convoy:"):
-            zone, _, power = label[7:].rpartition(":")
-            if zone and subject.startswith(zone + " against "):
-                found[(zone, power)] = None
-    return list(found)
 
 
 def named_rolls(lines: list[str], blocks: list, unread: list) -> list[tuple]:
