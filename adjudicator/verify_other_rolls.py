@@ -87,8 +87,8 @@ def _raided(line: str) -> str | None:
 
 
 def _air_battle(line: str) -> tuple[str, str] | None:
-    """The raiders' and the interceptors' dice of `Air battle with …: raiders …, interceptors …; raiders lose …`,
-    found by plain search: a pasted line may be megabytes, which a pattern of three open parts would take
+    """The raiders' and the interceptors' dice of `Air battle with …: raiders …, interceptors …; raiders lose
+    …`, found by plain search: a pasted line may be megabytes, which a pattern of three open parts would take
     minutes to try."""
     if not line.startswith("Air battle with "):
         return None
@@ -118,33 +118,39 @@ class Places:
     costs the length of its sentence, never a pass over the groups (a paste may hold 20,000 of them)."""
 
     def __init__(self, labels: list[str]) -> None:
-        self.raids: dict[str, dict[tuple[str, str], None]] = {}
-        self.convoys: dict[str, dict[tuple[str, str], None]] = {}
+        found: dict[str, dict[str, dict[tuple[str, str], None]]] = {"sbr": {}, "convoy": {}}
         for label in labels:
-            if label.startswith("sbr:"):
-                base = label[4:]
+            kind, _, base = label.partition(":")
+            if kind == "sbr":
                 for part in _SBR_PARTS:
                     if base.endswith(part):
                         base = base[:-len(part)]
                         break
-                place, _, facility = base.rpartition(":")
-                if place:
-                    self.raids.setdefault(place, {})[(place, facility)] = None
-            elif label.startswith("convoy:"):
-                zone, _, power = label[7:].rpartition(":")
-                if zone:
-                    self.convoys.setdefault(zone, {})[(zone, power)] = None
+            elif kind != "convoy":
+                continue
+            place, _, what = base.rpartition(":")       # (place, facility) or (zone, power)
+            if place:
+                found[kind].setdefault(place, {})[(place, what)] = None
+        self.rolled = {kind: {place: list(there) for place, there in by_place.items()}
+                       for kind, by_place in found.items()}
+        self.named: dict[tuple[str, frozenset], list[tuple[str, str]]] = {}   # a raid's place and facility words
+        for place, facility in (p for there in found["sbr"].values() for p in there):
+            self.named.setdefault((place, _words(facility.replace("_", " "))), []).append((place, facility))
 
     def of(self, t: Tie) -> list[tuple[str, str]]:
         """What was rolled at the place `t` names: a raid's subject ends with ` in PLACE`, a convoy's begins with
         `ZONE against `; the longest place that fits is taken."""
-        words, sep = (self.raids, " in ") if t.kind == "sbr" else (self.convoys, " against ")
+        words, sep = self.rolled[t.kind], " in " if t.kind == "sbr" else " against "
         cuts = [m.start() for m in re.finditer(re.escape(sep), t.subject)]
         for cut in (cuts if t.kind == "sbr" else reversed(cuts)):
             place = t.subject[cut + len(sep):] if t.kind == "sbr" else t.subject[:cut]
             if place in words:
-                return list(words[place])
+                return words[place]
         return []
+
+
+def _words(text: str) -> frozenset:
+    return frozenset(text.lower().split())
 
 
 def tie(t: Tie, places: Places, seen: dict) -> str | None:
@@ -153,16 +159,13 @@ def tie(t: Tie, places: Places, seen: dict) -> str | None:
     found = places.of(t)
     if not found:
         return None
-    met = seen.setdefault((t.kind, found[0][0]), [])
-    if t.event not in met:
-        met.append(t.event)
+    met = seen.setdefault((t.kind, found[0][0]), {})        # event line -> its place among the events there
+    nth = met.setdefault(t.event, len(met))
     chosen = found[0] if len(found) == 1 else None
     if chosen is None and t.kind == "sbr":
-        head = set(t.subject[:-len(" in " + found[0][0])].lower().split())
-        named = [p for p in found if set(p[1].lower().replace("_", " ").split()) == head]
+        named = places.named.get((found[0][0], _words(t.subject[:-len(" in " + found[0][0])])), [])
         chosen = named[0] if len(named) == 1 else None
     if chosen is None:
-        nth = met.index(t.event)
         chosen = found[nth] if nth < len(found) else None
     if chosen is None:
         return None

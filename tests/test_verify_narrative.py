@@ -42,7 +42,8 @@ def change_narrative_die(text: str) -> tuple[str, int]:
 def test_a_die_changed_in_the_narrative_is_caught_with_its_line(cli, tmp_path, game, fmt):
     text = report(game, 1, fmt)
     honest = verify(cli, tmp_path, text)
-    assert "battle roll(s) agree with it" in honest and "Checked: the dice printed in the narrative (battle rounds" in honest
+    assert "battle roll(s) agree with it" in honest
+    assert "Checked: the dice printed in the narrative (battle rounds" in honest
     changed, line = change_narrative_die(text)
     out = verify(cli, tmp_path, changed, code=1)
     assert "DOES NOT CHECK OUT" in out
@@ -167,3 +168,32 @@ def test_a_roll_the_narrative_does_not_read_back_is_named_as_checked_in_the_bloc
     assert f"1 group(s) checked in the dice block only (the narrative tells them in a game's own words, which " \
            f"verify does not read back, or not at all): {label} (line {at})" in out, out
     assert cli.json("verify", tmp_path / "post.txt")["blocks"][0]["narrative"]["block_only"] == [label]
+
+
+def test_raids_on_two_facilities_of_one_place_are_each_held_to_their_own_groups():
+    """A place with a major factory and an air base raided in one turn: each raid's dice are held to its own
+    facility's groups, by the facility's words where they are the key's (`factory_major`), else in the order the
+    raids were rolled, which is the order the narrative tells them in (`airfield` is "the air base")."""
+    from adjudicator import verify as checker
+    from adjudicator import verify_narrative
+
+    def held(narrative: str) -> list[str]:
+        text = (narrative + "\n\nadjudicator dice\ngame: g\nturn: 1\nanchor: " + "a" * 64 + "\n"
+                "sbr:Kent:factory_major:aa | d6 | 3 4 | bomber, bomber\n"
+                "sbr:Kent:factory_major | d6 | 4 1 | bomber+2, bomber+2\n"
+                "sbr:Kent:airfield:aa | d6 | 6 | bomber\nsbr:Kent:airfield | d6 | 2 | bomber+2\n")
+        blocks = checker.read_blocks(text)
+        verify_narrative.cross_check(blocks, checker.clean(text))
+        assert blocks[0].narrative_checked + len(blocks[0].problems) == 4
+        return blocks[0].problems
+
+    raids = ["Germany raids the major factory in Kent with 2 bombers.",
+             "- The major factory's AA fires: 2 shots @1: 3 4 → 0 hits; lost nothing.",
+             "- Bombing: 4 1 → 9 damage, 9 taken (now 9 of at most 20).",
+             "Germany raids the air base in Kent with 1 bomber.",
+             "- The air base's AA fires: 1 shot @1: 6 → 0 hits; lost nothing.",
+             "- Bombing: 2 → 4 damage, 4 taken (now 4 of at most 6)."]
+    assert held("\n".join(raids)) == []
+    changed = held("\n".join(raids[:5] + ["- Bombing: 4 → 6 damage, 4 taken (now 4 of at most 6)."]))
+    assert changed == ["line 6: the narrative prints the dice of the damage of the raid on the air base in Kent as 4, "
+                       "but the dice block's group sbr:Kent:airfield (line 15) holds 2 for them"], changed
