@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import TEST_SEED, Cli, play_turns
+from conftest import TEST_SEED, Cli, own_folder, play_turns
 from narrative_dice import change_die, each_changed_die_is_named, verify
 from played_game import play
 from test_verify import VARIANTS
@@ -128,9 +128,7 @@ def raid_and_convoy(tmp_path_factory, maps_dir):
     submarines a host put in 125 Sea Zone disrupt Germany's convoy: the report of that turn in each format."""
     cli, folder = Cli(), tmp_path_factory.mktemp("raid")
     db = folder / "g40.db"
-    with pytest.MonkeyPatch.context() as env:              # as conftest.private_env, for the module
-        env.setenv("ADJUDICATOR_KEYS_DIR", str(folder / "keys"))
-        env.setenv("HOME", str(folder / "home"))
+    with own_folder(folder):
         cli("new", db, "--game", "g40", "--map", maps_dir / G40_2E, "--seed", TEST_SEED, "--id", "g2v")
         (folder / "fix.txt").write_text("add British 2 submarine 125 Sea Zone\n")
         cli("edit", db, folder / "fix.txt", "--reason", "a convoy to disrupt")
