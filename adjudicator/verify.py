@@ -14,7 +14,7 @@ hex digits), each dice key is made once per revealed seed, and each die costs th
 The dice the battle narrative prints are read back and held to the block too (verify_narrative): a reader reads
 the narrative, not the block.
 
-Only the standard library and adjudicator.dice / .keys / .errors / .verify_narrative are imported here: a player's check
+Only the standard library and adjudicator.dice / .keys / .errors / .verify_narrative (and its .verify_other_rolls) are imported here: a player's check
 starts in a fraction of a second, without the store, the rules or the templates.
 """
 
@@ -102,6 +102,7 @@ class Block:
     status: str = ""                        # "match", "mismatch" or "unrevealed"
     narrative_checked: int = 0              # rolls the narrative before the block prints that agree with it
     narrative_elsewhere: int = 0            # … whose group is in no block pasted (another part of a split report)
+    block_only: list[Group] = field(default_factory=list)     # groups no roll the narrative prints was held to
     seen: set[str] = field(default_factory=set, repr=False)    # header names read so far
 
     def where(self) -> str:
@@ -110,7 +111,8 @@ class Block:
     def to_dict(self) -> dict:
         return {"game": self.game, "turn": self.turn, "anchor": self.anchor, "seed": self.seed, "salts": self.salts,
                 "binds": self.binds, "orders": self.orders, "line": self.line, "status": self.status, "problems": self.problems, "seed_from_line": self.seed_from,
-                "narrative": {"checked": self.narrative_checked, "not_in_paste": self.narrative_elsewhere},
+                "narrative": {"checked": self.narrative_checked, "not_in_paste": self.narrative_elsewhere,
+                              "block_only": [g.label for g in self.block_only]},
                 "groups": [{"label": g.label, "sides": g.sides, "values": g.values, "expected": g.expected,
                             "ok": g.ok, "problem": g.problem} for g in self.groups]}
 
@@ -448,6 +450,11 @@ def _told(b: Block) -> str:
     if b.narrative_elsewhere:
         told += (f"; {b.narrative_elsewhere} roll(s) the narrative prints are in no dice block pasted (another part "
                  "of a split report?): paste every part to check them")
+    if b.block_only:
+        named = ", ".join(f"{g.label} (line {g.line})" for g in b.block_only[:MAX_SHOWN])
+        more = f" and {len(b.block_only) - MAX_SHOWN:,} more" if len(b.block_only) > MAX_SHOWN else ""
+        told += (f"; {len(b.block_only)} group(s) checked in the dice block only (the narrative tells them in a game's "
+                 f"own words, which verify does not read back, or not at all): {named}{more}")
     return told
 
 

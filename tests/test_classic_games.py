@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import TEST_SEED
+from narrative_dice import each_changed_die_is_named
 from report_checks import check
 
 EUROPE = "europe_improved/map/games/europe_improved.xml"
@@ -96,6 +97,12 @@ def test_europe_round_plays_by_the_classic_rules(cli, tmp_path, maps_dir):
     britain = cli.json("status", db)["territories"]["United Kingdom"]
     assert britain["owner"] == "British" and set(britain["units"]) == {"British"}, britain
     assert britain["units"]["British"]["infantry"] == 6 and britain["units"]["British"]["fighter"] >= 3
+    for fmt in ("markdown", "bbcode", "text"):         # the raid's dice the narrative prints are held to the block
+        each_changed_die_is_named(cli, tmp_path,
+                                  cli("report", db, "--turn", 1, "--format", fmt).output, {
+                                      r"at every raiding aircraft: 1 shot @1: (\d)":
+                                          "the AA fire at the raid on the factory in Leningrad",
+                                      r"Bombing: (\d)": "the damage of the raid on the factory in Leningrad"})
 
 
 def test_pacific_round_gives_china_its_infantry_and_no_income(cli, tmp_path, maps_dir):

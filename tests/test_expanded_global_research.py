@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import TEST_SEED, Cli, every_report_verifies_and_audit_passes, own_folder
+from narrative_dice import each_changed_die_is_named, verify
 
 G40_2ND = "world_war_ii_global/map/games/ww2global40_2nd_edition.xml"
 
@@ -49,3 +50,15 @@ def test_the_report_names_the_research_dice_and_the_technology_gained(game):
 def test_the_research_dice_verify(game):
     cli, db, tmp, _, _ = game
     every_report_verifies_and_audit_passes(cli, db, tmp, 1)
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "bbcode", "text"])
+def test_a_research_die_changed_in_the_narrative_is_named(game, tmp_path, fmt):
+    """The research line and each chart roll print their dice right after their group's label: `verify` holds
+    them to the dice block (issue 32 item 5)."""
+    cli, db, _, _, _ = game
+    text = cli("report", db, "--turn", 1, "--format", fmt).output
+    each_changed_die_is_named(cli, tmp_path, text, {
+        r"\(research:United States\): \d, (\d)": "research:United States",
+        r"chart1:United States:1 (\d)": "chart1:United States:1"})
+    assert "group(s) checked in the dice block only" not in verify(cli, tmp_path, text)

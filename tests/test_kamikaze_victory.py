@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import TEST_SEED
+from narrative_dice import each_changed_die_is_named
 
 pytestmark = pytest.mark.slow
 
@@ -72,6 +73,10 @@ def test_a_kamikaze_attack_plays_through_submit_adjudicate_report_verify_and_aud
     assert after["kamikaze"]["Japanese"]["tokens"] == 4
     assert "kamikaze tokens of Japan: 4 left" in cli("status", g40_db).stdout
     verified_and_audited(cli, g40_db, tmp_path, before["turn_index"])
+    for fmt in FORMATS:     # the strikes' dice the narrative prints are held to the block (issue 32 item 5)
+        each_changed_die_is_named(cli, tmp_path,
+                                  cli("report", g40_db, "--format", fmt).stdout,
+                                  {r"hitting on 2 or less: battleship (\d)": "the kamikaze strikes in 20 Sea Zone"})
 
 
 PACIFIC_SIX = """\
