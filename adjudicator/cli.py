@@ -427,47 +427,10 @@ def status(db: Optional[str] = typer.Argument(None, help=DB_HELP),
         _print_json(out)
         return
     from .people import speaking
+    from .status_view import text_lines
     with speaking(people_of(engine)) as people:
-        for line in _status_lines(out, people, bool(place)):
+        for line in text_lines(out, people, bool(place)):
             typer.echo(line)
-
-
-def _status_lines(out: dict, people, every: bool) -> list[str]:
-    """`status` as text: what `--json` holds, with powers, units and objectives as players name them (the JSON
-    keeps the map's names, as orders and `--power` take them; `--power` takes the players' names too)."""
-    import re
-    from .status_view import territory_lines
-    name = people.heading
-    lines = [f"{out['title']} — game {out['game']} ({out['name']}{' ' + out['rules'] if out['rules'] else ''})"]
-    when = "bid before round 1" if out["round"] == 0 else f"round {out['round']}"
-    lines.append(f"{when}, {name(out['power'])}, {out['phase'].replace('_', ' ')} (turn {out['turn_index']}); "
-                 f"awaiting {people.told(out['awaiting'])}")
-    lines.append(f"anchor {out['anchor']}" + ("  TEST DICE" if out["test_seed"] else ""))
-    winner = out["victory"]["winner"]
-    lines += [line["text"] for line in ([winner] if winner else out["victory"]["holds"])]
-    for power, k in out.get("kamikaze", {}).items():
-        lines.append(f"kamikaze tokens of {name(power)}: {k['tokens']} left (strikes at {k['attack']} in "
-                     f"{', '.join(k['zones'])})")
-    money = out.get("currency", "PUs")          # a game with money of its own says so in its status fields
-    playing = {power: p for power, p in out["powers"].items() if p["turn_order"] is not None}
-    width = max([22] + [len(name(power)) + 2 for power in playing])
-    lines.append(f"{'power':<{width}}{money:>5}{'income':>8}  at war with")
-    for power, p in playing.items():
-        lines.append(f"{name(power):<{width}}{p['treasury']:>5}{p['income']:>8}  "
-                     f"{', '.join(sorted(name(e) for e in p['at_war_with'])) or '-'}")
-    lines += out.get("notes", [])              # a game's own account of the position (Expanded Global's alliances)
-    objectives = out["powers"].get(out["power"], {}).get("objectives", [])
-    if objectives:          # the map's names of objectives start with the power's (`Germans 1 Trade with Russia`)
-        own = re.compile(rf"^{re.escape(out['power'])} [0-9]+ ")
-        met = [f"{people.prose(own.sub('', o['name']), False)} (+{o['paid']})" for o in objectives if o["paid"]]
-        lines.append(f"objectives of {name(out['power'])} as the position stands: {len(met)} of {len(objectives)} met"
-                     + (f": {', '.join(met)}" if met else ""))
-    territories = territory_lines(out["territories"], every)
-    chosen = out.get("filter", {})
-    filters = " ".join(filter(None, [f"of {name(chosen['power'])}" if chosen.get("power") else "",
-                                     f"in {', '.join(chosen['places'])}" if chosen.get("places") else ""]))
-    lines.append(f"units by territory (owner){' ' + filters if filters else ''}:" if territories else f"no units {filters}")
-    return lines + territories
 
 
 @app.command()

@@ -246,6 +246,12 @@ def prose(text: str, sentence: bool = True) -> str:
     return current().prose(text, sentence)
 
 
+def objective(name: str, power: str = "", sentence: bool = True) -> str:
+    """A national objective as players name it: the map's name (`Germans 1 Trade with Russia`) without the power
+    and number it starts with, where the text names the power already (`power`)."""
+    return prose(re.sub(rf"^{re.escape(power)} \d+ ", "", name) if power else name, sentence)
+
+
 def relations(changes: list[list[str]], towards: str | None = None) -> str:
     """Relationships changed, as sentences: `China is now allied with the United Kingdom and ANZAC`. With
     `towards`, the changes that involve that power read from the other side, grouped: `the United Kingdom and

@@ -21,8 +21,8 @@ from sqlmodel import Session
 from . import battle_account as account
 from . import dice, markup
 from .errors import AdjudicatorError, ConfigError, StoreError
-from .people import (People, counted, current, does, heading, power, powers, prose, relations, speaking, their,
-                     unit, verb, whose)
+from .people import (People, counted, current, does, heading, objective, power, powers, prose, relations, speaking,
+                     their, unit, verb, whose)
 from .people import units as units_phrase
 from .scenario import AGENDA_PHASES, CAP_PHASE
 from .store import db
@@ -271,7 +271,7 @@ def correction_phrase(change: str) -> str:
 def objective_phrase(line: dict, power: str = "") -> str:
     """`power`: whose objective, named at the start of the map's names of objectives (`Germans 1 Trade with Russia`),
     where a report heading the power's income says it already."""
-    name = prose(re.sub(rf"^{re.escape(power)} \d+ ", "", line["name"]) if power else line["name"])
+    name = objective(line["name"], power)
     if line["paid"]:
         times = f" ({line['times']} × {line['value']})" if line.get("times") else ""
         return f"National objective met: {name}, {line['paid']:+d} PUs{times}."

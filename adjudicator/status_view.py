@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .errors import ConfigError
 from .notation.lexicon import PLACE, Lexicon
-from .people import heading, unit
+from .people import People, heading, objective, unit
 from .people import units as units_phrase
 
 
@@ -56,3 +56,38 @@ def territory_lines(territories: dict, every: bool) -> list[str]:
         lines.append(f"  {name}{owner}: {units}" + (f" (aboard: {aboard})" if aboard else "")
                      + (f" (damage: {damage})" if damage else ""))
     return lines
+
+
+def text_lines(out: dict, people: People, every: bool) -> list[str]:
+    """`status` as text: what `--json` holds, with powers, units and objectives as players name them (the JSON
+    keeps the map's names, as orders and `--power` take them; `--power` takes the players' names too)."""
+    name = people.heading
+    lines = [f"{out['title']} — game {out['game']} ({out['name']}{' ' + out['rules'] if out['rules'] else ''})"]
+    when = "bid before round 1" if out["round"] == 0 else f"round {out['round']}"
+    lines.append(f"{when}, {name(out['power'])}, {out['phase'].replace('_', ' ')} (turn {out['turn_index']}); "
+                 f"awaiting {people.told(out['awaiting'])}")
+    lines.append(f"anchor {out['anchor']}" + ("  TEST DICE" if out["test_seed"] else ""))
+    winner = out["victory"]["winner"]
+    lines += [line["text"] for line in ([winner] if winner else out["victory"]["holds"])]
+    for power, k in out.get("kamikaze", {}).items():
+        lines.append(f"kamikaze tokens of {name(power)}: {k['tokens']} left (strikes at {k['attack']} in "
+                     f"{', '.join(k['zones'])})")
+    money = out.get("currency", "PUs")          # a game with money of its own says so in its status fields
+    playing = {power: p for power, p in out["powers"].items() if p["turn_order"] is not None}
+    width = max([22] + [len(name(power)) + 2 for power in playing])
+    lines.append(f"{'power':<{width}}{money:>5}{'income':>8}  at war with")
+    for power, p in playing.items():
+        lines.append(f"{name(power):<{width}}{p['treasury']:>5}{p['income']:>8}  "
+                     f"{', '.join(sorted(name(e) for e in p['at_war_with'])) or '-'}")
+    lines += out.get("notes", [])              # a game's own account of the position (Expanded Global's alliances)
+    objectives = out["powers"].get(out["power"], {}).get("objectives", [])
+    if objectives:
+        met = [f"{objective(o['name'], out['power'], False)} (+{o['paid']})" for o in objectives if o["paid"]]
+        lines.append(f"objectives of {name(out['power'])} as the position stands: {len(met)} of {len(objectives)} met"
+                     + (f": {', '.join(met)}" if met else ""))
+    territories = territory_lines(out["territories"], every)
+    chosen = out.get("filter", {})
+    filters = " ".join(filter(None, [f"of {name(chosen['power'])}" if chosen.get("power") else "",
+                                     f"in {', '.join(chosen['places'])}" if chosen.get("places") else ""]))
+    lines.append(f"units by territory (owner){' ' + filters if filters else ''}:" if territories else f"no units {filters}")
+    return lines + territories
