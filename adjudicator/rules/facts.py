@@ -99,8 +99,8 @@ class MapFacts(RulesCore):
                 continue
             sides = f"{place} is a neutral siding with the {power}"
             if place != path[-1]:
-                raise RuleViolation(f"land units may not move through {place}: {sides}, which their land units take "
-                                    "by moving in during the non-combat move and ending their move there",
+                raise RuleViolation(f"land units may not move through {place}: {sides}, taken only by land units "
+                                    "moving in during the non-combat move and ending their move there",
                                     self.takeover_rule)
             if phase == "combat_move":
                 raise RuleViolation(f"{sides}: it is not attacked; take it by moving land units in during the "
