@@ -586,7 +586,7 @@ def battle_view(event: dict, ools: dict[str, str], types: dict | None = None) ->
     fired_back = account.bombarded_in_round_one(event)
     if event.get("bombard"):
         bb = event["bombard"]
-        rounds.append(f"Shore bombardment: {dice_phrase(bb)} → defender lose {units_phrase(bb['losses'])}")
+        rounds.append(f"Shore bombardment: {dice_phrase(bb)} → defender loses {units_phrase(bb['losses'])}")
     if event.get("strikes"):            # a game's own strikes as round 1 begins (MapFacts.opening_strikes)
         rounds.append(prose(event["strikes"].get("text") or f"Opening strikes: {dice_phrase(event['strikes'])}"))
     for r in event["rounds"]:
@@ -662,7 +662,7 @@ def _exchange(head: str, r: dict, ools: dict[str, str]) -> list[str]:
             lost += f" (and {units_phrase(r[f'{side}_damaged'])} damaged)"
         if r[f"{side}_losses"] or r.get(f"{side}_damaged"):
             lost += f" ({ools[side]})"
-        losses.append(f"{side} lose {lost}")
+        losses.append(f"{side} loses {lost}")
     return lines + [f"{head}, losses: {'; '.join(losses)}"]
 
 

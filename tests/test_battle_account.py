@@ -47,8 +47,8 @@ def test_a_unit_the_bombardment_sank_is_counted_once_though_it_fires_back():
                      "Denmark": {"owner": "British", "units": {"British": {"infantry": 1}}}},
         "dice": {"bombard:Denmark": [2], "battle:Denmark:r1:attacker": [6, 6], "battle:Denmark:r1:defender": [1]}})
     rounds = battle["rounds"]
-    assert rounds[0].endswith("→ defender lose 1 infantry")
-    assert any(r.startswith("Round 1, losses:") and "defender lose nothing" in r for r in rounds), rounds
+    assert rounds[0].endswith("→ defender loses 1 infantry")
+    assert any(r.startswith("Round 1, losses:") and "defender loses nothing" in r for r in rounds), rounds
     assert "Round 1: the bombardment's 1 infantry fired back and are removed now" in rounds
     assert battle["lost"] == "Units lost by value (TUV): attackers 3 PUs, defenders 3 PUs"
 
@@ -149,7 +149,7 @@ def test_hits_no_unit_could_take_are_said():
         "dice": {"battle:113 Sea Zone:r1:attacker": [6, 1, 1], "battle:113 Sea Zone:r2:attacker": [1, 6, 6]}})
     rounds = battle["rounds"]
     assert any(r.startswith("Round 1, attacker:") and r.endswith("→ 2 hits") for r in rounds), rounds
-    assert any(r.startswith("Round 1, losses:") and "defender lose 1 cruiser" in r for r in rounds), rounds
+    assert any(r.startswith("Round 1, losses:") and "defender loses 1 cruiser" in r for r in rounds), rounds
     assert "Round 1: 1 of the attacker's hits found no unit they may hit (aircraft cannot hit submarines without " \
            "a destroyer of their own; submarines cannot hit aircraft)" in rounds
     assert not any(r.startswith("Round 2:") for r in rounds), rounds
