@@ -213,14 +213,22 @@ def _battles(session: Session, game: GameRow, turn_index: int | None) -> tuple[d
             raise AdjudicatorError("no turn has been played yet, so no battle can be shown: draw --region all")
     kinds: dict[str, set[str]] = {}
     for step in session.exec(played.where(Step.turn_index == turn_index).order_by(Step.seq)):
-        for event in json.loads(step.events):
-            if event.get("type") in ("battle", "raid") and event.get("place"):
-                kinds.setdefault(event["place"], set()).add(event["type"])
+        for place, kind in _fights(step):
+            kinds.setdefault(place, set()).add(kind)
     places = {place: " and ".join(k for k in ("battle", "raid") if k in here) for place, here in kinds.items()}
     if not places:
+        earlier = next((step.turn_index for step in session.exec(
+            played.where(Step.turn_index < turn_index).order_by(Step.seq.desc())) if _fights(step)), None)
         raise AdjudicatorError(f"no battle or bombing raid was fought in turn {turn_index}: nothing to crop to; "
-                               "draw --region all")
+                               + (f"the latest turn with one is turn {earlier} (--turn {earlier}), or "
+                                  if earlier is not None else "") + "draw --region all")
     return places, turn_index
+
+
+def _fights(step: Step) -> list[tuple[str, str]]:
+    """(place, "battle" or "raid") of each fight a step's events hold."""
+    return [(event["place"], event["type"]) for event in json.loads(step.events)
+            if event.get("type") in ("battle", "raid") and event.get("place")]
 
 
 # -- geometry shared by map art and schematic ----------------------------------------------------

@@ -127,6 +127,8 @@ def test_battles_crops_to_the_turns_battles_and_says_when_there_were_none(cli, d
     assert pixels(whole, rgb(BATTLE)) == 0
     refused = cli("map", demo, "-o", tmp_path / "none.png", "--region", "battles", code=2).output
     assert "no battle or bombing raid was fought in turn 3" in refused
+    fought = max(g["turn"] for g in cli.json("rolls", demo) if g["label"].startswith("battle:"))
+    assert f"the latest turn with one is turn {fought} (--turn {fought})" in " ".join(refused.split())
     assert not (tmp_path / "none.png").exists()
 
 
