@@ -588,9 +588,10 @@ def _armies(scenario: Scenario, units: list) -> dict[str, list[tuple[str, dict[s
 
 
 def _abbreviation(unit: str) -> str:
-    """The orders' abbreviation of a unit type (`inf`); a power's own variant of a type is given as the common
-    type (Scenario.variants_of), as its orders name it."""
-    return SHORT.get(unit) or (unit if len(unit) <= 5 else unit[:4])
+    """The orders' abbreviation of a unit type (`inf`), or its name where the orders have none (`marine`: a cut
+    `mari` is a name no order takes); a power's own variant of a type is given as the common type
+    (Scenario.variants_of), as its orders name it."""
+    return SHORT.get(unit) or unit
 
 
 def _damage(session: Session, game: GameRow, turn_index: int | None, scenario: Scenario) -> dict | None:

@@ -133,3 +133,16 @@ def test_the_aa_gun_is_named_as_the_rulebook_prints_it(cli, tmp_path, maps_dir):
     report = cli("adjudicate", db).output
     assert "buy 1 AA gun" in report and "aa Gun" not in report, report
     assert "aa Gun" not in cli("status", db, "--power", "Japanese").output
+
+
+def test_a_unit_the_orders_give_no_abbreviation_is_named_whole_on_the_map(cli, tmp_path, maps_dir):
+    """Pacific's marines: the orders know no `mari`, so the map's callouts say `marine`, as an order writes it."""
+    from adjudicator.picture import plan
+    from adjudicator.store.db import open_existing, the_game, transaction
+    db = tmp_path / "p.db"
+    cli("new", db, "--game", "classic", "--map", maps_dir / PACIFIC, "--seed", TEST_SEED)
+    engine = open_existing(str(db))
+    with transaction(engine) as s:
+        rows = [row for c in plan(s, the_game(s), None).callouts for _, row in c.rows]
+    engine.dispose()
+    assert any("marine" in row for row in rows) and not any("mari " in row + " " for row in rows), rows
