@@ -489,9 +489,13 @@ def _changes_when_captured(rules: MapFacts, state: State, unit, previous: str) -
 
 
 def take_over(rules: MapFacts, state: State, power: str, place: str) -> dict:
-    """BG-41: a neutral that sides with `power` becomes its territory, and its army its units."""
+    """BG-41: a neutral that sides with `power` becomes its territory, and its army its units. It is taken this
+    turn as a conquest is: aircraft land only in land held since the turn began (BG-06), even when a later line of
+    the same non-combat move flies them there."""
     previous = state.owners[place]
     state.owners[place] = power
+    if place not in state.conquered:
+        state.conquered.append(place)
     joined = [u for u in state.units_at(place, previous)] if rules.joins_with_army(state, power, previous) else []
     for u in joined:
         u.owner = power
