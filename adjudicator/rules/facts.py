@@ -89,11 +89,12 @@ class MapFacts(RulesCore):
     # The ledger row a refusal of check_takeover_path names: a game that restates BG-41 in its own rules sets its own.
     takeover_rule = "BG-41"
 
-    def check_takeover_path(self, state: State, power: str, path: list[str], phase: str) -> None:
+    def check_takeover_path(self, state: State, power: str, path: list[str], phase: str, land: list[Unit]) -> None:
         """BG-41 (RULINGS.md "pro-side-neutral-entry"): land units enter a neutral that sides with `power` only to
         take it in the non-combat move, ending their move there. A path through it would leave it neither taken
         nor crossed by the rules (the map's "They can not be moved through"), and the side it favours never
-        attacks it, so both are refused rather than played some other way."""
+        attacks it, so both are refused rather than played some other way. As any capture (BG-39), it is taken
+        by units that can attack (the map's "no aa guns")."""
         for place in path[1:]:
             if not self.takes_over_on_entering(state, power, place):
                 continue
@@ -105,6 +106,9 @@ class MapFacts(RulesCore):
             if phase == "combat_move":
                 raise RuleViolation(f"{sides}: it is not attacked; take it by moving land units in during the "
                                     "non-combat move (ncm)", self.takeover_rule)
+            if not any(self.ut(u).attack > 0 and not self.ut(u).has("infrastructure") for u in land):
+                raise RuleViolation(f"{sides}: only units that can attack take it (BG-39), and "
+                                    f"{', '.join(sorted({u.type for u in land}))} cannot", self.takeover_rule)
 
     def joins_with_army(self, state: State, power: str, owner: str) -> bool:
         """BG-41: the neutral's army becomes `power`'s (the owner's captureUnitOnEnteringBy lists it)."""

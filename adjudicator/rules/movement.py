@@ -189,7 +189,7 @@ def move(rules: MapFacts, state: State, power: str, order: Move) -> dict:
     captured: list[str] = []
     if land:
         _check_crossings(rules, state, power, path)
-        rules.check_takeover_path(state, power, path, phase)
+        rules.check_takeover_path(state, power, path, phase, land)
     if land and not legs.sea:
         captured = _check_land(rules, state, power, land, path, phase)
     elif land:
