@@ -48,24 +48,23 @@ def refusals(rules, state: State, orders: list) -> list:
     anywhere = [(n, s) for n in SPINS for s in rules.spaces]
     actions = [o for o in orders if o.phase == "actions"]
     for i, o in enumerate(actions):
-        where = [(n, s) for n, s in landings if meets(o.condition, n, s, kinds[s])]
-        if not where:
-            continue                # a condition no spin meets this turn: reported as not played, like any other
-        try:
-            _action(rules, state, o, actions[:i], where, kinds, ceiling)
-        except RuleViolation as exc:
-            why = exc if not o.condition else _wrong_wherever(rules, state, o, actions[:i], anywhere, kinds, ceiling)
-            if why:
-                errors.append(order_error(o, why.message, why.rule))
+        why = _wrong_on(rules, state, o, actions[:i], anywhere if o.condition else landings, kinds, ceiling)
+        if why:
+            errors.append(order_error(o, why.message, why.rule))
     return errors
 
 
-def _wrong_wherever(rules, state: State, o, before: list, anywhere: list, kinds: dict[str, str],
-                    ceiling: _Ceiling) -> RuleViolation | None:
-    """Why a conditional order that no landing of this turn lets play is wrong on every space its condition could
-    ever name, or None when only this turn's reach stops it: a standing order for other turns, reported as not
-    played when its condition holds where it cannot be carried out (RULINGS.md "refused-at-submit")."""
-    where = [(n, s) for n, s in anywhere if meets(o.condition, n, s, kinds[s])]
+def _wrong_on(rules, state: State, o, before: list, landings: list, kinds: dict[str, str],
+              ceiling: _Ceiling) -> RuleViolation | None:
+    """Why `o` cannot be played on any of `landings` (spin, space) its condition holds on, or None.
+
+    A conditional order is checked on every landing of the board, in reach this turn or not, the position otherwise
+    as it is: refusing it never hangs on where the token stands, so a standing post is judged the same every turn;
+    one that some landing lets play waits for it, reported as not played until then (RULINGS.md
+    "refused-at-submit"). A condition nothing meets is no error: the order is not played."""
+    where = [(n, s) for n, s in landings if meets(o.condition, n, s, kinds[s])]
+    if not where:
+        return None
     try:
         _action(rules, state, o, before, where, kinds, ceiling)
     except RuleViolation as exc:
