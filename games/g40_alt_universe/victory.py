@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.rules.city_goals import against
+from adjudicator.rules.city_goals import against, side_members
 from adjudicator.rules.conditions import Hold, check_holds, hold_status
 from adjudicator.state import State
 
@@ -58,7 +58,7 @@ def goals(rules, owners: dict[str, str]) -> list[str]:
 
 def axis_cities(rules, owners: dict[str, str]) -> int:
     """Cities owned by a power of the Axis alliance; a neutral's city counts for nobody (RULINGS.md "neutral-cities")."""
-    axis = {p.name for p in rules.scenario.players if COUNTED in p.alliances}
+    axis = side_members(rules, COUNTED)
     return sum(owners.get(city) in axis for city in rules.cities())
 
 
